@@ -1,0 +1,67 @@
+package io.jobguard;
+
+import java.util.Objects;
+
+/**
+ * The engine's decision on one firing: either a {@link JobPermit} to run the body, or the reason
+ * the firing is skipped.
+ */
+public final class Admission {
+
+    private final JobPermit permit;
+    private final RunOutcome refusal;
+
+    private Admission(JobPermit permit, RunOutcome refusal) {
+        this.permit = permit;
+        this.refusal = refusal;
+    }
+
+    static Admission granted(JobPermit permit) {
+        return new Admission(Objects.requireNonNull(permit), null);
+    }
+
+    static Admission refused(RunOutcome refusal) {
+        return new Admission(null, Objects.requireNonNull(refusal));
+    }
+
+    /**
+     * Tells whether the body may run.
+     *
+     * @return {@code true} if this node holds the lease for the fire time (or runs unguarded under
+     *         {@link StoreFailurePolicy#RUN})
+     */
+    public boolean granted() {
+        return permit != null;
+    }
+
+    /**
+     * Returns the permit; the caller must {@link JobPermit#finish(Throwable) finish} it.
+     *
+     * @return the permit
+     * @throws IllegalStateException if the firing was refused
+     */
+    public JobPermit permit() {
+        if (permit == null) {
+            throw new IllegalStateException("firing was refused: " + refusal);
+        }
+        return permit;
+    }
+
+    /**
+     * Returns why the firing is skipped.
+     *
+     * @return ALREADY_RAN, BUSY, WAIT_TIMEOUT or STORE_ERROR
+     * @throws IllegalStateException if the firing was granted
+     */
+    public RunOutcome refusal() {
+        if (refusal == null) {
+            throw new IllegalStateException("firing was granted");
+        }
+        return refusal;
+    }
+
+    @Override
+    public String toString() {
+        return permit != null ? "Admission[granted " + permit.context().job() + "]" : "Admission[" + refusal + "]";
+    }
+}

@@ -1,0 +1,62 @@
+package io.jobguard;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a scheduled job (a Spring {@code @Scheduled} method or a Quartz {@code Job} class) whose
+ * every nominal fire time runs on at most one node of the cluster, and whose runs never overlap
+ * across the cluster.
+ *
+ * <p>Duration attributes are strings: {@code "30s"}, {@code "500ms"}, {@code "5m"}, {@code "1h"},
+ * {@code "2d"} or ISO-8601 ({@code "PT30S"}); the Spring module also resolves {@code ${...}}
+ * placeholders in them. An empty string means "use the configured default". A value that cannot
+ * be parsed fails at startup, naming the job.
+ */
+@Target({ElementType.METHOD, ElementType.TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+public @interface ClusterSingleton {
+
+    /**
+     * The job name shared by all nodes. Defaults to {@code SimpleClassName.method} for Spring and
+     * to the Quartz {@code JobKey} ({@code group.name}).
+     *
+     * @return the job name, or empty for the default
+     */
+    String name() default "";
+
+    /**
+     * What to do when another run of the job holds the lease.
+     *
+     * @return the guard type
+     */
+    GuardType type() default GuardType.RETURN;
+
+    /**
+     * How long the run lease lasts if the node dies; renewed while the run is alive when
+     * {@link #keepAlive()} is on.
+     *
+     * @return the lease duration, or empty for the configured default
+     */
+    String lease() default "";
+
+    /**
+     * How long a {@link GuardType#WAIT} firing waits for the lease.
+     *
+     * @return the bound on waiting, or empty for the lease duration
+     */
+    String waitFor() default "";
+
+    /**
+     * Whether the run lease is renewed (every lease/3) while the run is alive.
+     *
+     * @return {@code true} to keep the lease alive
+     */
+    boolean keepAlive() default true;
+}

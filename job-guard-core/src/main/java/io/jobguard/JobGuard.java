@@ -1,0 +1,335 @@
+package io.jobguard;
+
+import io.jobguard.internal.KeepAlive;
+import io.jobguard.store.AcquireResult;
+import io.jobguard.store.JobId;
+import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.LeaseStore;
+import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RunLeaseRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The engine that guards scheduled jobs across a cluster. For a job J and a nominal fire time T:
+ * <ol>
+ *   <li>at most one node in the cluster starts J's body for T, whatever the clock skew between
+ *       nodes (below the configured skew tolerance);</li>
+ *   <li>while a run of J holds the run lease, no other run of J starts on any node;</li>
+ *   <li>a node that dies mid-run blocks J for at most the lease; T is not run again;</li>
+ *   <li>a node only renews or releases leases it holds; a lost lease is reported, not deleted;</li>
+ *   <li>a run longer than its lease keeps it renewed while the node lives, and is told when
+ *       renewal fails ({@link RunContext#isLeaseLost()}, a WARN log, listeners);</li>
+ *   <li>when the store cannot be reached the firing is skipped with {@link RunOutcome#STORE_ERROR}
+ *       (unless {@link StoreFailurePolicy#RUN}); no exception reaches the caller of
+ *       {@link #admit(JobOptions, Instant)}.</li>
+ * </ol>
+ * Adapters (Spring, Quartz) call {@link #admit(JobOptions, Instant)} and finish the permit; plain
+ * Java can use {@link #run(JobOptions, Instant, Runnable)}. Thread-safe; one instance per node.
+ */
+public final class JobGuard implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
+
+    private final LeaseStore store;
+    private final JobGuardConfig config;
+    private final List<JobGuardListener> listeners = new CopyOnWriteArrayList<>();
+    private final KeepAlive keepAlive = new KeepAlive();
+    private final AtomicInteger activeLeases = new AtomicInteger();
+
+    private JobGuard(LeaseStore store, JobGuardConfig config) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /**
+     * Creates an engine.
+     *
+     * @param store  where leases live (for example {@code RedisLeaseStore.create(connectionFactory)})
+     * @param config node-wide settings
+     * @return the engine; close it on shutdown (the store is not closed with it)
+     */
+    public static JobGuard create(LeaseStore store, JobGuardConfig config) {
+        return new JobGuard(store, config);
+    }
+
+    /**
+     * Adds a listener for outcomes and lost leases.
+     *
+     * @param listener the listener
+     * @return this engine
+     */
+    public JobGuard addListener(JobGuardListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /**
+     * Returns the node-wide settings.
+     *
+     * @return the configuration
+     */
+    public JobGuardConfig config() {
+        return config;
+    }
+
+    /**
+     * Returns the lease store.
+     *
+     * @return the store
+     */
+    public LeaseStore store() {
+        return store;
+    }
+
+    /**
+     * Decides whether this node runs the firing of {@code job} for {@code nominalFireTime}. RETURN
+     * answers at once; WAIT blocks the caller up to {@code waitFor}, woken by release
+     * notifications. A granted permit must be finished (in a {@code finally}).
+     *
+     * @param job             how the job is guarded
+     * @param nominalFireTime the fire time the schedule designated (not the node's "now")
+     * @return the permit, or why the firing is skipped; never throws for store failures
+     * @throws IllegalArgumentException if {@code nominalFireTime} is null
+     * @throws NullPointerException     if {@code job} is null
+     */
+    public Admission admit(JobOptions job, Instant nominalFireTime) {
+        Objects.requireNonNull(job, "job");
+        if (nominalFireTime == null) {
+            throw new IllegalArgumentException("nominal fire time of job '" + job.name() + "' is null");
+        }
+        long started = System.nanoTime();
+        JobId id = new JobId(config.namespace(), job.name());
+        RunLeaseRequest request = new RunLeaseRequest(id, nominalFireTime, UUID.randomUUID().toString(),
+                config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()), config.historySize());
+        ReleaseWatch watch = null;
+        try {
+            if (job.type() == GuardType.WAIT && !job.waitFor().isZero()) {
+                watch = store.watchRunReleases(id);
+            }
+            long deadline = started + job.waitFor().toNanos();
+            while (true) {
+                AcquireResult result = store.acquireRun(request);
+                switch (result.status()) {
+                    case ACQUIRED:
+                        return Admission.granted(grant(job, request, result.fencingToken(), true, started));
+                    case ALREADY_RAN:
+                        return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
+                    default:
+                        break;
+                }
+                long remaining = deadline - System.nanoTime();
+                if (watch == null) {
+                    return refuse(job, nominalFireTime, RunOutcome.BUSY, result.holder(), started, null);
+                }
+                if (remaining <= 0) {
+                    return refuse(job, nominalFireTime, RunOutcome.WAIT_TIMEOUT, result.holder(), started, null);
+                }
+                watch.await(pause(remaining, result.retryAfter()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return refuse(job, nominalFireTime, RunOutcome.WAIT_TIMEOUT, null, started, e);
+        } catch (RuntimeException e) {
+            return storeFailure(job, request, started, e);
+        } finally {
+            if (watch != null) {
+                watch.close();
+            }
+        }
+    }
+
+    /**
+     * Runs {@code body} if this node wins the firing; the lease is released when the body ends.
+     * An exception thrown by the body is rethrown after the lease is released and
+     * {@link RunOutcome#FAILED} is reported.
+     *
+     * @param job             how the job is guarded
+     * @param nominalFireTime the fire time the schedule designated
+     * @param body            the job's work
+     * @return RAN, or why the body did not run
+     * @throws IllegalArgumentException if {@code nominalFireTime} is null
+     */
+    public RunOutcome run(JobOptions job, Instant nominalFireTime, Runnable body) {
+        Objects.requireNonNull(body, "body");
+        Admission admission = admit(job, nominalFireTime);
+        if (!admission.granted()) {
+            return admission.refusal();
+        }
+        JobPermit permit = admission.permit();
+        try {
+            body.run();
+        } catch (RuntimeException | Error e) {
+            permit.finish(e);
+            throw e;
+        }
+        return permit.finish(null);
+    }
+
+    /**
+     * The number of run leases this node holds now.
+     *
+     * @return live permits on this node
+     */
+    public int activeLeases() {
+        return activeLeases.get();
+    }
+
+    /**
+     * This node's clock minus the store's clock, corrected by half the round trip.
+     *
+     * @return the skew (positive when this node is ahead)
+     * @throws RuntimeException if the store cannot be reached
+     */
+    public Duration measureClockSkew() {
+        Instant localBefore = config.clock().instant();
+        long before = System.nanoTime();
+        Instant server = store.serverTime();
+        long roundTrip = System.nanoTime() - before;
+        Instant localMid = localBefore.plusNanos(roundTrip / 2);
+        return Duration.between(server, localMid);
+    }
+
+    /**
+     * The live run lease of a job, cluster-wide.
+     *
+     * @param job the job name
+     * @return the lease, or empty
+     */
+    public Optional<LeaseRecord> currentLease(String job) {
+        return store.currentRunLease(new JobId(config.namespace(), job));
+    }
+
+    /**
+     * The job's most recent fire times and who took them, newest first.
+     *
+     * @param job the job name
+     * @return up to {@link JobGuardConfig#historySize()} entries
+     */
+    public List<LeaseRecord> recentFires(String job) {
+        return store.recentFires(new JobId(config.namespace(), job), config.historySize());
+    }
+
+    /**
+     * Deletes a job's run lease whoever holds it (operator action, logged at WARN).
+     *
+     * @param job the job name
+     * @return {@code true} if a lease was deleted
+     */
+    public boolean forceRelease(String job) {
+        boolean deleted = store.forceReleaseRun(new JobId(config.namespace(), job));
+        log.warn("job-guard: job '{}' run lease force-released by node {} (deleted={})", job, config.nodeId(),
+                deleted);
+        return deleted;
+    }
+
+    /** Stops the keep-alive thread; the store stays open. */
+    @Override
+    public void close() {
+        keepAlive.close();
+    }
+
+    private static Duration pause(long remainingNanos, Duration retryAfter) {
+        long nanos = remainingNanos;
+        if (retryAfter != null) {
+            // wake just after the blocking lease or cool-down would expire by itself
+            nanos = Math.min(nanos, retryAfter.toNanos() + 2_000_000L);
+        }
+        return Duration.ofNanos(nanos);
+    }
+
+    private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started) {
+        JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started);
+        activeLeases.incrementAndGet();
+        permit.bind();
+        if (guarded && job.keepAlive()) {
+            permit.keepAlive(keepAlive.start("run lease of job '" + job.name() + "'", job.lease(),
+                    () -> store.renewRun(request), () -> leaseLost(permit, "renewal failed")));
+        }
+        log.debug("job-guard: job '{}' T={} node={} acquired (fence {})", job.name(), request.nominalFireTime(),
+                config.nodeId(), fence);
+        return permit;
+    }
+
+    private Admission storeFailure(JobOptions job, RunLeaseRequest request, long started, RuntimeException e) {
+        if (config.storeFailurePolicy() == StoreFailurePolicy.RUN) {
+            log.warn("job-guard: job '{}' T={} node={} store unreachable ({}); running UNGUARDED as configured",
+                    job.name(), request.nominalFireTime(), config.nodeId(), e.getMessage());
+            return Admission.granted(grant(job, request, -1, false, started));
+        }
+        log.warn("job-guard: job '{}' T={} node={} outcome STORE_ERROR, skipped: {}", job.name(),
+                request.nominalFireTime(), config.nodeId(), e.getMessage());
+        return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
+    }
+
+    private Admission refuse(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long started,
+                             Throwable cause) {
+        Duration acquire = Duration.ofNanos(System.nanoTime() - started);
+        if (outcome != RunOutcome.STORE_ERROR && log.isDebugEnabled()) {
+            log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
+                    config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
+        }
+        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, acquire, Duration.ZERO,
+                -1, cause));
+        return Admission.refused(outcome);
+    }
+
+    void finished(JobPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
+        activeLeases.decrementAndGet();
+        JobOptions job = permit.options();
+        RunLeaseRequest request = permit.request();
+        if (permit.guarded()) {
+            try {
+                if (!store.releaseRun(request, job.cooldown())) {
+                    leaseLost(permit, "lease had expired or was taken over before release");
+                }
+            } catch (RuntimeException e) {
+                log.warn("job-guard: job '{}' T={} node={} could not release its lease ({}); it expires by TTL",
+                        job.name(), request.nominalFireTime(), config.nodeId(), e.getMessage());
+            }
+        }
+        log.debug("job-guard: job '{}' T={} node={} outcome {}", job.name(), request.nominalFireTime(),
+                config.nodeId(), outcome);
+        emit(new JobEvent(config.namespace(), job.name(), request.nominalFireTime(), config.nodeId(), outcome,
+                Duration.ofNanos(permit.acquireNanos()), Duration.ofNanos(runNanos),
+                permit.context().fencingToken(), failure));
+    }
+
+    private void leaseLost(JobPermit permit, String why) {
+        if (!permit.markLost()) {
+            return;
+        }
+        RunContext context = permit.context();
+        log.warn("job-guard: job '{}' T={} node={} LEASE LOST ({}): the run is no longer exclusive", context.job(),
+                context.nominalFireTime(), config.nodeId(), why);
+        for (JobGuardListener listener : listeners) {
+            try {
+                listener.onLeaseLost(context);
+            } catch (RuntimeException e) {
+                log.warn("job-guard: listener {} failed", listener, e);
+            }
+        }
+        if (config.interruptOnLeaseLost()) {
+            permit.runner().interrupt();
+        }
+    }
+
+    private void emit(JobEvent event) {
+        for (JobGuardListener listener : listeners) {
+            try {
+                listener.onJobEvent(event);
+            } catch (RuntimeException e) {
+                log.warn("job-guard: listener {} failed", listener, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.jobguard;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * What a running guarded job can know about its lease: the fire time it runs for, its fencing
+ * token (pass it to the systems you write to, so they can refuse a stale writer), and whether the
+ * lease was lost while it ran.
+ */
+public interface RunContext {
+
+    /**
+     * The context of the guarded run on the current thread.
+     *
+     * @return the context, or empty when the current thread is not running a guarded job
+     */
+    static Optional<RunContext> current() {
+        return Optional.ofNullable(io.jobguard.internal.CurrentRun.get());
+    }
+
+    /**
+     * Returns the job's name.
+     *
+     * @return the job name
+     */
+    String job();
+
+    /**
+     * Returns the nominal fire time this run was admitted for.
+     *
+     * @return the fire time the schedule designated
+     */
+    Instant nominalFireTime();
+
+    /**
+     * Returns the fencing token: strictly greater for every successful acquisition of this job.
+     *
+     * @return the fencing token, or -1 when the store has none or the run is unguarded
+     */
+    long fencingToken();
+
+    /**
+     * Tells whether the lease was lost: renewal failed or another holder took over. Once true it
+     * stays true; a run that sees it should stop writing.
+     *
+     * @return {@code true} if exclusivity is no longer guaranteed
+     */
+    boolean isLeaseLost();
+
+    /**
+     * Tells whether the run holds a lease at all ({@code false} only for runs admitted without one
+     * under {@link StoreFailurePolicy#RUN}).
+     *
+     * @return {@code true} if guarded
+     */
+    boolean isGuarded();
+}

@@ -1,0 +1,30 @@
+package io.jobguard;
+
+/**
+ * The result of one guarded firing. Exactly one outcome is reported per firing on each node that
+ * saw it; across the cluster at most one node reports {@link #RAN} or {@link #FAILED} for a given
+ * job and nominal fire time.
+ */
+public enum RunOutcome {
+    /** This node held the lease and the job body completed normally. */
+    RAN,
+    /** This node held the lease and the job body threw. */
+    FAILED,
+    /** Another node (or an earlier attempt) already took this nominal fire time; the body did not run. */
+    ALREADY_RAN,
+    /** Another run of the job held the lease (or the fixed-delay cool-down was active); skipped. */
+    BUSY,
+    /** A {@link GuardType#WAIT} firing waited {@code waitFor} without getting the lease; skipped. */
+    WAIT_TIMEOUT,
+    /** The lease store could not be reached; the firing was skipped (fail closed). */
+    STORE_ERROR;
+
+    /**
+     * Tells whether the job body was started for this outcome.
+     *
+     * @return {@code true} for {@link #RAN} and {@link #FAILED}
+     */
+    public boolean bodyStarted() {
+        return this == RAN || this == FAILED;
+    }
+}

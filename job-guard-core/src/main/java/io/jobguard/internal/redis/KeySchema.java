@@ -1,0 +1,166 @@
+package io.jobguard.internal.redis;
+
+import io.jobguard.store.JobId;
+
+import java.time.Instant;
+
+/**
+ * The one place that builds job-guard's Redis keys and channel names (README, "Keys in Redis").
+ * Every key of one job shares the hash tag {@code {<ns>:<job>}} and every key of one batch
+ * namespace the tag {@code {<ns>~batch}}, so one script can touch them on Redis Cluster.
+ *
+ * <p>Internal API: not for use outside job-guard, may change without notice.
+ */
+public final class KeySchema {
+
+    private final String prefix;
+
+    /**
+     * Creates the schema.
+     *
+     * @param prefix first segment of every key
+     */
+    public KeySchema(String prefix) {
+        this.prefix = prefix;
+    }
+
+    /**
+     * Returns the key prefix.
+     *
+     * @return the key prefix
+     */
+    public String prefix() {
+        return prefix;
+    }
+
+    private String jobBase(JobId job) {
+        return prefix + ":{" + job.namespace() + ":" + job.name() + "}";
+    }
+
+    /**
+     * Returns its run lease key.
+     *
+     * @param job the job
+     * @return its run lease key
+     */
+    public String runLease(JobId job) {
+        return jobBase(job) + ":run";
+    }
+
+    /**
+     * Returns its fire-time marker key.
+     *
+     * @param job the job
+     * @param nominalFireTime the fire time
+     * @return its fire-time marker key
+     */
+    public String fireMarker(JobId job, Instant nominalFireTime) {
+        return jobBase(job) + ":fired:" + nominalFireTime.toEpochMilli();
+    }
+
+    /**
+     * Returns its fencing counter key.
+     *
+     * @param job the job
+     * @return its fencing counter key
+     */
+    public String fence(JobId job) {
+        return jobBase(job) + ":fence";
+    }
+
+    /**
+     * Returns its fixed-delay cool-down key.
+     *
+     * @param job the job
+     * @return its fixed-delay cool-down key
+     */
+    public String cooldown(JobId job) {
+        return jobBase(job) + ":cooldown";
+    }
+
+    /**
+     * Returns its list of recent fire times.
+     *
+     * @param job the job
+     * @return its list of recent fire times
+     */
+    public String history(JobId job) {
+        return jobBase(job) + ":history";
+    }
+
+    private String batchBase(String namespace) {
+        return prefix + ":{" + namespace + "~batch}";
+    }
+
+    /**
+     * Returns the lock key (shared slot).
+     *
+     * @param namespace batch namespace
+     * @param key business key
+     * @return the lock key (shared slot)
+     */
+    public String batchKey(String namespace, String key) {
+        return batchBase(namespace) + ":k:" + key;
+    }
+
+    /**
+     * Lock key for spread mode on Redis Cluster: the business key is the hash tag, so keys spread
+     * over all slots.
+     *
+     * @param namespace batch namespace
+     * @param key       business key
+     * @return the lock key
+     */
+    public String batchSpreadKey(String namespace, String key) {
+        return prefix + ":" + namespace + "~batch:k:{" + key + "}";
+    }
+
+    /**
+     * Returns the index of live batch leases (sorted set).
+     *
+     * @param namespace batch namespace
+     * @return the index of live batch leases (sorted set)
+     */
+    public String batchLeases(String namespace) {
+        return batchBase(namespace) + ":leases";
+    }
+
+    /**
+     * Returns the batch fencing counter.
+     *
+     * @param namespace batch namespace
+     * @return the batch fencing counter
+     */
+    public String batchFence(String namespace) {
+        return batchBase(namespace) + ":fence";
+    }
+
+    /**
+     * Returns the pub/sub channel on which releases are announced.
+     *
+     * @return the pub/sub channel on which releases are announced
+     */
+    public String releaseChannel() {
+        return prefix + ":released";
+    }
+
+    /**
+     * Returns the message announcing a release of its run lease.
+     *
+     * @param job the job
+     * @return the message announcing a release of its run lease
+     */
+    public String runReleaseTopic(JobId job) {
+        return "run|" + job.namespace() + "|" + job.name();
+    }
+
+    /**
+     * Returns the message announcing a batch release in it.
+     *
+     * @param namespace batch namespace
+     * @return the message announcing a batch release in it
+     */
+    public String batchReleaseTopic(String namespace) {
+        return "batch|" + namespace;
+    }
+}

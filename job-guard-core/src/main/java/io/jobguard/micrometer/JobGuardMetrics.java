@@ -1,0 +1,88 @@
+package io.jobguard.micrometer;
+
+import io.jobguard.JobEvent;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardListener;
+import io.jobguard.RunContext;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Publishes a {@link JobGuard}'s outcomes as the meters named in {@link MetricNames}. Bind it to a
+ * registry once; it registers itself as a listener of the engine.
+ */
+public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
+
+    private final JobGuard guard;
+    private final AtomicReference<MeterRegistry> registry = new AtomicReference<>();
+    private final AtomicReference<Duration> clockSkew = new AtomicReference<>();
+
+    /**
+     * Creates the binder.
+     *
+     * @param guard the engine to observe
+     */
+    public JobGuardMetrics(JobGuard guard) {
+        this.guard = Objects.requireNonNull(guard, "guard");
+    }
+
+    @Override
+    public void bindTo(MeterRegistry meterRegistry) {
+        if (!registry.compareAndSet(null, meterRegistry)) {
+            throw new IllegalStateException("JobGuardMetrics is already bound to a registry");
+        }
+        Tags ns = Tags.of(MetricNames.TAG_NAMESPACE, guard.config().namespace());
+        Gauge.builder(MetricNames.LEASES_ACTIVE, guard, (ToDoubleFunction<JobGuard>) JobGuard::activeLeases)
+                .tags(ns).description("Leases this node holds now").register(meterRegistry);
+        Gauge.builder(MetricNames.CLOCK_SKEW, clockSkew, s -> s.get() == null ? Double.NaN : s.get().toNanos() / 1e9)
+                .tags(ns).baseUnit("seconds").description("This node's clock minus the Redis server clock")
+                .register(meterRegistry);
+        guard.addListener(this);
+    }
+
+    /**
+     * Records the latest clock-skew measurement for the {@link MetricNames#CLOCK_SKEW} gauge.
+     *
+     * @param skew this node's clock minus the store's clock
+     */
+    public void recordClockSkew(Duration skew) {
+        clockSkew.set(skew);
+    }
+
+    @Override
+    public void onJobEvent(JobEvent event) {
+        MeterRegistry r = registry.get();
+        if (r == null) {
+            return;
+        }
+        Tags tags = Tags.of(MetricNames.TAG_JOB, event.job(), MetricNames.TAG_OUTCOME, event.outcome().name(),
+                MetricNames.TAG_NAMESPACE, event.namespace());
+        Counter.builder(MetricNames.JOB_RUNS).tags(tags).description("Guarded firings by outcome").register(r)
+                .increment();
+        Timer.builder(MetricNames.JOB_ACQUIRE).tags(tags).description("Time to decide a firing, including waits")
+                .register(r).record(event.acquireTime());
+        if (event.outcome().bodyStarted()) {
+            Timer.builder(MetricNames.JOB_DURATION).tags(tags).description("Run time of guarded job bodies")
+                    .register(r).record(event.runTime());
+        }
+    }
+
+    @Override
+    public void onLeaseLost(RunContext context) {
+        MeterRegistry r = registry.get();
+        if (r != null) {
+            Counter.builder(MetricNames.LEASE_LOST)
+                    .tags(MetricNames.TAG_JOB, context.job(), MetricNames.TAG_NAMESPACE, guard.config().namespace())
+                    .description("Leases lost while their run was alive").register(r).increment();
+        }
+    }
+}

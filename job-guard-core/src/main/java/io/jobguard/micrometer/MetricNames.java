@@ -1,0 +1,38 @@
+package io.jobguard.micrometer;
+
+/**
+ * The names and tags of job-guard's meters. They are a contract: dashboards and alerts depend on
+ * them, so they change only with a major version. Tags are low-cardinality: never a fire time, a
+ * token or a business key.
+ */
+public final class MetricNames {
+
+    /** Counter of firings by outcome; tags {@link #TAG_JOB}, {@link #TAG_OUTCOME}, {@link #TAG_NAMESPACE}. */
+    public static final String JOB_RUNS = "jobguard.job.runs";
+    /** Timer of the decision (including WAIT); tags job, outcome, namespace. */
+    public static final String JOB_ACQUIRE = "jobguard.job.acquire";
+    /** Timer of job bodies that ran; tags job, outcome (RAN or FAILED), namespace. */
+    public static final String JOB_DURATION = "jobguard.job.duration";
+    /** Gauge of leases (run and batch) this node holds now; tag namespace. */
+    public static final String LEASES_ACTIVE = "jobguard.leases.active";
+    /** Counter of leases lost while running; tags job (or the batch namespace), namespace. */
+    public static final String LEASE_LOST = "jobguard.lease.lost";
+    /** Timer of batch acquisitions; tags {@link #TAG_RESULT}, namespace. */
+    public static final String BATCH_ACQUIRE = "jobguard.batch.acquire";
+    /** Distribution summary of keys per batch acquisition; tag namespace. */
+    public static final String BATCH_KEYS = "jobguard.batch.keys";
+    /** Gauge: this node's clock minus the Redis server clock, in seconds; tag namespace. */
+    public static final String CLOCK_SKEW = "jobguard.clock.skew";
+
+    /** Tag: the job name. */
+    public static final String TAG_JOB = "job";
+    /** Tag: the outcome of a firing. */
+    public static final String TAG_OUTCOME = "outcome";
+    /** Tag: the namespace. */
+    public static final String TAG_NAMESPACE = "namespace";
+    /** Tag: the result of a batch acquisition (acquired, conflict, timeout, error). */
+    public static final String TAG_RESULT = "result";
+
+    private MetricNames() {
+    }
+}

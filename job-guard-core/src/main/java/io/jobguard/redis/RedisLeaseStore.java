@@ -1,0 +1,228 @@
+package io.jobguard.redis;
+
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.LeaseValues;
+import io.jobguard.internal.redis.LuaScript;
+import io.jobguard.internal.redis.ReleaseNotifications;
+import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.AcquireResult;
+import io.jobguard.store.JobId;
+import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.LeaseStore;
+import io.jobguard.store.LeaseStoreException;
+import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RunLeaseRequest;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The reference {@link LeaseStore}: run leases in Redis (standalone, Sentinel or Cluster, through
+ * any spring-data-redis {@link RedisConnectionFactory}). Each operation is one round trip: one
+ * Lua script checks the fire-time marker, the run lease and the cool-down and writes lease and
+ * marker atomically; release and renew are owner-checked scripts. Leases expire by Redis TTL,
+ * acquisition times come from Redis {@code TIME}, fencing tokens from a per-job counter that only
+ * grows.
+ *
+ * <p>The connection factory is not closed by this store; {@link #close()} only ends the release
+ * subscription.
+ */
+public final class RedisLeaseStore implements LeaseStore {
+
+    private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
+    private static final LuaScript RENEW = LuaScript.load("run-renew");
+    private static final LuaScript RELEASE = LuaScript.load("run-release");
+    private static final LuaScript FORCE_RELEASE = LuaScript.load("run-force-release");
+
+    private final KeySchema keys;
+    private final ScriptRunner scripts;
+    private final ReleaseNotifications notifications;
+
+    private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix) {
+        this.keys = new KeySchema(keyPrefix);
+        this.scripts = new ScriptRunner(connectionFactory);
+        this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
+    }
+
+    /**
+     * Creates a store with the default key prefix {@code jobguard}.
+     *
+     * @param connectionFactory the Redis connections to use
+     * @return the store
+     */
+    public static RedisLeaseStore create(RedisConnectionFactory connectionFactory) {
+        return create(connectionFactory, "jobguard");
+    }
+
+    /**
+     * Creates a store.
+     *
+     * @param connectionFactory the Redis connections to use
+     * @param keyPrefix         first segment of every key
+     * @return the store
+     * @throws IllegalArgumentException if the prefix is blank or contains braces
+     */
+    public static RedisLeaseStore create(RedisConnectionFactory connectionFactory, String keyPrefix) {
+        Objects.requireNonNull(connectionFactory, "connectionFactory");
+        if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
+            throw new IllegalArgumentException("keyPrefix must be non-blank and free of '{' and '}', got '"
+                    + keyPrefix + "'");
+        }
+        return new RedisLeaseStore(connectionFactory, keyPrefix);
+    }
+
+    @Override
+    public AcquireResult acquireRun(RunLeaseRequest r) {
+        JobId job = r.job();
+        List<Object> reply = call(() -> scripts.run(ACQUIRE, ReturnType.MULTI,
+                List.of(keys.runLease(job), keys.fireMarker(job, r.nominalFireTime()), keys.fence(job),
+                        keys.cooldown(job), keys.history(job)),
+                List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
+                        Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
+                        Integer.toString(r.historySize()))), "acquire run lease of " + job);
+        String status = ScriptRunner.text(reply.get(0));
+        if ("ACQUIRED".equals(status)) {
+            return AcquireResult.acquired(ScriptRunner.number(reply.get(2)),
+                    Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
+        }
+        Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
+        LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
+        return AcquireResult.refused(AcquireResult.Status.valueOf(status), holder, ttl);
+    }
+
+    @Override
+    public boolean renewRun(RunLeaseRequest r) {
+        Long renewed = call(() -> scripts.run(RENEW, ReturnType.INTEGER,
+                List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime())),
+                List.of(r.ownerToken(), Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())))),
+                "renew run lease of " + r.job());
+        return renewed != null && renewed == 1L;
+    }
+
+    @Override
+    public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
+        String topic = keys.runReleaseTopic(r.job());
+        Long released = call(() -> scripts.run(RELEASE, ReturnType.INTEGER,
+                List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime()), keys.cooldown(r.job())),
+                List.of(r.ownerToken(), Long.toString(millis(r.markerRetention())), Long.toString(Math.max(0, cooldown.toMillis())),
+                        keys.releaseChannel(), topic)), "release run lease of " + r.job());
+        if (cooldown.isZero()) {
+            notifications.signal(topic);
+        }
+        return released != null && released == 1L;
+    }
+
+    @Override
+    public ReleaseWatch watchRunReleases(JobId job) {
+        return notifications.watch(keys.runReleaseTopic(job));
+    }
+
+    @Override
+    public Optional<LeaseRecord> currentRunLease(JobId job) {
+        byte[] key = bytes(keys.runLease(job));
+        return call(() -> {
+            try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+                String raw = readString(c, key);
+                if (raw == null) {
+                    return Optional.<LeaseRecord>empty();
+                }
+                Long pttl = c.keyCommands().pTtl(key);
+                return Optional.of(LeaseValues.parse(raw, LeaseValues.ttl(pttl == null ? -2 : pttl)));
+            }
+        }, "read run lease of " + job);
+    }
+
+    @Override
+    public List<LeaseRecord> recentFires(JobId job, int max) {
+        if (max <= 0) {
+            return List.of();
+        }
+        byte[] key = bytes(keys.history(job));
+        return call(() -> {
+            try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+                List<byte[]> values = c.listCommands().lRange(key, 0, max - 1L);
+                List<LeaseRecord> out = new ArrayList<>();
+                if (values != null) {
+                    for (byte[] v : values) {
+                        out.add(LeaseValues.parse(new String(v, StandardCharsets.UTF_8), null));
+                    }
+                }
+                return out;
+            }
+        }, "read recent fire times of " + job);
+    }
+
+    @Override
+    public boolean forceReleaseRun(JobId job) {
+        Long deleted = call(() -> scripts.run(FORCE_RELEASE, ReturnType.INTEGER, List.of(keys.runLease(job)),
+                List.of(keys.releaseChannel(), keys.runReleaseTopic(job))), "force-release run lease of " + job);
+        return deleted != null && deleted == 1L;
+    }
+
+    @Override
+    public Instant serverTime() {
+        Long millis = call(() -> {
+            try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+                return c.serverCommands().time(TimeUnit.MILLISECONDS);
+            }
+        }, "read Redis TIME");
+        if (millis == null) {
+            throw new LeaseStoreException("Redis TIME returned nothing");
+        }
+        return Instant.ofEpochMilli(millis);
+    }
+
+    @Override
+    public boolean supportsFencing() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        notifications.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisLeaseStore[prefix=" + keys.prefix() + "]";
+    }
+
+    private static String readString(RedisConnection c, byte[] key) {
+        try {
+            byte[] v = c.stringCommands().get(key);
+            return v == null ? null : new String(v, StandardCharsets.UTF_8);
+        } catch (RuntimeException e) {
+            if (String.valueOf(e.getMessage()).contains("WRONGTYPE")) {
+                return "non-string value";
+            }
+            throw e;
+        }
+    }
+
+    private static long millis(Duration d) {
+        return Math.max(1, d.toMillis());
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static <T> T call(java.util.function.Supplier<T> op, String what) {
+        try {
+            return op.get();
+        } catch (LeaseStoreException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new LeaseStoreException("job-guard could not " + what + ": " + e.getMessage(), e);
+        }
+    }
+}

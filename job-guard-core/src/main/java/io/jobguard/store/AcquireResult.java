@@ -1,0 +1,64 @@
+package io.jobguard.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The answer of a store to one run-lease attempt.
+ *
+ * @param status       what happened
+ * @param fencingToken for {@link Status#ACQUIRED}: strictly greater than every token handed out
+ *                     before for this job (-1 when the store has no fencing)
+ * @param acquiredAt   for {@link Status#ACQUIRED}: when, by the store's clock (null if unknown)
+ * @param holder       for the refusals: who holds the marker or the lease, if known
+ * @param retryAfter   for {@link Status#BUSY} and {@link Status#COOLDOWN}: time until the blocking
+ *                     lease or cool-down expires by itself, if known
+ */
+public record AcquireResult(Status status, long fencingToken, Instant acquiredAt, LeaseRecord holder,
+                            Duration retryAfter) {
+
+    /**
+     * Checks the result.
+     *
+     * @throws NullPointerException if status is null
+     */
+    public AcquireResult {
+        Objects.requireNonNull(status, "status");
+    }
+
+    /**
+     * A successful acquisition.
+     *
+     * @param fencingToken the fencing token
+     * @param acquiredAt   when, by the store's clock
+     * @return the result
+     */
+    public static AcquireResult acquired(long fencingToken, Instant acquiredAt) {
+        return new AcquireResult(Status.ACQUIRED, fencingToken, acquiredAt, null, null);
+    }
+
+    /**
+     * A refusal.
+     *
+     * @param status     ALREADY_RAN, BUSY or COOLDOWN
+     * @param holder     who blocks, or null
+     * @param retryAfter when the block expires by itself, or null
+     * @return the result
+     */
+    public static AcquireResult refused(Status status, LeaseRecord holder, Duration retryAfter) {
+        return new AcquireResult(status, -1, null, holder, retryAfter);
+    }
+
+    /** What a run-lease attempt found. */
+    public enum Status {
+        /** The lease and the fire-time marker are now held by the requesting token. */
+        ACQUIRED,
+        /** The fire time was already taken (by another node or an earlier attempt). */
+        ALREADY_RAN,
+        /** Another run of the job holds the lease. */
+        BUSY,
+        /** The fixed-delay cool-down after the previous run is still active. */
+        COOLDOWN
+    }
+}

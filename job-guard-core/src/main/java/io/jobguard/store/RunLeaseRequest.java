@@ -1,0 +1,47 @@
+package io.jobguard.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One attempt to take, renew or release the run lease of a job for one nominal fire time.
+ *
+ * @param job             the job
+ * @param nominalFireTime the fire time the schedule designated (not the node's "now")
+ * @param ownerToken      unique per attempt; only the holder of this token may renew or release
+ * @param nodeId          the node making the attempt, recorded for observers
+ * @param lease           how long the lease lives without renewal
+ * @param markerRetention how long the fire-time marker outlives the end of the run; at least the
+ *                        skew tolerance, so late nodes still see that the fire time was taken
+ * @param historySize     how many recent fire times the store keeps for the job
+ */
+public record RunLeaseRequest(JobId job, Instant nominalFireTime, String ownerToken, String nodeId,
+                              Duration lease, Duration markerRetention, int historySize) {
+
+    /**
+     * Checks the request.
+     *
+     * @throws NullPointerException     if a part is null
+     * @throws IllegalArgumentException if the lease is not positive
+     */
+    public RunLeaseRequest {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(nominalFireTime, "nominalFireTime");
+        Objects.requireNonNull(ownerToken, "ownerToken");
+        Objects.requireNonNull(nodeId, "nodeId");
+        Objects.requireNonNull(markerRetention, "markerRetention");
+        if (lease == null || lease.isZero() || lease.isNegative()) {
+            throw new IllegalArgumentException("lease must be positive, got " + lease);
+        }
+    }
+
+    /**
+     * How long the fire-time marker lives while the run holds the lease.
+     *
+     * @return lease plus marker retention
+     */
+    public Duration markerTtl() {
+        return lease.plus(markerRetention);
+    }
+}

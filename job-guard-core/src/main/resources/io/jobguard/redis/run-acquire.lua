@@ -1,0 +1,58 @@
+-- Takes the run lease of one job for one nominal fire time, atomically.
+--
+-- KEYS[1] run lease        KEYS[2] fire-time marker   KEYS[3] fencing counter
+-- KEYS[4] cool-down        KEYS[5] recent fire times (list)
+-- ARGV[1] owner token      ARGV[2] node id            ARGV[3] nominal fire time (epoch millis)
+-- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms)    ARGV[6] history size
+--
+-- Returns one of
+--   {'ACQUIRED', acquiredAtMillis, fencingToken}   lease and marker now belong to ARGV[1]
+--   {'ALREADY_RAN', markerValue, markerPttl}       the fire time was taken before
+--   {'BUSY', leaseValue, leasePttl}                another run holds the lease
+--   {'COOLDOWN', cooldownValue, cooldownPttl}      the fixed-delay gap is still running
+--
+-- Values are 'jg1|<token>|<T millis>|<acquired-at millis>|<fencing token>|<node id>'. A value of
+-- another shape or type is somebody else's and is reported, never parsed here.
+
+local function read(key)
+  local value = redis.pcall('GET', key)
+  if type(value) == 'table' and value.err then
+    return 'non-string value'
+  end
+  return value
+end
+
+local function owner(value)
+  return string.match(value, '^jg1|([^|]*)|')
+end
+
+local marker = read(KEYS[2])
+local lease = read(KEYS[1])
+if marker then
+  if owner(marker) == ARGV[1] and lease and owner(lease) == ARGV[1] then
+    -- The same attempt asks again (a re-executed Quartz firing): it keeps what it holds.
+    local fence, at = string.match(lease, '^jg1|[^|]*|[^|]*|(%d+)|(%d+)|')
+    return {'ACQUIRED', tonumber(at), tonumber(fence)}
+  end
+  return {'ALREADY_RAN', marker, redis.call('PTTL', KEYS[2])}
+end
+if lease and owner(lease) ~= ARGV[1] then
+  return {'BUSY', lease, redis.call('PTTL', KEYS[1])}
+end
+local cooldown = read(KEYS[4])
+if cooldown then
+  return {'COOLDOWN', cooldown, redis.call('PTTL', KEYS[4])}
+end
+
+local fence = redis.call('INCR', KEYS[3])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local value = 'jg1|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. string.format('%d', now) .. '|' .. fence .. '|' .. ARGV[2]
+redis.call('SET', KEYS[1], value, 'PX', ARGV[4])
+redis.call('SET', KEYS[2], value, 'PX', ARGV[5])
+local history = tonumber(ARGV[6])
+if history > 0 then
+  redis.call('LPUSH', KEYS[5], value)
+  redis.call('LTRIM', KEYS[5], 0, history - 1)
+end
+return {'ACQUIRED', now, fence}

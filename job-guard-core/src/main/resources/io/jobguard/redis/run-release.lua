@@ -1,0 +1,24 @@
+-- Releases the run lease if, and only if, the caller's token holds it; keeps the fire-time marker
+-- long enough for late (skewed) nodes to see it; starts the fixed-delay cool-down; wakes waiters.
+--
+-- KEYS[1] run lease        KEYS[2] fire-time marker   KEYS[3] cool-down
+-- ARGV[1] owner token      ARGV[2] marker retention after the run (ms)
+-- ARGV[3] cool-down (ms, 0 for none)                  ARGV[4] notification channel
+-- ARGV[5] notification message
+--
+-- Returns 1 if released, 0 if the lease had been lost (expired or held by another token).
+
+local lease = redis.pcall('GET', KEYS[1])
+if type(lease) ~= 'string' or string.match(lease, '^jg1|([^|]*)|') ~= ARGV[1] then
+  return 0
+end
+redis.call('DEL', KEYS[1])
+if tonumber(ARGV[3]) > 0 then
+  redis.call('SET', KEYS[3], lease, 'PX', ARGV[3])
+end
+local markerTtl = redis.call('PTTL', KEYS[2])
+if markerTtl >= 0 and markerTtl < tonumber(ARGV[2]) then
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return 1

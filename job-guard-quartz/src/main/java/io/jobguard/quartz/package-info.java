@@ -1,0 +1,4 @@
+/**
+ * job-guard's quartz adapter.
+ */
+package io.jobguard.quartz;

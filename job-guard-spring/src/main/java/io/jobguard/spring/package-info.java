@@ -1,0 +1,4 @@
+/**
+ * job-guard's spring adapter.
+ */
+package io.jobguard.spring;

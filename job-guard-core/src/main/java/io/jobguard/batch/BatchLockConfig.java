@@ -1,0 +1,216 @@
+package io.jobguard.batch;
+
+import io.jobguard.JobGuardConfig;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Immutable settings of a {@link BatchLocks} instance, built with {@link #custom()} and validated
+ * on {@link Builder#build()} (an invalid value fails naming the setting).
+ *
+ * @param nodeId               this node's identity, recorded with every lease (default {@code hostname:pid})
+ * @param chunkSize            keys per server-side script call (default 1,000): bounds how long one call
+ *                             blocks Redis; a batch larger than this is acquired chunk by chunk, in a fixed
+ *                             order, and rolled back on a conflict
+ * @param maxKeys              most distinct keys per batch (default 100,000)
+ * @param maxKeyLength         longest business key in characters (default 512)
+ * @param maxReportedConflicts most conflicting keys reported per refused attempt (default 16)
+ * @param spread               Redis Cluster only: spread the keys of a namespace over all slots (grouped by
+ *                             slot, one call per slot group, ascending slot order) instead of one hash tag per
+ *                             namespace (default {@code false}: one slot, atomic per chunk)
+ * @param keepAlive            default for keep-alive of leases from {@link BatchLocks#tryAcquire} and
+ *                             {@link BatchLocks#acquire(String, java.util.Collection, Duration, Duration)}
+ *                             (default {@code false})
+ * @param waitPollInterval     WAIT re-tries at least this often even without a release notification, so
+ *                             an expired holder (which sends none) is noticed (default 500 ms)
+ */
+public record BatchLockConfig(String nodeId, int chunkSize, int maxKeys, int maxKeyLength,
+                              int maxReportedConflicts, boolean spread, boolean keepAlive,
+                              Duration waitPollInterval) {
+
+    /**
+     * Validates the settings.
+     *
+     * @param nodeId               node identity
+     * @param chunkSize            keys per script call
+     * @param maxKeys              most keys per batch
+     * @param maxKeyLength         longest key
+     * @param maxReportedConflicts most conflicts reported
+     * @param spread               spread mode
+     * @param keepAlive            default keep-alive
+     * @param waitPollInterval     WAIT fallback poll interval
+     * @throws IllegalArgumentException naming the invalid setting
+     */
+    public BatchLockConfig {
+        if (nodeId == null || nodeId.isBlank()) {
+            throw new IllegalArgumentException("BatchLockConfig.nodeId must not be blank, got '" + nodeId + "'");
+        }
+        positive(chunkSize, "chunkSize");
+        positive(maxKeys, "maxKeys");
+        positive(maxKeyLength, "maxKeyLength");
+        positive(maxReportedConflicts, "maxReportedConflicts");
+        Objects.requireNonNull(waitPollInterval, "BatchLockConfig.waitPollInterval");
+        if (waitPollInterval.isZero() || waitPollInterval.isNegative()) {
+            throw new IllegalArgumentException("BatchLockConfig.waitPollInterval must be positive, got "
+                    + waitPollInterval);
+        }
+    }
+
+    private static void positive(int value, String name) {
+        if (value <= 0) {
+            throw new IllegalArgumentException("BatchLockConfig." + name + " must be positive, got " + value);
+        }
+    }
+
+    /**
+     * Returns the defaults.
+     *
+     * @return the default configuration
+     */
+    public static BatchLockConfig ofDefaults() {
+        return custom().build();
+    }
+
+    /**
+     * Starts a builder with the defaults.
+     *
+     * @return a builder
+     */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /**
+     * Starts a builder with another configuration's values.
+     *
+     * @param base the configuration to copy
+     * @return a builder
+     */
+    public static Builder from(BatchLockConfig base) {
+        Builder b = new Builder();
+        b.nodeId = base.nodeId;
+        b.chunkSize = base.chunkSize;
+        b.maxKeys = base.maxKeys;
+        b.maxKeyLength = base.maxKeyLength;
+        b.maxReportedConflicts = base.maxReportedConflicts;
+        b.spread = base.spread;
+        b.keepAlive = base.keepAlive;
+        b.waitPollInterval = base.waitPollInterval;
+        return b;
+    }
+
+    /** Builds a {@link BatchLockConfig}; not thread-safe. */
+    public static final class Builder {
+        private String nodeId = JobGuardConfig.defaultNodeId();
+        private int chunkSize = 1_000;
+        private int maxKeys = 100_000;
+        private int maxKeyLength = 512;
+        private int maxReportedConflicts = 16;
+        private boolean spread;
+        private boolean keepAlive;
+        private Duration waitPollInterval = Duration.ofMillis(500);
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the node identity.
+         *
+         * @param nodeId this node's identity
+         * @return this builder
+         */
+        public Builder nodeId(String nodeId) {
+            this.nodeId = nodeId;
+            return this;
+        }
+
+        /**
+         * Sets the keys per script call.
+         *
+         * @param chunkSize keys per call
+         * @return this builder
+         */
+        public Builder chunkSize(int chunkSize) {
+            this.chunkSize = chunkSize;
+            return this;
+        }
+
+        /**
+         * Sets the most distinct keys per batch.
+         *
+         * @param maxKeys the maximum
+         * @return this builder
+         */
+        public Builder maxKeys(int maxKeys) {
+            this.maxKeys = maxKeys;
+            return this;
+        }
+
+        /**
+         * Sets the longest key in characters.
+         *
+         * @param maxKeyLength the maximum
+         * @return this builder
+         */
+        public Builder maxKeyLength(int maxKeyLength) {
+            this.maxKeyLength = maxKeyLength;
+            return this;
+        }
+
+        /**
+         * Sets how many conflicting keys a refused attempt reports at most.
+         *
+         * @param maxReportedConflicts the cap
+         * @return this builder
+         */
+        public Builder maxReportedConflicts(int maxReportedConflicts) {
+            this.maxReportedConflicts = maxReportedConflicts;
+            return this;
+        }
+
+        /**
+         * Sets spread mode for Redis Cluster.
+         *
+         * @param spread whether to spread keys over slots
+         * @return this builder
+         */
+        public Builder spread(boolean spread) {
+            this.spread = spread;
+            return this;
+        }
+
+        /**
+         * Sets the default keep-alive of programmatic leases.
+         *
+         * @param keepAlive whether to renew leases every lease/3
+         * @return this builder
+         */
+        public Builder keepAlive(boolean keepAlive) {
+            this.keepAlive = keepAlive;
+            return this;
+        }
+
+        /**
+         * Sets the WAIT fallback poll interval.
+         *
+         * @param waitPollInterval the interval
+         * @return this builder
+         */
+        public Builder waitPollInterval(Duration waitPollInterval) {
+            this.waitPollInterval = waitPollInterval;
+            return this;
+        }
+
+        /**
+         * Builds the configuration.
+         *
+         * @return the configuration
+         * @throws IllegalArgumentException naming the invalid setting
+         */
+        public BatchLockConfig build() {
+            return new BatchLockConfig(nodeId, chunkSize, maxKeys, maxKeyLength, maxReportedConflicts, spread,
+                    keepAlive, waitPollInterval);
+        }
+    }
+}

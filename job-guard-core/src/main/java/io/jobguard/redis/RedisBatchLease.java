@@ -1,0 +1,165 @@
+package io.jobguard.redis;
+
+import io.jobguard.batch.BatchConflict;
+import io.jobguard.batch.BatchLease;
+import io.jobguard.internal.KeepAlive;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** A batch lease held in Redis; every key carries the same value, so owner checks compare whole values. */
+final class RedisBatchLease implements BatchLease {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisBatchLease.class);
+
+    private final RedisBatchLocks locks;
+    private final String namespace;
+    private final String token;
+    private final String value;
+    private final long fence;
+    private final String acquiredAt;
+    private final Duration lease;
+    private final List<BatchPlan.Chunk> chunks;
+    private final Set<String> keys;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean lost = new AtomicBoolean();
+    private volatile long validUntilNanos;
+    private volatile KeepAlive.Handle keepAlive;
+
+    RedisBatchLease(RedisBatchLocks locks, BatchPlan plan, String token, String value, String fence,
+                    String acquiredAt, Duration lease, long startNanos) {
+        this.locks = locks;
+        this.namespace = plan.namespace();
+        this.token = token;
+        this.value = value;
+        this.fence = Long.parseLong(fence);
+        this.acquiredAt = acquiredAt;
+        this.lease = lease;
+        this.chunks = new ArrayList<>(plan.chunks());
+        this.keys = new LinkedHashSet<>(plan.keys());
+        this.validUntilNanos = startNanos + lease.toNanos();
+    }
+
+    void keepAlive(KeepAlive.Handle handle) {
+        this.keepAlive = handle;
+    }
+
+    @Override
+    public String namespace() {
+        return namespace;
+    }
+
+    @Override
+    public long fencingToken() {
+        return fence;
+    }
+
+    @Override
+    public synchronized int keyCount() {
+        return keys.size();
+    }
+
+    @Override
+    public synchronized Set<String> keys() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(keys));
+    }
+
+    @Override
+    public Duration lease() {
+        return lease;
+    }
+
+    @Override
+    public boolean isValid() {
+        return !closed.get() && !lost.get() && System.nanoTime() - validUntilNanos < 0;
+    }
+
+    @Override
+    public synchronized boolean renew() {
+        if (closed.get()) {
+            return false;
+        }
+        long start = System.nanoTime();
+        long leaseMs = RedisBatchLocks.millis(lease);
+        long held = 0;
+        for (BatchPlan.Chunk chunk : chunks) {
+            held += locks.scripts().renew(namespace, chunk, value, leaseMs);
+        }
+        if (locks.scripts().spread() && held > 0) {
+            locks.scripts().index(namespace, value, leaseMs);
+        }
+        if (held == keys.size()) {
+            validUntilNanos = start + lease.toNanos();
+            return true;
+        }
+        log.warn("job-guard: batch lease in namespace '{}' (fencing token {}, node {}) lost {} of {} keys",
+                namespace, fence, locks.config().nodeId(), keys.size() - held, keys.size());
+        markLost();
+        return false;
+    }
+
+    /** Called once when renewal (keep-alive or explicit) finds keys gone. */
+    void markLost() {
+        if (!closed.get() && lost.compareAndSet(false, true)) {
+            locks.leaseLost(this);
+        }
+    }
+
+    @Override
+    public synchronized List<BatchConflict> tryExtend(Collection<String> more) {
+        if (!isValid()) {
+            throw new IllegalStateException("batch lease in namespace '" + namespace + "' is no longer valid");
+        }
+        BatchPlan all = BatchPlan.of(namespace, more, locks.config(), locks.schema(), 0);
+        List<String> fresh = new ArrayList<>();
+        for (String key : all.keys()) {
+            if (!keys.contains(key)) {
+                fresh.add(key);
+            }
+        }
+        if (fresh.isEmpty()) {
+            return List.of();
+        }
+        BatchPlan plan = BatchPlan.of(namespace, fresh, locks.config(), locks.schema(), keys.size());
+        List<BatchConflict> conflicts = locks.lockChunks(plan, token, String.valueOf(fence), acquiredAt,
+                RedisBatchLocks.millis(lease)).conflicts();
+        if (conflicts.isEmpty()) {
+            chunks.addAll(plan.chunks());
+            keys.addAll(plan.keys());
+        }
+        return conflicts;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        KeepAlive.Handle handle = keepAlive;
+        if (handle != null) {
+            handle.cancel();
+        }
+        List<BatchPlan.Chunk> toRelease;
+        synchronized (this) {
+            toRelease = List.copyOf(chunks);
+        }
+        locks.release(namespace, toRelease, value);
+    }
+
+    String value() {
+        return value;
+    }
+
+    @Override
+    public String toString() {
+        return "BatchLease[" + namespace + ", fencingToken=" + fence + ", keys=" + keyCount() + "]";
+    }
+}

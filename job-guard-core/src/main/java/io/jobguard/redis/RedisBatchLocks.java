@@ -1,0 +1,367 @@
+package io.jobguard.redis;
+
+import io.jobguard.GuardType;
+import io.jobguard.batch.BatchAttempt;
+import io.jobguard.batch.BatchConflict;
+import io.jobguard.batch.BatchLease;
+import io.jobguard.batch.BatchLockConfig;
+import io.jobguard.batch.BatchLockEvent;
+import io.jobguard.batch.BatchLockListener;
+import io.jobguard.batch.BatchLocks;
+import io.jobguard.batch.BatchRequest;
+import io.jobguard.batch.BatchResult;
+import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.LeaseValues;
+import io.jobguard.internal.redis.ReleaseNotifications;
+import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.LeaseStoreException;
+import io.jobguard.store.ReleaseWatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.zset.Tuple;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link BatchLocks} in Redis (standalone, Sentinel or Cluster through any spring-data-redis
+ * {@link RedisConnectionFactory}). Each chunk of up to {@link BatchLockConfig#chunkSize()} keys is
+ * one Lua script call that sets every key ({@code SET NX PX}, owner value, Redis TTL) or, on the
+ * first key held by another lease, deletes what it set and changes nothing; chunks go in one fixed
+ * order and a conflict in a later chunk rolls back the earlier ones, so the caller sees all or
+ * nothing. Release and renewal are one owner-checked script per chunk. Fencing tokens come from a
+ * per-namespace {@code INCR} counter; live leases are indexed in a per-namespace sorted set scored
+ * by expiry.
+ *
+ * <p>On Redis Cluster, by default every key of a namespace shares one hash tag (one slot: atomic
+ * per chunk, but the namespace lives on one master). With {@link BatchLockConfig#spread()} keys
+ * spread over all slots; they are grouped by slot and taken slot group by slot group in ascending
+ * slot order (one call per group), rolled back on a conflict, and {@code TRYAGAIN}/{@code MOVED}
+ * replies are retried.
+ *
+ * <p>The connection factory is not closed by {@link #close()}.
+ */
+public final class RedisBatchLocks implements BatchLocks {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisBatchLocks.class);
+
+    private final KeySchema schema;
+    private final ScriptRunner runner;
+    private final BatchScripts scripts;
+    private final ReleaseNotifications notifications;
+    private final KeepAlive keepAlive = new KeepAlive();
+    private final BatchLockConfig config;
+    private final List<BatchLockListener> listeners = new CopyOnWriteArrayList<>();
+
+    private RedisBatchLocks(RedisConnectionFactory connectionFactory, String keyPrefix, BatchLockConfig config) {
+        this.schema = new KeySchema(keyPrefix);
+        this.runner = new ScriptRunner(connectionFactory);
+        this.config = config;
+        this.scripts = new BatchScripts(runner, schema, config.spread(), config.maxReportedConflicts());
+        this.notifications = new ReleaseNotifications(connectionFactory, schema.releaseChannel());
+    }
+
+    /**
+     * Creates batch locks with the key prefix {@code jobguard} and default settings.
+     *
+     * @param connectionFactory the Redis connections to use
+     * @return the batch locks
+     */
+    public static RedisBatchLocks create(RedisConnectionFactory connectionFactory) {
+        return create(connectionFactory, "jobguard", BatchLockConfig.ofDefaults());
+    }
+
+    /**
+     * Creates batch locks.
+     *
+     * @param connectionFactory the Redis connections to use
+     * @param keyPrefix         first segment of every key
+     * @param config            the settings
+     * @return the batch locks
+     * @throws IllegalArgumentException if the prefix is blank or contains braces
+     */
+    public static RedisBatchLocks create(RedisConnectionFactory connectionFactory, String keyPrefix,
+                                         BatchLockConfig config) {
+        Objects.requireNonNull(connectionFactory, "connectionFactory");
+        Objects.requireNonNull(config, "config");
+        if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
+            throw new IllegalArgumentException("keyPrefix must be non-blank and free of '{' and '}', got '"
+                    + keyPrefix + "'");
+        }
+        return new RedisBatchLocks(connectionFactory, keyPrefix, config);
+    }
+
+    @Override
+    public BatchAttempt tryAcquire(String namespace, Collection<String> keys, Duration lease) {
+        BatchRequest request = new BatchRequest(namespace, keys, lease, GuardType.RETURN, Duration.ZERO,
+                config.keepAlive());
+        try {
+            return acquire(request);
+        } catch (InterruptedException e) {
+            // RETURN never waits; only a store call can see the interrupt. Keep the flag for the caller.
+            Thread.currentThread().interrupt();
+            return BatchAttempt.refused(namespace, request.keys().size(), BatchResult.INTERRUPTED, List.of());
+        }
+    }
+
+    @Override
+    public BatchAttempt acquire(String namespace, Collection<String> keys, Duration lease, Duration waitFor)
+            throws InterruptedException {
+        return acquire(new BatchRequest(namespace, keys, lease, GuardType.WAIT, waitFor, config.keepAlive()));
+    }
+
+    @Override
+    public BatchAttempt acquire(BatchRequest request) throws InterruptedException {
+        Objects.requireNonNull(request, "request");
+        BatchPlan plan = BatchPlan.of(request.namespace(), request.keys(), config, schema, 0);
+        long start = System.nanoTime();
+        BatchResult result = BatchResult.ERROR;
+        try {
+            BatchAttempt attempt = request.type() == GuardType.WAIT && !request.waitFor().isZero()
+                    ? waitFor(plan, request, start)
+                    : once(plan, request, UUID.randomUUID().toString());
+            result = attempt.result();
+            return attempt;
+        } catch (InterruptedException e) {
+            result = BatchResult.INTERRUPTED;
+            throw e;
+        } finally {
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            log.debug("job-guard: batch of {} keys in namespace '{}' on node {}: {} after {} ms", plan.keys().size(),
+                    plan.namespace(), config.nodeId(), result, elapsed.toMillis());
+            BatchLockEvent event = new BatchLockEvent(plan.namespace(), plan.keys().size(), result, elapsed);
+            for (BatchLockListener listener : listeners) {
+                try {
+                    listener.onAcquisition(event);
+                } catch (RuntimeException e) {
+                    log.warn("job-guard: batch lock listener {} threw", listener, e);
+                }
+            }
+        }
+    }
+
+    private BatchAttempt waitFor(BatchPlan plan, BatchRequest request, long start) throws InterruptedException {
+        long deadline = start + request.waitFor().toNanos();
+        String token = UUID.randomUUID().toString();
+        try (ReleaseWatch watch = notifications.watch(schema.batchReleaseTopic(plan.namespace()))) {
+            while (true) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while waiting for batch keys in '" + plan.namespace() + "'");
+                }
+                BatchAttempt attempt = once(plan, request, token);
+                if (attempt.acquired()) {
+                    return attempt;
+                }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return BatchAttempt.refused(plan.namespace(), plan.keys().size(), BatchResult.TIMEOUT,
+                            attempt.conflicts());
+                }
+                long pause = Math.min(remaining, config.waitPollInterval().toNanos());
+                for (BatchConflict c : attempt.conflicts()) {
+                    Duration ttl = c.holder().expiresIn();
+                    if (ttl != null) {
+                        // An expiring holder publishes nothing: look again just after its TTL.
+                        pause = Math.min(pause, ttl.toNanos() + TimeUnit.MILLISECONDS.toNanos(1));
+                    }
+                }
+                watch.await(Duration.ofNanos(Math.max(pause, TimeUnit.MILLISECONDS.toNanos(1))));
+            }
+        }
+    }
+
+    private BatchAttempt once(BatchPlan plan, BatchRequest request, String token) throws InterruptedException {
+        long start = System.nanoTime();
+        long leaseMs = millis(request.lease());
+        Outcome outcome;
+        try {
+            String fence = scripts.spread() ? scripts.nextFence(plan.namespace()) : "";
+            outcome = lockChunks(plan, token, fence, "", leaseMs);
+        } catch (LeaseStoreException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                Thread.interrupted();
+                InterruptedException ie = new InterruptedException("interrupted during a batch store call");
+                ie.initCause(e);
+                throw ie;
+            }
+            throw e;
+        }
+        if (!outcome.conflicts().isEmpty()) {
+            return BatchAttempt.refused(plan.namespace(), plan.keys().size(), BatchResult.CONFLICT, outcome.conflicts());
+        }
+        String value = "jg1|" + token + "||" + outcome.acquiredAt() + "|" + outcome.fence() + "|" + config.nodeId();
+        if (scripts.spread()) {
+            indexQuietly(plan.namespace(), value, leaseMs);
+        }
+        RedisBatchLease lease = new RedisBatchLease(this, plan, token, value, outcome.fence(), outcome.acquiredAt(),
+                request.lease(), start);
+        if (request.keepAlive()) {
+            lease.keepAlive(keepAlive.start("batch lease '" + plan.namespace() + "' #" + outcome.fence(),
+                    request.lease(), lease::renew, lease::markLost));
+        }
+        return BatchAttempt.acquired(lease);
+    }
+
+    private void indexQuietly(String namespace, String value, long leaseMs) {
+        try {
+            scripts.index(namespace, value, leaseMs);
+        } catch (RuntimeException e) {
+            // The index only feeds the actuator; the keys are held either way.
+            log.warn("job-guard: could not index batch lease in namespace '{}': {}", namespace, e.getMessage());
+        }
+    }
+
+    /** The result of locking every chunk of a plan: the fence and acquired-at used, or the conflicts. */
+    record Outcome(String fence, String acquiredAt, List<BatchConflict> conflicts) {
+    }
+
+    /**
+     * Locks the plan's chunks in order; on a conflict or a failure releases the chunks this call
+     * locked before reporting, so nothing stays held.
+     */
+    Outcome lockChunks(BatchPlan plan, String token, String fence, String acquiredAt, long leaseMs) {
+        List<BatchPlan.Chunk> done = new ArrayList<>();
+        String f = fence;
+        String at = acquiredAt;
+        for (BatchPlan.Chunk chunk : plan.chunks()) {
+            BatchScripts.ChunkReply reply;
+            try {
+                reply = scripts.acquire(plan.namespace(), chunk, token, config.nodeId(), leaseMs, f, at);
+            } catch (RuntimeException e) {
+                if (!f.isEmpty() && !at.isEmpty()) {
+                    // The failed call may have run on the server: release it too (owner-checked).
+                    done.add(chunk);
+                    rollback(plan.namespace(), done, "jg1|" + token + "||" + at + "|" + f + "|" + config.nodeId());
+                }
+                throw e instanceof LeaseStoreException lse ? lse : new LeaseStoreException(
+                        "job-guard could not lock batch keys in namespace '" + plan.namespace() + "': " + e.getMessage(), e);
+            }
+            f = reply.fence();
+            at = reply.acquiredAt();
+            if (!reply.acquired()) {
+                rollback(plan.namespace(), done, "jg1|" + token + "||" + at + "|" + f + "|" + config.nodeId());
+                List<BatchConflict> conflicts = new ArrayList<>();
+                for (BatchScripts.Conflict c : reply.conflicts()) {
+                    conflicts.add(new BatchConflict(chunk.keys().get(c.index()),
+                            LeaseValues.parse(c.value(), LeaseValues.ttl(c.pttl()))));
+                }
+                if (conflicts.isEmpty()) {
+                    // The holder released between the conflict and the report; still a refusal.
+                    conflicts.add(new BatchConflict(chunk.keys().get(0), LeaseRecord.foreign("(released meanwhile)", null)));
+                }
+                return new Outcome(f, at, conflicts);
+            }
+            done.add(chunk);
+        }
+        return new Outcome(f, at, List.of());
+    }
+
+    private void rollback(String namespace, List<BatchPlan.Chunk> chunks, String value) {
+        if (!chunks.isEmpty()) {
+            release(namespace, chunks, value);
+        }
+    }
+
+    /** Owner-checked release of chunks; never throws (keys left behind expire with their TTL). */
+    void release(String namespace, List<BatchPlan.Chunk> chunks, String value) {
+        boolean interrupted = Thread.interrupted();
+        String topic = schema.batchReleaseTopic(namespace);
+        try {
+            for (int i = 0; i < chunks.size(); i++) {
+                scripts.release(namespace, chunks.get(i), value, i == chunks.size() - 1 ? topic : "");
+            }
+            if (scripts.spread()) {
+                scripts.unindex(namespace, value);
+            }
+        } catch (RuntimeException e) {
+            log.warn("job-guard: releasing batch keys in namespace '{}' on node {} failed; they expire with their lease: {}",
+                    namespace, config.nodeId(), e.getMessage());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        notifications.signal(topic);
+    }
+
+    void leaseLost(BatchLease lease) {
+        log.warn("job-guard: batch lease in namespace '{}' (fencing token {}) on node {} was lost",
+                lease.namespace(), lease.fencingToken(), config.nodeId());
+        for (BatchLockListener listener : listeners) {
+            try {
+                listener.onLeaseLost(lease);
+            } catch (RuntimeException e) {
+                log.warn("job-guard: batch lock listener {} threw", listener, e);
+            }
+        }
+    }
+
+    @Override
+    public List<LeaseRecord> liveLeases(String namespace) {
+        BatchPlan.checkNamespace(namespace);
+        byte[] key = BatchPlan.bytes(schema.batchLeases(namespace));
+        try (RedisConnection c = runner.connectionFactory().getConnection()) {
+            Long now = c.serverCommands().time(TimeUnit.MILLISECONDS);
+            long nowMs = now == null ? System.currentTimeMillis() : now;
+            Set<Tuple> entries = c.zSetCommands().zRangeWithScores(key, 0, -1);
+            List<LeaseRecord> out = new ArrayList<>();
+            if (entries != null) {
+                for (Tuple t : entries) {
+                    long left = (long) t.getScore().doubleValue() - nowMs;
+                    if (left > 0) {
+                        out.add(LeaseValues.parse(new String(t.getValue(), StandardCharsets.UTF_8), Duration.ofMillis(left)));
+                    }
+                }
+            }
+            return out;
+        } catch (RuntimeException e) {
+            throw new LeaseStoreException("job-guard could not list batch leases of namespace '" + namespace + "': "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void addListener(BatchLockListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    @Override
+    public BatchLockConfig config() {
+        return config;
+    }
+
+    BatchScripts scripts() {
+        return scripts;
+    }
+
+    KeySchema schema() {
+        return schema;
+    }
+
+    static long millis(Duration d) {
+        return Math.max(1, d.toMillis());
+    }
+
+    @Override
+    public void close() {
+        keepAlive.close();
+        notifications.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisBatchLocks[prefix=" + schema.prefix() + ", spread=" + config.spread() + "]";
+    }
+}

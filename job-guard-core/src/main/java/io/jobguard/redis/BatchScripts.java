@@ -63,17 +63,18 @@ final class BatchScripts {
         return new ChunkReply(ok, fenceOut, atOut, conflicts);
     }
 
-    long release(String namespace, BatchPlan.Chunk chunk, String value, String topic) {
+    long release(String namespace, BatchPlan.Chunk chunk, String token, String indexEntry, String topic) {
         List<byte[]> meta = spread ? List.of() : List.of(BatchPlan.bytes(schema.batchLeases(namespace)));
         Long released = retrying(() -> runner.run(RELEASE, ReturnType.INTEGER, meta.size() + chunk.redisKeys().size(),
-                keysAndArgs(meta, chunk, value, spread ? "0" : "1", schema.releaseChannel(), topic)));
+                keysAndArgs(meta, chunk, ownerPrefix(token), spread ? "0" : "1", schema.releaseChannel(), topic,
+                        indexEntry == null ? "" : indexEntry)));
         return released == null ? 0 : released;
     }
 
-    long renew(String namespace, BatchPlan.Chunk chunk, String value, long leaseMs) {
+    long renew(String namespace, BatchPlan.Chunk chunk, String token, String indexEntry, long leaseMs) {
         List<byte[]> meta = spread ? List.of() : List.of(BatchPlan.bytes(schema.batchLeases(namespace)));
         Long held = retrying(() -> runner.run(RENEW, ReturnType.INTEGER, meta.size() + chunk.redisKeys().size(),
-                keysAndArgs(meta, chunk, value, Long.toString(leaseMs), spread ? "0" : "1")));
+                keysAndArgs(meta, chunk, ownerPrefix(token), Long.toString(leaseMs), spread ? "0" : "1", indexEntry)));
         return held == null ? 0 : held;
     }
 
@@ -107,6 +108,10 @@ final class BatchScripts {
                 return c.zSetCommands().zRem(BatchPlan.bytes(schema.batchLeases(namespace)), BatchPlan.bytes(value));
             }
         });
+    }
+
+    private static String ownerPrefix(String token) {
+        return "jg1|" + token + "|";
     }
 
     boolean spread() {

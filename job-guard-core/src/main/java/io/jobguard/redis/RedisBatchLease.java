@@ -91,7 +91,7 @@ final class RedisBatchLease implements BatchLease {
         long leaseMs = RedisBatchLocks.millis(lease);
         long held = 0;
         for (BatchPlan.Chunk chunk : chunks) {
-            held += locks.scripts().renew(namespace, chunk, value, leaseMs);
+            held += locks.scripts().renew(namespace, chunk, token, value, leaseMs);
         }
         if (locks.scripts().spread() && held > 0) {
             locks.scripts().index(namespace, value, leaseMs);
@@ -130,7 +130,7 @@ final class RedisBatchLease implements BatchLease {
         }
         BatchPlan plan = BatchPlan.of(namespace, fresh, locks.config(), locks.schema(), keys.size());
         List<BatchConflict> conflicts = locks.lockChunks(plan, token, String.valueOf(fence), acquiredAt,
-                RedisBatchLocks.millis(lease)).conflicts();
+                RedisBatchLocks.millis(lease), true).conflicts();
         if (conflicts.isEmpty()) {
             chunks.addAll(plan.chunks());
             keys.addAll(plan.keys());
@@ -151,11 +151,7 @@ final class RedisBatchLease implements BatchLease {
         synchronized (this) {
             toRelease = List.copyOf(chunks);
         }
-        locks.release(namespace, toRelease, value);
-    }
-
-    String value() {
-        return value;
+        locks.release(namespace, toRelease, token, value);
     }
 
     @Override

@@ -188,7 +188,7 @@ public final class RedisBatchLocks implements BatchLocks {
         Outcome outcome;
         try {
             String fence = scripts.spread() ? scripts.nextFence(plan.namespace()) : "";
-            outcome = lockChunks(plan, token, fence, "", leaseMs);
+            outcome = lockChunks(plan, token, fence, "", leaseMs, false);
         } catch (LeaseStoreException e) {
             if (Thread.currentThread().isInterrupted()) {
                 Thread.interrupted();
@@ -201,7 +201,7 @@ public final class RedisBatchLocks implements BatchLocks {
         if (!outcome.conflicts().isEmpty()) {
             return BatchAttempt.refused(plan.namespace(), plan.keys().size(), BatchResult.CONFLICT, outcome.conflicts());
         }
-        String value = "jg1|" + token + "||" + outcome.acquiredAt() + "|" + outcome.fence() + "|" + config.nodeId();
+        String value = lockValue(token, outcome.acquiredAt(), outcome.fence());
         if (scripts.spread()) {
             indexQuietly(plan.namespace(), value, leaseMs);
         }
@@ -212,6 +212,11 @@ public final class RedisBatchLocks implements BatchLocks {
                     request.lease(), lease::renew, lease::markLost));
         }
         return BatchAttempt.acquired(lease);
+    }
+
+    /** The value every lock key of a lease carries; batch-acquire.lua builds the same string. */
+    private String lockValue(String token, String acquiredAt, String fence) {
+        return "jg1|" + token + "||" + acquiredAt + "|" + fence + "|" + config.nodeId();
     }
 
     private void indexQuietly(String namespace, String value, long leaseMs) {
@@ -231,7 +236,7 @@ public final class RedisBatchLocks implements BatchLocks {
      * Locks the plan's chunks in order; on a conflict or a failure releases the chunks this call
      * locked before reporting, so nothing stays held.
      */
-    Outcome lockChunks(BatchPlan plan, String token, String fence, String acquiredAt, long leaseMs) {
+    Outcome lockChunks(BatchPlan plan, String token, String fence, String acquiredAt, long leaseMs, boolean extending) {
         List<BatchPlan.Chunk> done = new ArrayList<>();
         String f = fence;
         String at = acquiredAt;
@@ -240,18 +245,17 @@ public final class RedisBatchLocks implements BatchLocks {
             try {
                 reply = scripts.acquire(plan.namespace(), chunk, token, config.nodeId(), leaseMs, f, at);
             } catch (RuntimeException e) {
-                if (!f.isEmpty() && !at.isEmpty()) {
-                    // The failed call may have run on the server: release it too (owner-checked).
-                    done.add(chunk);
-                    rollback(plan.namespace(), done, "jg1|" + token + "||" + at + "|" + f + "|" + config.nodeId());
-                }
+                // The failed call may have run on the server: release it too (owner-checked by token).
+                done.add(chunk);
+                rollback(plan.namespace(), done, token, null);
                 throw e instanceof LeaseStoreException lse ? lse : new LeaseStoreException(
                         "job-guard could not lock batch keys in namespace '" + plan.namespace() + "': " + e.getMessage(), e);
             }
             f = reply.fence();
             at = reply.acquiredAt();
             if (!reply.acquired()) {
-                rollback(plan.namespace(), done, "jg1|" + token + "||" + at + "|" + f + "|" + config.nodeId());
+                // A fresh lease was indexed by the chunks it took; an extension keeps its entry.
+                rollback(plan.namespace(), done, token, extending ? null : lockValue(token, at, f));
                 List<BatchConflict> conflicts = new ArrayList<>();
                 for (BatchScripts.Conflict c : reply.conflicts()) {
                     conflicts.add(new BatchConflict(chunk.keys().get(c.index()),
@@ -268,22 +272,26 @@ public final class RedisBatchLocks implements BatchLocks {
         return new Outcome(f, at, List.of());
     }
 
-    private void rollback(String namespace, List<BatchPlan.Chunk> chunks, String value) {
+    private void rollback(String namespace, List<BatchPlan.Chunk> chunks, String token, String indexEntry) {
         if (!chunks.isEmpty()) {
-            release(namespace, chunks, value);
+            release(namespace, chunks, token, indexEntry);
         }
     }
 
-    /** Owner-checked release of chunks; never throws (keys left behind expire with their TTL). */
-    void release(String namespace, List<BatchPlan.Chunk> chunks, String value) {
+    /**
+     * Owner-checked release of chunks; never throws (keys left behind expire with their TTL).
+     *
+     * @param indexEntry the lease's entry in the index, or null if it was never indexed
+     */
+    void release(String namespace, List<BatchPlan.Chunk> chunks, String token, String indexEntry) {
         boolean interrupted = Thread.interrupted();
         String topic = schema.batchReleaseTopic(namespace);
         try {
             for (int i = 0; i < chunks.size(); i++) {
-                scripts.release(namespace, chunks.get(i), value, i == chunks.size() - 1 ? topic : "");
+                scripts.release(namespace, chunks.get(i), token, indexEntry, i == chunks.size() - 1 ? topic : "");
             }
-            if (scripts.spread()) {
-                scripts.unindex(namespace, value);
+            if (scripts.spread() && indexEntry != null) {
+                scripts.unindex(namespace, indexEntry);
             }
         } catch (RuntimeException e) {
             log.warn("job-guard: releasing batch keys in namespace '{}' on node {} failed; they expire with their lease: {}",

@@ -1,6 +1,6 @@
 -- Locks one chunk of business keys for one batch lease, all or nothing: SET NX PX per key, and on
 -- the first key held by somebody else every key this call set is deleted again, so a refused call
--- changes nothing. Keys the same lease already holds count as held (their TTL is refreshed).
+-- changes nothing. Keys the same lease (owner token) already holds count as held (TTL refreshed).
 --
 -- KEYS     when ARGV[7] is '1': KEYS[1] fencing counter, KEYS[2] index of live batch leases,
 --          then the lock keys; otherwise only lock keys (spread mode, other slots).
@@ -27,6 +27,8 @@ if at == '' then
   at = string.format('%d', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
 end
 local value = 'jg1|' .. ARGV[1] .. '||' .. at .. '|' .. fence .. '|' .. ARGV[2]
+local prefix = 'jg1|' .. ARGV[1] .. '|'
+local plen = #prefix
 local ms = ARGV[3]
 local n = #KEYS
 local set = {}
@@ -36,7 +38,7 @@ for i = first, n do
     set[#set + 1] = KEYS[i]
   else
     local held = redis.pcall('GET', KEYS[i])
-    if held == value then
+    if type(held) == 'string' and string.sub(held, 1, plen) == prefix then
       redis.call('PEXPIRE', KEYS[i], ms)
     else
       conflictAt = i
@@ -66,10 +68,10 @@ for i = conflictAt, n do
     break
   end
   local held = redis.pcall('GET', KEYS[i])
-  if held and held ~= value then
-    if type(held) ~= 'string' then
-      held = 'non-string value'
-    end
+  if type(held) == 'table' then
+    held = 'non-string value'
+  end
+  if held and string.sub(held, 1, plen) ~= prefix then
     reply[#reply + 1] = i - first + 1
     reply[#reply + 1] = held
     reply[#reply + 1] = redis.call('PTTL', KEYS[i])

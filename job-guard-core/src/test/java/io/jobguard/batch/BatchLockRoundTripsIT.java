@@ -1,0 +1,150 @@
+package io.jobguard.batch;
+
+import io.jobguard.micrometer.BatchLockMetrics;
+import io.jobguard.micrometer.MetricNames;
+import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What the server sees: one script call per chunk for acquire, renew and release (counted in
+ * {@code INFO commandstats}), nothing at all for rejected input, and the batch meters.
+ */
+@WithRedis
+class BatchLockRoundTripsIT {
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    private final RedisServerProcess server;
+    private LettuceConnectionFactory connectionFactory;
+    private RedisBatchLocks locks;
+
+    BatchLockRoundTripsIT(RedisServerProcess server) {
+        this.server = server;
+    }
+
+    @BeforeEach
+    void open() {
+        connectionFactory = server.connectionFactory();
+        locks = RedisBatchLocks.create(connectionFactory, "jgtest",
+                BatchLockConfig.custom().nodeId("a").chunkSize(3000).maxKeys(5000).maxKeyLength(40).build());
+        // Loads the scripts (a first EVALSHA may answer NOSCRIPT) so that the counts below are exact.
+        try (BatchLease warm = locks.tryAcquire("warm", List.of("x"), LEASE).orElseThrow()) {
+            assertThat(warm.renew()).isTrue();
+        }
+    }
+
+    @AfterEach
+    void close() {
+        locks.close();
+        connectionFactory.destroy();
+    }
+
+    @Test
+    void acquireRenewAndReleaseOf3000KeysAreOneRoundTripEach() {
+        server.resetStats();
+        BatchLease lease = locks.tryAcquire("sku", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
+        assertThat(calls()).containsEntry("evalsha", 1L).doesNotContainKey("eval");
+        assertThat(calls().get("set")).isEqualTo(3000L);
+
+        server.resetStats();
+        assertThat(lease.renew()).isTrue();
+        assertThat(calls()).containsEntry("evalsha", 1L).doesNotContainKey("eval");
+
+        server.resetStats();
+        lease.close();
+        assertThat(calls()).containsEntry("evalsha", 1L).containsEntry("del", 3000L).doesNotContainKey("eval");
+        assertThat((Long) server.call("DBSIZE")).as("only the fencing counters remain").isEqualTo(2L);
+    }
+
+    @Test
+    void chunksSplitABatchIntoBoundedScriptCalls() {
+        try (RedisBatchLocks chunked = RedisBatchLocks.create(connectionFactory, "jgtest",
+                BatchLockConfig.custom().nodeId("b").chunkSize(1000).build())) {
+            server.resetStats();
+            BatchLease lease = chunked.tryAcquire("sku", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
+            assertThat(calls()).containsEntry("evalsha", 3L);
+            lease.close();
+        }
+    }
+
+    @Test
+    void badInputIsRejectedNamingTheProblemBeforeAnythingIsSent() {
+        server.resetStats();
+        List<String> withNull = new ArrayList<>(List.of("a", "b"));
+        withNull.add(null);
+        rejects(() -> locks.tryAcquire("sku", List.of(), LEASE), "batch keys must not be empty");
+        rejects(() -> locks.tryAcquire("sku", null, LEASE), "batch keys must not be null");
+        rejects(() -> locks.tryAcquire("sku", withNull, LEASE), "batch key #2 is null");
+        rejects(() -> locks.tryAcquire("sku", List.of("a", " "), LEASE), "batch key #1 is blank");
+        rejects(() -> locks.tryAcquire("sku", List.of("k".repeat(41)), LEASE),
+                "batch key #0 is 41 characters long, more than maxKeyLength 40");
+        rejects(() -> locks.tryAcquire("sku", BatchLocksContract.keys(0, 5001), LEASE),
+                "batch of 5001 distinct keys exceeds maxKeys 5000");
+        rejects(() -> locks.tryAcquire("sku", List.of("a"), Duration.ZERO), "batch lease must be positive");
+        rejects(() -> locks.tryAcquire("sku", List.of("a"), Duration.ofSeconds(-1)), "batch lease must be positive");
+        rejects(() -> locks.tryAcquire(" ", List.of("a"), LEASE), "batch namespace must not be blank");
+        rejects(() -> locks.tryAcquire("a{b}", List.of("a"), LEASE), "batch namespace must not contain '{' or '}'");
+        rejects(() -> locks.acquire("sku", List.of("a"), LEASE, Duration.ofSeconds(-1)),
+                "batch waitFor must be zero or positive");
+        assertThat(calls()).as("nothing reached the server").containsOnlyKeys("config|resetstat");
+    }
+
+    @Test
+    void duplicatesDoNotCountTowardsTheMaximum() {
+        List<String> many = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            many.addAll(BatchLocksContract.keys(0, 5000));
+        }
+        try (BatchLease lease = locks.tryAcquire("sku", many, LEASE).orElseThrow()) {
+            assertThat(lease.keyCount()).isEqualTo(5000);
+        }
+    }
+
+    @Test
+    void configRejectsNonsenseNamingTheSetting() {
+        assertThatThrownBy(() -> BatchLockConfig.custom().chunkSize(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BatchLockConfig.chunkSize");
+        assertThatThrownBy(() -> BatchLockConfig.custom().nodeId(" ").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BatchLockConfig.nodeId");
+        assertThatThrownBy(() -> RedisBatchLocks.create(connectionFactory, "a{b", BatchLockConfig.ofDefaults()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyPrefix");
+    }
+
+    @Test
+    void metricsCountAcquisitionsByResultAndKeys() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new BatchLockMetrics(locks).bindTo(registry);
+        try (BatchLease lease = locks.tryAcquire("sku", BatchLocksContract.keys(0, 10), LEASE).orElseThrow()) {
+            assertThat(locks.tryAcquire("sku", BatchLocksContract.keys(5, 15), LEASE).acquired()).isFalse();
+            assertThat(lease.isValid()).isTrue();
+        }
+        assertThat(registry.get(MetricNames.BATCH_ACQUIRE).tags("result", "acquired", "namespace", "sku").timer().count())
+                .isEqualTo(1);
+        assertThat(registry.get(MetricNames.BATCH_ACQUIRE).tags("result", "conflict", "namespace", "sku").timer().count())
+                .isEqualTo(1);
+        assertThat(registry.get(MetricNames.BATCH_KEYS).tags("namespace", "sku").summary().totalAmount()).isEqualTo(20.0);
+    }
+
+    private Map<String, Long> calls() {
+        return server.commandStats();
+    }
+
+    private static void rejects(ThrowingCallable call, String message) {
+        assertThatThrownBy(call).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+    }
+}

@@ -18,7 +18,8 @@ import java.lang.annotation.Target;
  * {@code -parameters}) or as {@code #p0}, {@code #a0}; it may evaluate to a collection, an array
  * or a single value, each element turned into a key with {@code toString()}. Duration attributes
  * accept {@code "30s"}, {@code "500ms"}, {@code "5m"} or ISO-8601; an invalid value, an empty
- * namespace or an unparsable expression fails on the first call, naming the method.
+ * namespace, an unparsable expression or {@code SKIP} on a non-void method fails when the bean is
+ * proxied (at startup with Spring), naming the method.
  *
  * <pre>{@code
  * @BatchLocked(namespace = "sku", keys = "#order.lines.![sku]", lease = "2m")

@@ -1,0 +1,97 @@
+package io.jobguard.spring.batch;
+
+import io.jobguard.BatchLocked;
+import io.jobguard.batch.BatchAttempt;
+import io.jobguard.batch.BatchLease;
+import io.jobguard.batch.BatchLockUnavailableException;
+import io.jobguard.batch.BatchLocks;
+import io.jobguard.batch.BatchRequest;
+import io.jobguard.batch.BatchResult;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Evaluates a {@link BatchLocked} method's keys over its arguments, locks them all, runs the method
+ * and releases them; never runs the method without the lock.
+ */
+final class BatchLockedInterceptor implements MethodInterceptor {
+
+    private static final Logger log = LoggerFactory.getLogger(BatchLockedInterceptor.class);
+    private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
+
+    private final ObjectProvider<BatchLocks> locks;
+    private final BatchLockedAdvisor advisor;
+
+    BatchLockedInterceptor(ObjectProvider<BatchLocks> locks, BatchLockedAdvisor advisor) {
+        this.locks = locks;
+        this.advisor = advisor;
+    }
+
+    @Override
+    public Object invoke(MethodInvocation invocation) throws Throwable {
+        Object target = invocation.getThis();
+        Class<?> targetClass = target == null ? invocation.getMethod().getDeclaringClass() : AopUtils.getTargetClass(target);
+        Method method = AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass);
+        BatchLockedMethod spec = advisor.describe(invocation.getMethod(), targetClass).orElse(null);
+        if (spec == null) {
+            return invocation.proceed();
+        }
+        List<String> keys = keys(spec, method, target, invocation.getArguments());
+        BatchRequest request = new BatchRequest(spec.namespace(), keys, spec.lease(), spec.type(), spec.waitFor(),
+                spec.keepAlive());
+        BatchAttempt attempt;
+        try {
+            attempt = locks.getObject().acquire(request);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BatchLockUnavailableException(spec.namespace(), keys.size(), BatchResult.INTERRUPTED, List.of());
+        }
+        if (!attempt.acquired()) {
+            if (spec.whenUnavailable() == BatchLocked.Unavailable.SKIP) {
+                log.debug("job-guard: skipped {}.{}: {}", targetClass.getSimpleName(), method.getName(), attempt);
+                return null;
+            }
+            attempt.orElseThrow();
+        }
+        try (BatchLease lease = attempt.orElseThrow()) {
+            log.debug("job-guard: {}.{} runs holding {}", targetClass.getSimpleName(), method.getName(), lease);
+            return invocation.proceed();
+        }
+    }
+
+    private static List<String> keys(BatchLockedMethod spec, Method method, Object target, Object[] args) {
+        MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(target, method, args, NAMES);
+        Object value = spec.keys().getValue(context);
+        String culprit = "@BatchLocked on " + method.getDeclaringClass().getName() + "." + method.getName();
+        if (value == null) {
+            throw new IllegalArgumentException(culprit + ": keys expression '" + spec.keys().getExpressionString()
+                    + "' evaluated to null");
+        }
+        List<String> keys = new ArrayList<>();
+        if (value instanceof Collection<?> collection) {
+            collection.forEach(k -> keys.add(k == null ? null : k.toString()));
+        } else if (value.getClass().isArray()) {
+            int n = Array.getLength(value);
+            for (int i = 0; i < n; i++) {
+                Object k = Array.get(value, i);
+                keys.add(k == null ? null : k.toString());
+            }
+        } else {
+            keys.add(value.toString());
+        }
+        return keys;
+    }
+}

@@ -1,0 +1,174 @@
+package io.jobguard.benchmarks;
+
+import io.jobguard.batch.BatchLease;
+import io.jobguard.batch.BatchLockConfig;
+import io.jobguard.redis.RedisBatchLocks;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+import org.redisson.RedissonMultiLock;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.integration.redis.util.RedisLockRegistry;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Acquire and release N keys, uncontended, one caller: job-guard's batch locks beside Redisson's
+ * {@code RedissonMultiLock} and fast multi-lock ({@code getMultiLock(group, values)}), a one-by-one
+ * Spring Integration {@code RedisLockRegistry} loop, the pipelined SETNX + EXPIRE of seed 000, and
+ * the raw floor: one pipeline of N {@code SET ... PX} plus one {@code DEL}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+public class BatchLockBenchmark {
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    @Param({"10", "100", "1000", "3000", "10000"})
+    public int n;
+
+    private LettuceConnectionFactory springFactory;
+    private RedisBatchLocks jobGuard;
+    private RedisClient lettuce;
+    private StatefulRedisConnection<String, String> connection;
+    private RedissonClient redisson;
+    private RedisLockRegistry registry;
+    private List<String> jobGuardKeys;
+    private List<String> floorKeys;
+    private String[] floorKeyArray;
+    private List<String> seedKeys;
+    private String[] seedKeyArray;
+    private List<String> redissonKeys;
+    private List<Object> fastKeys;
+    private List<String> registryKeys;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        springFactory = BenchRedis.springFactory();
+        jobGuard = RedisBatchLocks.create(springFactory, "bench", BatchLockConfig.custom().nodeId("bench").build());
+        lettuce = BenchRedis.lettuce();
+        connection = lettuce.connect();
+        redisson = BenchRedis.redisson();
+        registry = new RedisLockRegistry(springFactory, "bench-registry", LEASE);
+        jobGuardKeys = BenchRedis.keys("SKU-", n);
+        floorKeys = BenchRedis.keys("floor:SKU-", n);
+        floorKeyArray = floorKeys.toArray(String[]::new);
+        seedKeys = BenchRedis.keys("seed:SKU-", n);
+        seedKeyArray = seedKeys.toArray(String[]::new);
+        redissonKeys = BenchRedis.keys("redisson:SKU-", n);
+        fastKeys = new ArrayList<>(BenchRedis.keys("SKU-", n));
+        registryKeys = BenchRedis.keys("SKU-", n);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        jobGuard.close();
+        connection.close();
+        lettuce.shutdown();
+        redisson.shutdown();
+        springFactory.destroy();
+    }
+
+    @Benchmark
+    public long jobGuard() {
+        try (BatchLease lease = jobGuard.tryAcquire("bench", jobGuardKeys, LEASE).orElseThrow()) {
+            return lease.fencingToken();
+        }
+    }
+
+    @Benchmark
+    public void rawFloor(Blackhole bh) throws Exception {
+        RedisAsyncCommands<String, String> async = connection.async();
+        SetArgs px = SetArgs.Builder.px(LEASE.toMillis());
+        List<RedisFuture<String>> replies = new ArrayList<>(n);
+        connection.setAutoFlushCommands(false);
+        try {
+            for (String key : floorKeys) {
+                replies.add(async.set(key, "owner", px));
+            }
+            connection.flushCommands();
+        } finally {
+            connection.setAutoFlushCommands(true);
+        }
+        for (RedisFuture<String> reply : replies) {
+            bh.consume(reply.get());
+        }
+        bh.consume(connection.sync().del(floorKeyArray));
+    }
+
+    /** Seed 000: pipelined SETNX, then one EXPIRE round trip per key taken, release = DEL of all. */
+    @Benchmark
+    public void seed000PipelinedSetnxExpire(Blackhole bh) throws Exception {
+        RedisAsyncCommands<String, String> async = connection.async();
+        List<RedisFuture<Boolean>> replies = new ArrayList<>(n);
+        String value = Long.toString(System.currentTimeMillis());
+        connection.setAutoFlushCommands(false);
+        try {
+            for (String key : seedKeys) {
+                replies.add(async.setnx(key, value));
+            }
+            connection.flushCommands();
+        } finally {
+            connection.setAutoFlushCommands(true);
+        }
+        for (int i = 0; i < n; i++) {
+            if (replies.get(i).get()) {
+                bh.consume(connection.sync().pexpire(seedKeys.get(i), LEASE.toMillis()));
+            }
+        }
+        bh.consume(connection.sync().del(seedKeyArray));
+    }
+
+    @Benchmark
+    public void redissonMultiLock() {
+        RLock[] locks = new RLock[n];
+        for (int i = 0; i < n; i++) {
+            locks[i] = redisson.getLock(redissonKeys.get(i));
+        }
+        RedissonMultiLock multi = new RedissonMultiLock(locks);
+        multi.lock(LEASE.toMillis(), TimeUnit.MILLISECONDS);
+        multi.unlock();
+    }
+
+    @Benchmark
+    public void redissonFastMultiLock() {
+        RLock multi = redisson.getMultiLock("bench-fast", fastKeys);
+        multi.lock(LEASE.toMillis(), TimeUnit.MILLISECONDS);
+        multi.unlock();
+    }
+
+    @Benchmark
+    public void lockRegistryLoop() {
+        List<Lock> held = new ArrayList<>(n);
+        for (String key : registryKeys) {
+            Lock lock = registry.obtain(key);
+            if (!lock.tryLock()) {
+                throw new IllegalStateException("uncontended key " + key + " was not free");
+            }
+            held.add(lock);
+        }
+        for (Lock lock : held) {
+            lock.unlock();
+        }
+    }
+}

@@ -37,7 +37,7 @@ java -cp "$cp" $jvm io.jobguard.benchmarks.RedisCpuPerKey 3000 20 > "$out/cpu.cs
 echo
 echo "== acquire+release of N keys, ms/op (JMH average), and ratio to the raw floor =="
 awk -F, 'NR > 1 {
-  gsub(/"/, ""); split($1, b, "."); name = b[length(b)]; n = $NF; score[name, n] = $5; names[name]; sizes[n]
+  gsub(/"/, ""); split($1, b, "\\."); name = b[length(b)]; n = $NF; score[name, n] = $5; names[name]; sizes[n]
 } END {
   printf "%-30s", "contender"; for (n in sizes) order[++k] = n + 0
   asort(order); for (i = 1; i <= k; i++) printf "%22s", "N=" order[i]; printf "\n"

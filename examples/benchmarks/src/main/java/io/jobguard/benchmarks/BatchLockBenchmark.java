@@ -82,6 +82,7 @@ public class BatchLockBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        registry.destroy();
         jobGuard.close();
         connection.close();
         lettuce.shutdown();

@@ -1,5 +1,7 @@
 package io.jobguard.shedlock;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.h2.jdbcx.JdbcDataSource;
@@ -14,7 +16,7 @@ import java.sql.SQLException;
 /**
  * The database behind the ShedLock JDBC provider in tests: the PostgreSQL this machine runs
  * (127.0.0.1:5432, database {@code test}, user {@code postgres}), or an H2 in-memory database when
- * PostgreSQL cannot be reached. The lock table is created here with a name column wide enough for
+ * PostgreSQL cannot be reached (or {@code -Djobguard.test.jdbc=h2} is set). The lock table is created here with a name column wide enough for
  * job-guard's fire-time marker names.
  */
 public final class ShedLockDatabase {
@@ -49,6 +51,9 @@ public final class ShedLockDatabase {
     }
 
     private static ShedLockDatabase connect() {
+        if ("h2".equals(System.getProperty("jobguard.test.jdbc"))) {
+            return h2("forced by -Djobguard.test.jdbc=h2");
+        }
         PGSimpleDataSource postgres = new PGSimpleDataSource();
         postgres.setServerNames(new String[] {"127.0.0.1"});
         postgres.setPortNumbers(new int[] {5432});
@@ -56,12 +61,22 @@ public final class ShedLockDatabase {
         postgres.setUser("postgres");
         postgres.setConnectTimeout(2);
         try (Connection probe = postgres.getConnection()) {
-            return new ShedLockDatabase(postgres, "PostgreSQL " + probe.getMetaData().getDatabaseProductVersion());
+            String version = probe.getMetaData().getDatabaseProductVersion();
+            // A pool: ShedLock's JDBC provider asks for a connection per operation.
+            HikariConfig pool = new HikariConfig();
+            pool.setDataSource(postgres);
+            pool.setMaximumPoolSize(16);
+            pool.setPoolName("jobguard-shedlock-it");
+            return new ShedLockDatabase(new HikariDataSource(pool), "PostgreSQL " + version);
         } catch (SQLException e) {
-            JdbcDataSource h2 = new JdbcDataSource();
-            h2.setURL("jdbc:h2:mem:jobguard-shedlock;DB_CLOSE_DELAY=-1");
-            return new ShedLockDatabase(h2, "H2 in memory (PostgreSQL unreachable: " + e.getMessage() + ")");
+            return h2("PostgreSQL unreachable: " + e.getMessage());
         }
+    }
+
+    private static ShedLockDatabase h2(String why) {
+        JdbcDataSource h2 = new JdbcDataSource();
+        h2.setURL("jdbc:h2:mem:jobguard-shedlock;DB_CLOSE_DELAY=-1");
+        return new ShedLockDatabase(h2, "H2 in memory (" + why + ")");
     }
 
     /**

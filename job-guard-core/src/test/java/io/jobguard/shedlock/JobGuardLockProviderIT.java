@@ -135,6 +135,14 @@ class JobGuardLockProviderIT {
     }
 
     @Test
+    void lockAtLeastForOfAnExtendedLockCountsFromTheExtension() {
+        SimpleLock lock = node("a").lock(config("extend-atleast", LONG, Duration.ZERO)).orElseThrow();
+        lock.extend(LONG, Duration.ofMillis(700)).orElseThrow().unlock();
+        assertThat(pttl("extend-atleast")).isBetween(1L, 700L);
+        assertThat(node("b").lock(config("extend-atleast"))).isEmpty();
+    }
+
+    @Test
     void theOldHandleIsUnusableAfterExtend() {
         JobGuardLockProvider a = node("a");
         SimpleLock lock = a.lock(config("handle")).orElseThrow();

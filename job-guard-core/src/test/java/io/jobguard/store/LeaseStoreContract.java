@@ -8,6 +8,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -228,5 +233,42 @@ public abstract class LeaseStoreContract {
         assertThat(a.forceReleaseRun(job)).isTrue();
         assertThat(a.forceReleaseRun(job)).isFalse();
         assertThat(a.acquireRun(request("a", nextT(), LONG)).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
+    }
+
+    @Test
+    void racingNodesOnOneFireTimeYieldExactlyOneWinner() throws Exception {
+        int nodes = 6;
+        List<LeaseStore> stores = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            stores.add(node("n" + n));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(nodes);
+        try {
+            for (int round = 0; round < 8; round++) {
+                Instant t = nextT();
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<RunLeaseRequest>> attempts = new ArrayList<>();
+                for (int n = 0; n < nodes; n++) {
+                    LeaseStore store = stores.get(n);
+                    RunLeaseRequest r = request("n" + n, t, LONG);
+                    attempts.add(pool.submit(() -> {
+                        start.await();
+                        return store.acquireRun(r).status() == AcquireResult.Status.ACQUIRED ? r : null;
+                    }));
+                }
+                start.countDown();
+                List<Integer> winners = new ArrayList<>();
+                for (int n = 0; n < nodes; n++) {
+                    RunLeaseRequest won = attempts.get(n).get(10, TimeUnit.SECONDS);
+                    if (won != null) {
+                        winners.add(n);
+                        assertThat(stores.get(n).releaseRun(won, Duration.ZERO)).isTrue();
+                    }
+                }
+                assertThat(winners).as("winners of round %d", round).hasSize(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

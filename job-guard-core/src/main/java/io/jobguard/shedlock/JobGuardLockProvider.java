@@ -46,7 +46,8 @@ import java.util.function.Supplier;
  * Every unlocked lock is reported to the optional {@link JobGuardListener} (for example
  * job-guard's Micrometer binder) as a {@link JobEvent} with outcome {@link RunOutcome#RAN} and the
  * lock name as job, the Redis lock time as fire time and the time held as run time; a refused
- * attempt as {@link RunOutcome#BUSY} (fire time null). Pass job-guard's {@code JobGuardMetrics} as
+ * attempt as {@link RunOutcome#BUSY} (fire time null). RAN means the lock was held and released:
+ * a provider cannot see whether the task it guarded threw. Pass job-guard's {@code JobGuardMetrics} as
  * listener to count them in {@code jobguard.job.runs}. {@link #heldLocks()} lists the
  * locks this instance holds, for an actuator. Thread-safe; Redis failures surface as ShedLock's
  * {@link LockException}.

@@ -56,7 +56,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@code usingDbTime()}), so that skewed nodes agree on expiry.</li>
  *   <li>Releases wake waiters of this store instance at once; waiters on other nodes poll every
  *       {@code pollInterval}.</li>
- *   <li>Lock names are up to {@code namespace + job + 20} characters: widen ShedLock's default
+ *   <li>Lock names are up to {@code namespace + job + 21} characters: widen ShedLock's default
  *       {@code name VARCHAR(64)} column where they are longer.</li>
  * </ul>
  */

@@ -47,6 +47,29 @@ final class TestJobs {
         }
     }
 
+    /** Records each attempt; {@code mode=refire} fails its first attempt asking Quartz to re-execute, {@code mode=fail} always fails. */
+    public static final class Flaky implements Job {
+        @Override
+        public void execute(JobExecutionContext context) throws JobExecutionException {
+            try {
+                Recorder recorder = Recorder.of(context);
+                recorder.begin(context);
+                recorder.end();
+            } catch (SchedulerException e) {
+                throw new JobExecutionException(e);
+            }
+            String mode = context.getMergedJobDataMap().getString("mode");
+            if ("refire".equals(mode) && context.getRefireCount() == 0) {
+                JobExecutionException failure = new JobExecutionException("first attempt fails");
+                failure.setRefireImmediately(true);
+                throw failure;
+            }
+            if ("fail".equals(mode)) {
+                throw new JobExecutionException("always fails");
+            }
+        }
+    }
+
     /** A WAIT job named explicitly through the annotation. */
     @ClusterSingleton(name = "annotated-wait", type = GuardType.WAIT, lease = "7s", waitFor = "3s", keepAlive = false)
     public static final class AnnotatedWait implements Job {

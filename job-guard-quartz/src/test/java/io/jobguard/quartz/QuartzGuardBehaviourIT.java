@@ -23,7 +23,9 @@ import org.quartz.listeners.TriggerListenerSupport;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,51 +59,69 @@ class QuartzGuardBehaviourIT {
 
     @AfterEach
     void closeNodes() throws SchedulerException {
-        for (QuartzNode node : nodes) {
-            node.close();
-        }
+        closeAll();
         redis.ensureRunning();
     }
 
-    @Test
-    void returnSkipsFiringsThatOverlapALongRunOnAnotherNode() throws Exception {
-        for (String name : List.of("a", "b", "c")) {
-            QuartzNode node = node(name);
-            node.scheduler.scheduleJob(slowJob("RETURN"), cron("0/2 * * * * ?"));
+    /** Shuts every node down, waiting for running and waiting firings; returns all their events. */
+    private List<JobEvent> closeAll() throws SchedulerException {
+        for (QuartzNode node : nodes) {
+            node.close();
         }
-        startAll();
+        List<JobEvent> events = nodes.stream().flatMap(n -> n.events.stream()).toList();
+        nodes.clear();
+        return events;
+    }
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> recorder.runs.size() >= 3);
-        standbyAll();
+    @Test
+    void returnSkipsTheFiringThatOverlapsALongRunOnAnotherNode() throws Exception {
+        Instant first = threeFiringsTwoSecondsApart(slowJob("RETURN"));
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> recorder.runs.size() >= 2);
+        List<JobEvent> events = closeAll();
 
         assertThat(recorder.maxRunning.get()).as("runs at once, cluster-wide").isEqualTo(1);
-        List<Instant> busy = outcomes(RunOutcome.BUSY).stream().map(JobEvent::nominalFireTime).toList();
-        assertThat(busy).as("firings dropped while the long run held the lease").isNotEmpty();
-        assertThat(busy).allSatisfy(t -> assertThat(recorder.nodesByFireTime).doesNotContainKey(t));
+        assertThat(recorder.nodesByFireTime).containsOnlyKeys(first, first.plusSeconds(4));
         assertThat(recorder.nodesByFireTime.values()).allSatisfy(n -> assertThat(n).hasSize(1));
+        assertThat(events).filteredOn(e -> e.nominalFireTime().equals(first.plusSeconds(2)))
+                .as("the firing that overlapped the first run, on every node").hasSize(3)
+                .extracting(JobEvent::outcome).containsOnly(RunOutcome.BUSY);
     }
 
     @Test
     void waitDeliversTheOverlappingFiringLateInsteadOfDroppingIt() throws Exception {
-        for (String name : List.of("a", "b", "c")) {
-            QuartzNode node = node(name);
-            node.scheduler.scheduleJob(slowJob("WAIT"), cron("0/2 * * * * ?"));
-        }
-        startAll();
+        Instant first = threeFiringsTwoSecondsApart(slowJob("WAIT"));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> recorder.runs.size() >= 4);
-        standbyAll();
+        await().atMost(Duration.ofSeconds(15)).until(() -> recorder.runs.size() >= 3);
+        List<JobEvent> events = closeAll();
 
         assertThat(recorder.maxRunning.get()).as("runs at once, cluster-wide").isEqualTo(1);
+        assertThat(recorder.nodesByFireTime).as("no firing dropped")
+                .containsOnlyKeys(first, first.plusSeconds(2), first.plusSeconds(4));
         assertThat(recorder.nodesByFireTime.values()).allSatisfy(n -> assertThat(n).hasSize(1));
-        List<Instant> ran = recorder.runs.stream().map(Recorder.Run::nominal).sorted().toList();
-        for (int i = 1; i < ran.size(); i++) {
-            assertThat(ran.get(i)).as("no firing dropped").isEqualTo(ran.get(i - 1).plusSeconds(2));
+        assertThat(recorder.runs).filteredOn(r -> !r.nominal().equals(first))
+                .as("firings delivered late, after the previous run released")
+                .allSatisfy(r -> assertThat(Duration.between(r.nominal(), r.started()))
+                        .isGreaterThan(Duration.ofMillis(400)));
+        assertThat(events).extracting(JobEvent::outcome)
+                .doesNotContain(RunOutcome.BUSY, RunOutcome.WAIT_TIMEOUT);
+    }
+
+    /**
+     * Schedules {@code job} on three nodes for exactly three fire times two seconds apart; the job
+     * runs 2.5 s, so each run overlaps the next fire time. Returns the first fire time.
+     */
+    private Instant threeFiringsTwoSecondsApart(JobDetail job) throws SchedulerException {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(2);
+        Instant first = now.getEpochSecond() % 2 == 0 ? now : now.plusSeconds(1);
+        for (String name : List.of("a", "b", "c")) {
+            Trigger trigger = TriggerBuilder.newTrigger().startAt(Date.from(first))
+                    .endAt(Date.from(first.plusMillis(4_500)))
+                    .withSchedule(CronScheduleBuilder.cronSchedule("0/2 * * * * ?")).build();
+            node(name).scheduler.scheduleJob(job, trigger);
         }
-        assertThat(recorder.runs).as("a firing delivered late, after the previous run released")
-                .anySatisfy(r -> assertThat(Duration.between(r.nominal(), r.started())).isGreaterThan(
-                        Duration.ofMillis(400)));
-        assertThat(outcomes(RunOutcome.BUSY)).isEmpty();
+        startAll();
+        return first;
     }
 
     @Test
@@ -219,16 +239,7 @@ class QuartzGuardBehaviourIT {
         }
     }
 
-    private void standbyAll() throws SchedulerException {
-        for (QuartzNode node : nodes) {
-            node.scheduler.standby();
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> recorder.running.get() == 0);
-    }
 
-    private List<JobEvent> outcomes(RunOutcome outcome) {
-        return nodes.stream().flatMap(n -> n.events.stream()).filter(e -> e.outcome() == outcome).toList();
-    }
 
     private static JobDetail slowJob(String type) {
         return JobBuilder.newJob(TestJobs.Slow.class).withIdentity("slow", "g")
@@ -236,7 +247,7 @@ class QuartzGuardBehaviourIT {
                 .usingJobData(ClusterSingletonListener.TYPE, type)
                 .usingJobData(ClusterSingletonListener.LEASE, "10s")
                 .usingJobData(ClusterSingletonListener.WAIT_FOR, "6s")
-                .usingJobData("workMillis", 2_800L).build();
+                .usingJobData("workMillis", 2_500L).build();
     }
 
     private static JobDetail quickJob() {

@@ -2,8 +2,7 @@ package io.jobguard.quartz;
 
 import io.jobguard.RunOutcome;
 import io.jobguard.testing.RedisServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.Test;
 import org.quartz.CronScheduleBuilder;
 import org.quartz.JobBuilder;
@@ -31,20 +30,15 @@ import static org.awaitility.Awaitility.await;
  * nominal fire time runs exactly once cluster-wide, also while one node's firings arrive seconds
  * late and misfire.
  */
+@WithRedis
 class QuartzClusterIT {
 
     private static final int FIRE_TIMES = 22;
 
-    private static RedisServerProcess redis;
+    private final RedisServerProcess redis;
 
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServerProcess.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
+    QuartzClusterIT(RedisServerProcess redis) {
+        this.redis = redis;
     }
 
     @Test

@@ -3,9 +3,8 @@ package io.jobguard.quartz;
 import io.jobguard.JobEvent;
 import io.jobguard.RunOutcome;
 import io.jobguard.testing.RedisServerProcess;
-import org.junit.jupiter.api.AfterAll;
+import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -34,22 +33,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Overlap across nodes (RETURN and WAIT), Redis down, re-execution and veto paths, on real Quartz and Redis. */
+@WithRedis
 class QuartzGuardBehaviourIT {
 
-    private static RedisServerProcess redis;
-
+    private final RedisServerProcess redis;
     private final List<QuartzNode> nodes = new ArrayList<>();
     private final Recorder recorder = new Recorder();
     private String namespace;
 
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServerProcess.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
+    QuartzGuardBehaviourIT(RedisServerProcess redis) {
+        this.redis = redis;
     }
 
     @BeforeEach

@@ -7,6 +7,7 @@ import io.jobguard.RunOutcome;
 import io.jobguard.quartz.ClusterSingletonListener;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,24 +36,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The Boot auto-configuration guards the application's Quartz scheduler when a JobGuard bean exists. */
+@WithRedis
 class JobGuardQuartzAutoConfigurationIT {
 
-    private static RedisServerProcess redis;
     private static LettuceConnectionFactory connectionFactory;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(JobGuardQuartzAutoConfiguration.class));
 
     @BeforeAll
-    static void startRedis() {
-        redis = RedisServerProcess.start();
+    static void connect(RedisServerProcess redis) {
         connectionFactory = redis.connectionFactory(Duration.ofSeconds(1));
     }
 
     @AfterAll
-    static void stopRedis() {
+    static void disconnect() {
         connectionFactory.destroy();
-        redis.close();
     }
 
     @Test

@@ -71,7 +71,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p><b>WAIT blocks a Quartz worker thread</b> for up to the job's wait-for while the previous run
  * holds the lease. Size {@code org.quartz.threadPool.threadCount} for the WAIT jobs that may wait
  * at once plus the jobs that must keep firing meanwhile, and keep wait-for below the trigger's
- * period unless late delivery of every firing is wanted.
+ * period unless late delivery of every firing is wanted; {@code Scheduler.shutdown(true)} also waits
+ * for firings that are waiting.
  *
  * <p><b>Misfires.</b> A cron trigger's misfire handled with FIRE_ONCE_NOW (the "smart" policy)
  * fires at the node's "now"; that time is snapped back to the latest fire time of the cron schedule
@@ -80,9 +81,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * that keeps them on schedule ({@code withMisfireHandlingInstructionNextWithRemainingCount()} or
  * {@code ...NextWithExistingCount()} for simple triggers, {@code ...DoNothing()} for the others).
  *
- * <p><b>Other listeners.</b> Quartz asks every trigger listener even after one vetoed; a firing
- * admitted here and vetoed by another listener still counts as taken for its fire time. Register
- * vetoing listeners with their own conditions in mind, or before this one and avoid side effects.
+ * <p><b>Other listeners.</b> Quartz asks every trigger listener, in registration order, even after
+ * one has vetoed, and job-guard cannot see the other votes: a firing that job-guard admitted and
+ * another listener vetoed still counts as taken for its fire time (its lease is released at once,
+ * but no other node runs that fire time).
  */
 public final class ClusterSingletonListener implements TriggerListener, JobListener {
 

@@ -220,6 +220,38 @@ class QuartzGuardBehaviourIT {
         assertThat(node.guard.activeLeases()).isZero();
     }
 
+    @Test
+    void invalidOptionsOnAJobAddedAfterInstallVetoItsFiringsWithoutAnExceptionReachingQuartz() throws Exception {
+        QuartzNode node = node("a");
+        AtomicInteger vetoed = new AtomicInteger();
+        AtomicInteger schedulerErrors = new AtomicInteger();
+        node.scheduler.getListenerManager().addJobListener(new JobListenerSupport() {
+            @Override
+            public String getName() {
+                return "veto-counter";
+            }
+
+            @Override
+            public void jobExecutionVetoed(JobExecutionContext context) {
+                vetoed.incrementAndGet();
+            }
+        }, EverythingMatcher.allJobs());
+        node.scheduler.getListenerManager().addSchedulerListener(new SchedulerListenerSupport() {
+            @Override
+            public void schedulerError(String msg, SchedulerException cause) {
+                schedulerErrors.incrementAndGet();
+            }
+        });
+        node.scheduler.start();
+        node.scheduler.scheduleJob(JobBuilder.newJob(TestJobs.Quick.class).withIdentity("bad", "g")
+                .usingJobData(ClusterSingletonListener.LEASE, "soon").build(), TriggerBuilder.newTrigger().startNow().build());
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> vetoed.get() == 1);
+        assertThat(node.listener.listenerErrors()).isEqualTo(1);
+        assertThat(schedulerErrors.get()).isZero();
+        assertThat(recorder.runs).isEmpty();
+    }
+
     private QuartzNode node(String name) throws SchedulerException {
         QuartzNode node = QuartzNode.builder(name, redis, namespace).recorder(recorder).build();
         nodes.add(node);

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.quartz.Job;
 import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
@@ -25,6 +26,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
 import java.time.Duration;
 import java.util.List;
@@ -86,6 +88,18 @@ class JobGuardQuartzAutoConfigurationIT {
     }
 
     @Test
+    void guardsASchedulerFactoryBeanBeforeItStartsFiring() {
+        runner.withUserConfiguration(SchedulerFactoryBeanConfig.class, EngineConfig.class).run(context -> {
+            assertThat(context).hasSingleBean(QuartzGuardInstaller.class);
+            JobGuard guard = context.getBean(JobGuard.class);
+            // the trigger fires as soon as Spring starts the scheduler, after the listener was installed
+            await().atMost(Duration.ofSeconds(5)).until(() -> !guard.recentFires("g.factory").isEmpty());
+            assertThat(context.getBean(QuartzGuardInstaller.class).guardedJobs().values())
+                    .containsExactly(List.of("g.factory"));
+        });
+    }
+
+    @Test
     void backsOffWithoutAJobGuardBean() {
         runner.withUserConfiguration(SchedulerConfig.class).run(context -> {
             assertThat(context).doesNotHaveBean(QuartzGuardInstaller.class);
@@ -121,6 +135,22 @@ class JobGuardQuartzAutoConfigurationIT {
         @Bean(destroyMethod = "shutdown")
         Scheduler scheduler() throws SchedulerException {
             return newScheduler();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class SchedulerFactoryBeanConfig {
+        @Bean
+        SchedulerFactoryBean schedulerFactoryBean() {
+            JobDetail job = JobBuilder.newJob(Guarded.class).withIdentity("factory", "g").storeDurably().build();
+            SchedulerFactoryBean factory = new SchedulerFactoryBean();
+            factory.setSchedulerName("boot-factory-" + UUID.randomUUID());
+            Properties props = new Properties();
+            props.setProperty("org.quartz.threadPool.threadCount", "2");
+            factory.setQuartzProperties(props);
+            factory.setJobDetails(job);
+            factory.setTriggers(TriggerBuilder.newTrigger().forJob(job).startNow().build());
+            return factory;
         }
     }
 

@@ -37,7 +37,7 @@ java -cp "$cp" $jvm io.jobguard.benchmarks.RedisCpuPerKey 3000 20 > "$out/cpu.cs
 echo
 echo "== acquire+release of N keys, ms/op (JMH average), and ratio to the raw floor =="
 awk -F, 'NR > 1 {
-  gsub(/"/, ""); split($1, b, "\\."); name = b[length(b)]; n = $NF; score[name, n] = $5; names[name]; sizes[n]
+  gsub(/"/, ""); gsub(/\r/, ""); split($1, b, "\\."); name = b[length(b)]; n = $NF; score[name, n] = $5; names[name]; sizes[n]
 } END {
   printf "%-30s", "contender"; for (n in sizes) order[++k] = n + 0
   asort(order); for (i = 1; i <= k; i++) printf "%22s", "N=" order[i]; printf "\n"
@@ -51,10 +51,10 @@ awk -F, 'NR > 1 {
 
 echo
 echo "== contention: 8 threads, fail-fast 100-key batches from 2,000 keys; successful acquisitions/s =="
-awk -F, 'NR > 1 { gsub(/"/, ""); if ($1 ~ /:acquired$/) { split($1, b, "[.:]"); printf "%-30s %12.1f\n", b[length(b) - 1], $5 } }' \
+awk -F, 'NR > 1 { gsub(/"/, ""); gsub(/\r/, ""); if ($1 ~ /:acquired$/) { split($1, b, "[.:]"); printf "%-30s %12.1f\n", b[length(b) - 1], $5 } }' \
   "$out/contention.csv"
 
 echo
 echo "== Redis server CPU per key at N=3000 (INFO cpu deltas), microseconds, ratio to the raw floor =="
-awk -F, '{ cpu[$1] = $2; order[++k] = $1 } END {
+awk -F, '{ gsub(/\r/, ""); cpu[$1] = $2; order[++k] = $1 } END {
   for (i = 1; i <= k; i++) printf "%-30s %10.3f  (%.2fx)\n", order[i], cpu[order[i]], cpu[order[i]] / cpu["rawFloor"] }' "$out/cpu.csv"

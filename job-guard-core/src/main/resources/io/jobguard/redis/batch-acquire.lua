@@ -28,18 +28,20 @@ if at == '' then
 end
 local value = 'jg1|' .. ARGV[1] .. '||' .. at .. '|' .. fence .. '|' .. ARGV[2]
 local prefix = 'jg1|' .. ARGV[1] .. '|'
-local plen = #prefix
 local ms = ARGV[3]
 local n = #KEYS
+local call = redis.call
 local set = {}
+local count = 0
 local conflictAt = nil
 for i = first, n do
-  if redis.call('SET', KEYS[i], value, 'NX', 'PX', ms) then
-    set[#set + 1] = KEYS[i]
+  if call('SET', KEYS[i], value, 'NX', 'PX', ms) then
+    count = count + 1
+    set[count] = KEYS[i]
   else
     local held = redis.pcall('GET', KEYS[i])
-    if type(held) == 'string' and string.sub(held, 1, plen) == prefix then
-      redis.call('PEXPIRE', KEYS[i], ms)
+    if type(held) == 'string' and string.find(held, prefix, 1, true) == 1 then
+      call('PEXPIRE', KEYS[i], ms)
     else
       conflictAt = i
       break
@@ -57,8 +59,8 @@ if conflictAt == nil then
   return {1, tonumber(fence), tonumber(at)}
 end
 
-for j = 1, #set do
-  redis.call('DEL', set[j])
+for j = 1, count, 500 do
+  call('DEL', unpack(set, j, math.min(j + 499, count)))
 end
 local reply = {0, tonumber(fence), tonumber(at)}
 local cap = tonumber(ARGV[6])
@@ -71,7 +73,7 @@ for i = conflictAt, n do
   if type(held) == 'table' then
     held = 'non-string value'
   end
-  if held and string.sub(held, 1, plen) ~= prefix then
+  if held and string.find(held, prefix, 1, true) ~= 1 then
     reply[#reply + 1] = i - first + 1
     reply[#reply + 1] = held
     reply[#reply + 1] = redis.call('PTTL', KEYS[i])

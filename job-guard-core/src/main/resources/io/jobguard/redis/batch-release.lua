@@ -12,7 +12,6 @@
 local meta = ARGV[2] == '1'
 local first = meta and 2 or 1
 local prefix = ARGV[1]
-local plen = #prefix
 local released = 0
 -- MGET and DEL in slices: two calls per slice instead of two per key; slices stay well below
 -- Lua's unpack limit.
@@ -23,7 +22,7 @@ for from = first, #KEYS, slice do
   local mine = {}
   for i = 1, #values do
     local held = values[i]
-    if held and string.sub(held, 1, plen) == prefix then
+    if held and string.find(held, prefix, 1, true) == 1 then
       mine[#mine + 1] = KEYS[from + i - 1]
     end
   end

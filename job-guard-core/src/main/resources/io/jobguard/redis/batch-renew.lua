@@ -11,7 +11,6 @@
 local meta = ARGV[3] == '1'
 local first = meta and 2 or 1
 local prefix = ARGV[1]
-local plen = #prefix
 local ms = ARGV[2]
 local held = 0
 -- MGET in slices: one read per slice instead of one per key.
@@ -21,7 +20,7 @@ for from = first, #KEYS, slice do
   local values = redis.call('MGET', unpack(KEYS, from, to))
   for i = 1, #values do
     local value = values[i]
-    if value and string.sub(value, 1, plen) == prefix then
+    if value and string.find(value, prefix, 1, true) == 1 then
       redis.call('PEXPIRE', KEYS[from + i - 1], ms)
       held = held + 1
     end

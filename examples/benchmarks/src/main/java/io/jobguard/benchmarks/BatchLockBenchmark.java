@@ -28,6 +28,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
@@ -69,7 +70,9 @@ public class BatchLockBenchmark {
         lettuce = BenchRedis.lettuce();
         connection = lettuce.connect();
         redisson = BenchRedis.redisson();
-        registry = new RedisLockRegistry(springFactory, "bench-registry", LEASE);
+        // A fresh registry key per trial: unlocks the previous fork left in flight (the registry unlocks
+        // in the background) must not make this trial's keys look taken.
+        registry = new RedisLockRegistry(springFactory, "bench-registry-" + UUID.randomUUID(), LEASE);
         jobGuardKeys = BenchRedis.keys("SKU-", n);
         floorKeys = BenchRedis.keys("floor:SKU-", n);
         floorKeyArray = floorKeys.toArray(String[]::new);
@@ -163,7 +166,7 @@ public class BatchLockBenchmark {
         List<Lock> held = new ArrayList<>(n);
         for (String key : registryKeys) {
             Lock lock = registry.obtain(key);
-            // RedisLockRegistry may still be finishing the previous unlock of this key in the background.
+            // RedisLockRegistry unlocks in the background: allow the previous operation's unlock to land.
             if (!lock.tryLock(1, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("uncontended key " + key + " was not free");
             }

@@ -201,8 +201,10 @@ public final class RedisLeaseStore implements LeaseStore {
             byte[] v = c.stringCommands().get(key);
             return v == null ? null : new String(v, StandardCharsets.UTF_8);
         } catch (RuntimeException e) {
-            if (String.valueOf(e.getMessage()).contains("WRONGTYPE")) {
-                return "non-string value";
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (String.valueOf(t.getMessage()).contains("WRONGTYPE")) {
+                    return "non-string value";
+                }
             }
             throw e;
         }

@@ -37,6 +37,11 @@ public final class RedisServerProcess implements RedisEndpoint, AutoCloseable {
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration GRACEFUL_EXIT = Duration.ofSeconds(2);
     private static final int START_ATTEMPTS = 3;
+    /** By absolute path where possible: the embedded fallback exists for environments with a stripped PATH. */
+    private static final String KILL = Stream.of("/bin/kill", "/usr/bin/kill")
+            .filter(candidate -> Files.isExecutable(Path.of(candidate)))
+            .findFirst()
+            .orElse("kill");
 
     private final Path executable;
     private final Path dir;
@@ -149,8 +154,7 @@ public final class RedisServerProcess implements RedisEndpoint, AutoCloseable {
     /** Shuts the server down (SHUTDOWN NOSAVE, SIGKILL if it lingers) and returns once its port is closed. */
     public synchronized void stop() {
         if (!isRunning()) {
-            process = null;
-            paused = false;
+            kill(Duration.ZERO);
             return;
         }
         resume();
@@ -365,7 +369,7 @@ public final class RedisServerProcess implements RedisEndpoint, AutoCloseable {
 
     private void signal(String signal) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+            Process kill = new ProcessBuilder(KILL, "-" + signal, Long.toString(process.pid()))
                     .redirectErrorStream(true)
                     .start();
             String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -1,0 +1,50 @@
+package io.jobguard;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JobOptionsTest {
+
+    @Test
+    void defaultsAreReturnKeepAliveWaitForEqualsLeaseAndNoCooldown() {
+        JobOptions options = JobOptions.of("job", Duration.ofSeconds(30));
+        assertThat(options.type()).isEqualTo(GuardType.RETURN);
+        assertThat(options.keepAlive()).isTrue();
+        assertThat(options.waitFor()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(options.cooldown()).isZero();
+        assertThat(options.toBuilder().build()).isEqualTo(options);
+    }
+
+    @Test
+    void invalidOptionsNameTheJobAndTheValue() {
+        assertThatThrownBy(() -> JobOptions.of(null, Duration.ofSeconds(1)))
+                .hasMessage("job name must not be blank");
+        assertThatThrownBy(() -> JobOptions.of("bad\nname", Duration.ofSeconds(1)))
+                .hasMessageContaining("control character");
+        assertThatThrownBy(() -> JobOptions.of("j", Duration.ofSeconds(-1)))
+                .hasMessage("lease of job 'j' must be positive, got PT-1S");
+        assertThatThrownBy(() -> JobOptions.of("j", null))
+                .hasMessage("lease of job 'j' must be positive, got null");
+        assertThatThrownBy(() -> JobOptions.builder("j", Duration.ofSeconds(1)).type(null).build())
+                .hasMessage("type of job 'j' is null");
+        assertThatThrownBy(() -> JobOptions.builder("j", Duration.ofSeconds(1)).cooldown(Duration.ofSeconds(-2)).build())
+                .hasMessage("cooldown of job 'j' must not be negative, got PT-2S");
+    }
+
+    @Test
+    void configRejectsBadSettingsByName() {
+        assertThatThrownBy(() -> JobGuardConfig.custom().namespace("").build())
+                .hasMessage("namespace must not be blank");
+        assertThatThrownBy(() -> JobGuardConfig.custom().skewTolerance(Duration.ZERO).build())
+                .hasMessage("skewTolerance must be positive, got PT0S");
+        assertThatThrownBy(() -> JobGuardConfig.custom().historySize(-1).build())
+                .hasMessage("historySize must not be negative, got -1");
+        JobGuardConfig config = JobGuardConfig.custom().namespace("shop").build();
+        assertThat(JobGuardConfig.from(config).build()).isEqualTo(config);
+        assertThat(config.nodeId()).contains(":");
+    }
+}

@@ -1,0 +1,329 @@
+package io.jobguard.engine;
+
+import io.jobguard.Admission;
+import io.jobguard.GuardType;
+import io.jobguard.JobEvent;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobGuardListener;
+import io.jobguard.JobOptions;
+import io.jobguard.JobPermit;
+import io.jobguard.RunContext;
+import io.jobguard.RunOutcome;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.LeaseRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The guarantees of {@link JobGuard} (DESIGN §2) on a real Redis: subclasses supply a standalone
+ * server or a 3-master cluster. Several "nodes" are several engines with distinct node ids, each
+ * with its own store, sharing one Redis.
+ */
+abstract class JobGuardContract {
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    protected final List<JobEvent> events = new CopyOnWriteArrayList<>();
+    protected final List<RunContext> lost = new CopyOnWriteArrayList<>();
+
+    protected abstract RedisConnectionFactory connectionFactory();
+
+    @AfterEach
+    void closeNodes() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        closeables.clear();
+    }
+
+    protected JobGuard node(String nodeId) {
+        return node(JobGuardConfig.custom().nodeId(nodeId).skewTolerance(Duration.ofSeconds(30)).build());
+    }
+
+    protected JobGuard node(JobGuardConfig config) {
+        RedisLeaseStore store = RedisLeaseStore.create(connectionFactory(), "jgtest");
+        JobGuard guard = JobGuard.create(store, config).addListener(new JobGuardListener() {
+            @Override
+            public void onJobEvent(JobEvent event) {
+                events.add(event);
+            }
+
+            @Override
+            public void onLeaseLost(RunContext context) {
+                lost.add(context);
+            }
+        });
+        closeables.add(store);
+        closeables.add(guard);
+        return guard;
+    }
+
+    private static final Instant BASE = Instant.parse("2026-11-22T10:00:00Z");
+
+    /**
+     * Three nodes whose clocks are skewed by more than the period fire the same 40 fire times,
+     * three scheduler threads each: every fire time runs exactly once (WAIT), never twice (RETURN).
+     */
+    @Test
+    void eachFireTimeRunsOnceAcrossSkewedNodes() throws Exception {
+        for (GuardType type : GuardType.values()) {
+            Map<Instant, List<String>> ranBy = new ConcurrentHashMap<>();
+            String jobName = "skewed-" + type;
+            JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(5)).type(type)
+                    .waitFor(Duration.ofSeconds(3)).build();
+            long[] skewMillis = {0, 120, 300};
+            int fireTimes = 40;
+            long periodMillis = 40;
+            List<ScheduledExecutorService> schedulers = new ArrayList<>();
+            List<Future<?>> firings = new ArrayList<>();
+            for (int n = 0; n < skewMillis.length; n++) {
+                String nodeId = "node-" + n;
+                JobGuard guard = node(nodeId);
+                ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(3);
+                schedulers.add(scheduler);
+                for (int k = 0; k < fireTimes; k++) {
+                    Instant t = BASE.plusMillis(k * periodMillis);
+                    firings.add(scheduler.schedule(() -> guard.run(job, t,
+                                    () -> ranBy.computeIfAbsent(t, x -> new CopyOnWriteArrayList<>()).add(nodeId)),
+                            k * periodMillis + skewMillis[n], TimeUnit.MILLISECONDS));
+                }
+            }
+            for (Future<?> f : firings) {
+                f.get(20, TimeUnit.SECONDS);
+            }
+            schedulers.forEach(ExecutorService::shutdown);
+
+            assertThat(ranBy.values()).allSatisfy(nodes -> assertThat(nodes).hasSize(1));
+            if (type == GuardType.WAIT) {
+                assertThat(ranBy).hasSize(fireTimes);
+            }
+            assertThat(events).filteredOn(e -> e.job().equals(jobName))
+                    .extracting(JobEvent::outcome)
+                    .allSatisfy(o -> assertThat(o).isIn(RunOutcome.RAN, RunOutcome.ALREADY_RAN, RunOutcome.BUSY));
+        }
+    }
+
+    @Test
+    void manyThreadsRacingOnTheSameFireTimeRunItOnce() throws Exception {
+        List<JobGuard> nodes = List.of(node("a"), node("b"), node("c"), node("d"));
+        JobOptions job = JobOptions.of("race", Duration.ofSeconds(10));
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            for (int k = 0; k < 25; k++) {
+                Instant t = BASE.plusSeconds(k);
+                AtomicInteger ran = new AtomicInteger();
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<RunOutcome>> results = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    JobGuard guard = nodes.get(i % nodes.size());
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        return guard.run(job, t, ran::incrementAndGet);
+                    }));
+                }
+                start.countDown();
+                int ranOutcomes = 0;
+                for (Future<RunOutcome> f : results) {
+                    RunOutcome outcome = f.get(10, TimeUnit.SECONDS);
+                    assertThat(outcome).isIn(RunOutcome.RAN, RunOutcome.ALREADY_RAN, RunOutcome.BUSY);
+                    ranOutcomes += outcome == RunOutcome.RAN ? 1 : 0;
+                }
+                assertThat(ran.get()).as("runs of T=%s", t).isEqualTo(1);
+                assertThat(ranOutcomes).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void returnSkipsWhileAnotherRunHoldsTheLeaseAndWaitRunsAfterRelease() throws Exception {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobOptions returning = JobOptions.of("overlap", Duration.ofSeconds(10));
+        JobOptions waiting = returning.toBuilder().type(GuardType.WAIT).waitFor(Duration.ofSeconds(5)).build();
+
+        JobPermit longRun = a.admit(returning, BASE).permit();
+        assertThat(b.run(returning, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.BUSY);
+
+        CountDownLatch waiterRan = new CountDownLatch(1);
+        long[] ranAtNanos = new long[1];
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<RunOutcome> waiter = pool.submit(() -> b.run(waiting, BASE.plusSeconds(2), () -> {
+                ranAtNanos[0] = System.nanoTime();
+                waiterRan.countDown();
+            }));
+            assertThat(waiterRan.await(300, TimeUnit.MILLISECONDS)).as("waiter must not run while held").isFalse();
+            long releasedAt = System.nanoTime();
+            longRun.finish(null);
+            assertThat(waiter.get(5, TimeUnit.SECONDS)).isEqualTo(RunOutcome.RAN);
+            long latencyMicros = (ranAtNanos[0] - releasedAt) / 1000;
+            System.out.printf("[measure] WAIT wake-up latency after release: %d us%n", latencyMicros);
+            assertThat(latencyMicros).as("woken by the release notification, not the 1 s poll").isLessThan(900_000);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void waitTimesOutAsConfigured() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobOptions job = JobOptions.builder("wait-timeout", Duration.ofSeconds(10)).type(GuardType.WAIT)
+                .waitFor(Duration.ofMillis(300)).build();
+        try (JobPermit held = a.admit(job, BASE).permit()) {
+            long start = System.nanoTime();
+            assertThat(b.run(job, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.WAIT_TIMEOUT);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(held.context().isLeaseLost()).isFalse();
+        }
+    }
+
+    @Test
+    void aFireTimeAlreadyRunIsSkippedEvenAfterRelease() {
+        JobGuard early = node("early");
+        JobGuard late = node("late");
+        JobOptions job = JobOptions.of("late-node", Duration.ofSeconds(10));
+        assertThat(early.run(job, BASE, () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(late.run(job, BASE, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+        assertThat(late.run(job, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.RAN);
+    }
+
+    @Test
+    void releaseOfAnExpiredLeaseIsReportedAsLostAndLeavesTheNewHolderIntact() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobOptions job = JobOptions.builder("expiry", Duration.ofMillis(300)).keepAlive(false).build();
+        JobPermit first = a.admit(job, BASE).permit();
+        await().atMost(Duration.ofSeconds(3)).until(() -> a.currentLease("expiry").isEmpty());
+
+        JobPermit second = b.admit(job, BASE.plusSeconds(1)).permit();
+        assertThat(first.finish(null)).isEqualTo(RunOutcome.RAN);
+        assertThat(lost).extracting(RunContext::fencingToken).containsExactly(first.context().fencingToken());
+        assertThat(first.context().isLeaseLost()).isTrue();
+        LeaseRecord holder = b.currentLease("expiry").orElseThrow();
+        assertThat(holder.nodeId()).isEqualTo("b");
+        assertThat(holder.fencingToken()).isEqualTo(second.context().fencingToken());
+        assertThat(second.context().fencingToken()).isGreaterThan(first.context().fencingToken());
+        second.finish(null);
+        assertThat(b.currentLease("expiry")).isEmpty();
+    }
+
+    @Test
+    void fencingTokensStrictlyIncrease() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobOptions job = JobOptions.of("fence", Duration.ofSeconds(10));
+        long previous = -1;
+        for (int k = 0; k < 20; k++) {
+            JobGuard guard = k % 2 == 0 ? a : b;
+            JobPermit permit = guard.admit(job, BASE.plusSeconds(k)).permit();
+            assertThat(permit.context().fencingToken()).isGreaterThan(previous);
+            previous = permit.context().fencingToken();
+            permit.finish(null);
+        }
+    }
+
+    @Test
+    void keepAliveKeepsALongRunExclusive() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobOptions job = JobOptions.of("keepalive", Duration.ofMillis(300));
+        try (JobPermit longRun = a.admit(job, BASE).permit()) {
+            AtomicInteger attempt = new AtomicInteger();
+            // four lease periods: without renewal the lease would have expired three times
+            await().during(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> b.run(job, BASE.plusSeconds(attempt.incrementAndGet()), () -> { }) == RunOutcome.BUSY);
+            assertThat(longRun.context().isLeaseLost()).isFalse();
+            assertThat(a.currentLease("keepalive")).map(LeaseRecord::nodeId).contains("a");
+        }
+        assertThat(lost).isEmpty();
+    }
+
+    @Test
+    void aStolenLeaseIsReportedAsLost() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobOptions job = JobOptions.of("stolen", Duration.ofMillis(300));
+        JobPermit run = a.admit(job, BASE).permit();
+        assertThat(b.forceRelease("stolen")).isTrue();
+        JobPermit thief = b.admit(job, BASE.plusSeconds(1)).permit();
+        await().atMost(Duration.ofSeconds(3)).until(() -> run.context().isLeaseLost());
+        assertThat(lost).extracting(RunContext::job).containsExactly("stolen");
+        run.finish(null);
+        assertThat(b.currentLease("stolen")).map(LeaseRecord::nodeId).contains("b");
+        thief.finish(null);
+    }
+
+    @Test
+    void aValueWeDidNotWriteIsAForeignHolderNotACrash() {
+        JobGuard a = node("a");
+        JobOptions job = JobOptions.of("foreign", Duration.ofSeconds(10));
+        try (RedisConnection c = connectionFactory().getConnection()) {
+            c.stringCommands().set(bytes("jgtest:{default:foreign}:run"), bytes("legacy-lock-value"));
+            c.hashCommands().hSet(bytes("jgtest:{default:foreign2}:run"), bytes("f"), bytes("v"));
+        }
+        Admission admission = a.admit(job, BASE);
+        assertThat(admission.granted()).isFalse();
+        assertThat(admission.refusal()).isEqualTo(RunOutcome.BUSY);
+        assertThat(a.currentLease("foreign")).get().satisfies(r -> {
+            assertThat(r.foreign()).isTrue();
+            assertThat(r.raw()).isEqualTo("legacy-lock-value");
+        });
+        assertThat(a.admit(JobOptions.of("foreign2", Duration.ofSeconds(10)), BASE).refusal())
+                .isEqualTo(RunOutcome.BUSY);
+        assertThat(a.currentLease("foreign2")).get().extracting(LeaseRecord::foreign).isEqualTo(true);
+    }
+
+    @Test
+    void cooldownDelaysTheNextRunAfterTheEndOfThePrevious() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobOptions job = JobOptions.builder("cooldown", Duration.ofSeconds(10)).cooldown(Duration.ofMillis(400))
+                .build();
+        assertThat(a.run(job, BASE, () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(b.run(job, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.BUSY);
+        JobOptions waiting = job.toBuilder().type(GuardType.WAIT).waitFor(Duration.ofSeconds(3)).build();
+        long start = System.nanoTime();
+        assertThat(b.run(waiting, BASE.plusSeconds(2), () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void recentFiresRecordWhoRanWhichFireTime() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobOptions job = JobOptions.of("history", Duration.ofSeconds(10));
+        a.run(job, BASE, () -> { });
+        b.run(job, BASE.plusSeconds(1), () -> { });
+        assertThat(a.recentFires("history")).extracting(LeaseRecord::nodeId, LeaseRecord::nominalFireTime)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("b", BASE.plusSeconds(1)),
+                        org.assertj.core.groups.Tuple.tuple("a", BASE));
+    }
+
+    protected static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,121 @@
+package io.jobguard.engine;
+
+import io.jobguard.Admission;
+import io.jobguard.GuardType;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobOptions;
+import io.jobguard.JobPermit;
+import io.jobguard.RunOutcome;
+import io.jobguard.StoreFailurePolicy;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** The engine contract on a standalone Redis, plus what happens when that Redis stops or stalls. */
+@WithRedis
+class JobGuardStandaloneIT extends JobGuardContract {
+
+    private static final Instant T = Instant.parse("2026-11-22T12:00:00Z");
+
+    private final RedisServerProcess redis;
+    private final LettuceConnectionFactory connectionFactory;
+
+    JobGuardStandaloneIT(RedisServerProcess redis) {
+        this.redis = redis;
+        this.connectionFactory = redis.connectionFactory(Duration.ofMillis(250));
+    }
+
+    @Override
+    protected RedisConnectionFactory connectionFactory() {
+        return connectionFactory;
+    }
+
+    @AfterEach
+    void closeConnections() {
+        redis.ensureRunning();
+        connectionFactory.destroy();
+    }
+
+    @Test
+    void redisDownSkipsTheFiringWithStoreErrorAndTheNextFiringRunsOnceRedisIsBack() {
+        JobGuard guard = node("a");
+        JobOptions job = JobOptions.of("down", Duration.ofSeconds(10));
+        redis.stop();
+        int[] runs = {0};
+        assertThat(guard.run(job, T, () -> runs[0]++)).isEqualTo(RunOutcome.STORE_ERROR);
+        assertThat(runs[0]).isZero();
+        assertThat(events).extracting(e -> e.outcome()).containsExactly(RunOutcome.STORE_ERROR);
+
+        redis.restart();
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .until(() -> guard.run(job, T.plusSeconds(1), () -> runs[0]++) == RunOutcome.RAN);
+        assertThat(runs[0]).isEqualTo(1);
+    }
+
+    @Test
+    void storeFailurePolicyRunRunsUnguardedAndSaysSo() {
+        JobGuard guard = node(JobGuardConfig.custom().nodeId("a").storeFailurePolicy(StoreFailurePolicy.RUN).build());
+        redis.stop();
+        boolean[] guarded = {true};
+        assertThat(guard.run(JobOptions.of("run-anyway", Duration.ofSeconds(10)), T,
+                () -> guarded[0] = io.jobguard.RunContext.current().orElseThrow().isGuarded())).isEqualTo(RunOutcome.RAN);
+        assertThat(guarded[0]).isFalse();
+    }
+
+    @Test
+    void redisRestartedMidRunLetsNoExceptionEscape() {
+        JobGuard guard = node("a");
+        JobOptions job = JobOptions.of("restart", Duration.ofMillis(600));
+        Admission admission = guard.admit(job, T);
+        JobPermit permit = admission.permit();
+        redis.restart();
+        // the restarted Redis lost the lease (no persistence): renewal or release reports it lost
+        assertThat(permit.finish(null)).isEqualTo(RunOutcome.RAN);
+        await().atMost(Duration.ofSeconds(5)).until(() -> permit.context().isLeaseLost());
+        assertThat(events).extracting(e -> e.outcome()).containsExactly(RunOutcome.RAN);
+    }
+
+    @Test
+    void aPausedRedisIsReportedAsLeaseLost() {
+        JobGuard guard = node("a");
+        JobOptions job = JobOptions.of("paused", Duration.ofMillis(450));
+        try (JobPermit permit = guard.admit(job, T).permit()) {
+            redis.pause();
+            try {
+                await().atMost(Duration.ofSeconds(5)).until(() -> permit.context().isLeaseLost());
+            } finally {
+                redis.resume();
+            }
+            assertThat(lost).hasSize(1);
+        }
+    }
+
+    @Test
+    void badInputFailsBeforeAnythingIsSent() {
+        JobGuard guard = node("a");
+        redis.resetStats();
+        assertThatThrownBy(() -> guard.admit(JobOptions.of("x", Duration.ofSeconds(1)), null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nominal fire time of job 'x'");
+        assertThatThrownBy(() -> JobOptions.of(" ", Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("job name must not be blank");
+        assertThatThrownBy(() -> JobOptions.of("y".repeat(201), Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("longer than 200");
+        assertThatThrownBy(() -> JobOptions.of("z", Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease of job 'z' must be positive");
+        assertThatThrownBy(() -> JobOptions.builder("w", Duration.ofSeconds(1)).type(GuardType.WAIT)
+                .waitFor(Duration.ofSeconds(-1)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("waitFor of job 'w'");
+        assertThat(redis.commandStats()).doesNotContainKeys("evalsha", "eval");
+    }
+}

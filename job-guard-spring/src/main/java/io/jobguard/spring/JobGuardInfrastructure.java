@@ -21,18 +21,17 @@ class JobGuardInfrastructure {
 
     static final String REGISTRY_BEAN = "io.jobguard.spring.internal.guardedJobRegistry";
 
-    @Bean(name = REGISTRY_BEAN)
-    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static GuardedJobRegistry jobGuardGuardedJobRegistry() {
-        return new GuardedJobRegistry();
-    }
-
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static ClusterSingletonPostProcessor jobGuardClusterSingletonPostProcessor(
-            ObjectProvider<GuardedJobRegistry> registry, ObjectProvider<JobGuard> guard,
+    static ClusterSingletonPostProcessor jobGuardClusterSingletonPostProcessor(ObjectProvider<JobGuard> guard,
             ObjectProvider<JobOptionsCustomizer> customizers) {
-        return new ClusterSingletonPostProcessor(registry::getObject, guard, customizers::orderedStream);
+        return new ClusterSingletonPostProcessor(new GuardedJobRegistry(), guard, customizers::orderedStream);
+    }
+
+    @Bean(name = REGISTRY_BEAN)
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static GuardedJobRegistry jobGuardGuardedJobRegistry(ClusterSingletonPostProcessor postProcessor) {
+        return postProcessor.registry();
     }
 
     @Bean

@@ -32,11 +32,11 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonInterceptor.class);
 
-    private final Supplier<GuardedJobRegistry> registry;
+    private final GuardedJobRegistry registry;
     private final Supplier<JobGuard> engine;
     private volatile JobGuard guard;
 
-    ClusterSingletonInterceptor(Supplier<GuardedJobRegistry> registry, Supplier<JobGuard> engine) {
+    ClusterSingletonInterceptor(GuardedJobRegistry registry, Supplier<JobGuard> engine) {
         this.registry = registry;
         this.engine = engine;
     }
@@ -48,7 +48,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
                 : ClassUtils.getUserClass(AopUtils.getTargetClass(target));
         Method method = BridgeMethodResolver.findBridgedMethod(
                 AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass));
-        GuardedJob job = registry.get().forMethod(targetClass, method).orElse(null);
+        GuardedJob job = registry.forMethod(targetClass, method).orElse(null);
         if (job == null) {
             return invocation.proceed();
         }

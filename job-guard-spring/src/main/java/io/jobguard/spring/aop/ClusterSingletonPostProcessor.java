@@ -38,7 +38,7 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
 
     private static final long serialVersionUID = 1L;
 
-    private final transient Supplier<GuardedJobRegistry> registry;
+    private final transient GuardedJobRegistry registry;
     private final transient ObjectProvider<JobGuard> guard;
     private final transient Supplier<Stream<JobOptionsCustomizer>> customizers;
     private transient GuardedMethodResolver resolver;
@@ -50,7 +50,7 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
      * @param guard       the engine (looked up when the first guarded bean appears)
      * @param customizers adjust each job's options at startup
      */
-    public ClusterSingletonPostProcessor(Supplier<GuardedJobRegistry> registry, ObjectProvider<JobGuard> guard,
+    public ClusterSingletonPostProcessor(GuardedJobRegistry registry, ObjectProvider<JobGuard> guard,
                                          Supplier<Stream<JobOptionsCustomizer>> customizers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.guard = Objects.requireNonNull(guard, "guard");
@@ -83,10 +83,18 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
             List<GuardedJob> jobs = methods.entrySet().stream()
                     .map(e -> resolver.resolve(userClass, e.getKey(), e.getValue()))
                     .toList();
-            GuardedJobRegistry target = registry.get();
-            jobs.forEach(target::register);
+            jobs.forEach(registry::register);
         }
         return super.postProcessAfterInitialization(bean, beanName);
+    }
+
+    /**
+     * The registry this post-processor fills.
+     *
+     * @return the guarded methods found so far
+     */
+    public GuardedJobRegistry registry() {
+        return registry;
     }
 
     private JobGuard engine() {

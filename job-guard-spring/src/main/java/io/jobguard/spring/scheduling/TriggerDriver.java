@@ -1,6 +1,8 @@
 package io.jobguard.spring.scheduling;
 
 import io.jobguard.spring.internal.FireTimeHolder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.SchedulingAwareRunnable;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.Trigger;
@@ -12,6 +14,7 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,6 +27,8 @@ import java.util.concurrent.TimeoutException;
  * {@link ScheduledFuture} of the whole schedule.
  */
 final class TriggerDriver implements ScheduledFuture<Object> {
+
+    private static final Logger log = LoggerFactory.getLogger(TriggerDriver.class);
 
     private final Runnable task;
     private final String runnableKey;
@@ -72,7 +77,16 @@ final class TriggerDriver implements ScheduledFuture<Object> {
     private void fired(Instant nominal, Instant actualStart) {
         synchronized (lock) {
             context.update(nominal, actualStart, clock.instant());
-            scheduleNext();
+            try {
+                scheduleNext();
+            } catch (RejectedExecutionException e) {
+                // the scheduler is shutting down: the schedule ends here, quietly, as the context closes
+                log.debug("job-guard: scheduler no longer accepts {}; schedule ended", runnableKey);
+                cancelled = true;
+                current = null;
+                scheduledTime = null;
+                done.cancel(false);
+            }
         }
     }
 

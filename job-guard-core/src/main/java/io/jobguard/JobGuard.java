@@ -238,8 +238,9 @@ public final class JobGuard implements AutoCloseable {
         keepAlive.close();
     }
 
-    private static Duration pause(long remainingNanos, Duration retryAfter) {
-        long nanos = remainingNanos;
+    private Duration pause(long remainingNanos, Duration retryAfter) {
+        // a missed (or, for stores without notifications, absent) release signal costs at most one poll interval
+        long nanos = Math.min(remainingNanos, config.waitPollInterval().toNanos());
         if (retryAfter != null) {
             // wake just after the blocking lease or cool-down would expire by itself
             nanos = Math.min(nanos, retryAfter.toNanos() + 2_000_000L);

@@ -31,7 +31,7 @@ local lease = read(KEYS[1])
 if marker then
   if owner(marker) == ARGV[1] and lease and owner(lease) == ARGV[1] then
     -- The same attempt asks again (a re-executed Quartz firing): it keeps what it holds.
-    local fence, at = string.match(lease, '^jg1|[^|]*|[^|]*|(%d+)|(%d+)|')
+    local at, fence = string.match(lease, '^jg1|[^|]*|[^|]*|(%d+)|(%d+)|')
     return {'ACQUIRED', tonumber(at), tonumber(fence)}
   end
   return {'ALREADY_RAN', marker, redis.call('PTTL', KEYS[2])}

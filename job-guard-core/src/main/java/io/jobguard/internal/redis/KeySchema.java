@@ -136,6 +136,18 @@ public final class KeySchema {
     }
 
     /**
+     * Returns the key of a ShedLock lock taken through {@code JobGuardLockProvider}. Each lock name
+     * is its own hash tag: a ShedLock lock is one key, touched alone.
+     *
+     * @param namespace the namespace
+     * @param name      the ShedLock lock name
+     * @return the lock key
+     */
+    public String shedLock(String namespace, String name) {
+        return prefix + ":{" + namespace + "~shedlock:" + name + "}:lock";
+    }
+
+    /**
      * Returns the pub/sub channel on which releases are announced.
      *
      * @return the pub/sub channel on which releases are announced

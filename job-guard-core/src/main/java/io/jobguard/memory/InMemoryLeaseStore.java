@@ -1,0 +1,335 @@
+package io.jobguard.memory;
+
+import io.jobguard.store.AcquireResult;
+import io.jobguard.store.JobId;
+import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.LeaseStore;
+import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RunLeaseRequest;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * A {@link LeaseStore} inside one JVM, for single-node applications and tests. It keeps the
+ * semantics of the Redis store: one atomic step checks the fire-time marker, the run lease and the
+ * cool-down and writes lease and marker; renew and release are owner-checked; leases, markers and
+ * cool-downs expire by a monotonic clock ({@link System#nanoTime()}), never by the wall clock;
+ * fencing tokens come from a per-job counter that only grows; releases wake waiters through
+ * in-JVM signals. Thread-safe.
+ *
+ * <p>It guards nothing across processes: two JVMs with an in-memory store each run every firing.
+ * It is therefore never chosen silently: the Spring module uses it only when the application sets
+ * {@code jobguard.store=in-memory} explicitly.
+ */
+public final class InMemoryLeaseStore implements LeaseStore {
+
+    private final Clock clock;
+    private final LongSupplier ticker;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition released = lock.newCondition();
+    private final Map<JobId, JobState> jobs = new HashMap<>();
+    private final Map<JobId, Set<Watch>> watches = new HashMap<>();
+
+    private InMemoryLeaseStore(Clock clock, LongSupplier ticker) {
+        this.clock = clock;
+        this.ticker = ticker;
+    }
+
+    /**
+     * Creates a store whose acquisition times come from the system clock (UTC).
+     *
+     * @return the store
+     */
+    public static InMemoryLeaseStore create() {
+        return create(Clock.systemUTC());
+    }
+
+    /**
+     * Creates a store.
+     *
+     * @param clock where acquisition times and {@link #serverTime()} come from (expiry never reads it)
+     * @return the store
+     * @throws NullPointerException if the clock is null
+     */
+    public static InMemoryLeaseStore create(Clock clock) {
+        return new InMemoryLeaseStore(Objects.requireNonNull(clock, "clock"), System::nanoTime);
+    }
+
+    @Override
+    public AcquireResult acquireRun(RunLeaseRequest r) {
+        lock.lock();
+        try {
+            long now = ticker.getAsLong();
+            JobState job = state(r.job(), now);
+            long t = r.nominalFireTime().toEpochMilli();
+            Entry marker = job.markers.get(t);
+            if (marker != null) {
+                if (marker.owns(r.ownerToken()) && job.run != null && job.run.owns(r.ownerToken())) {
+                    return AcquireResult.acquired(job.run.record.fencingToken(), job.run.record.acquiredAt());
+                }
+                return refused(AcquireResult.Status.ALREADY_RAN, marker, now);
+            }
+            if (job.run != null && !job.run.owns(r.ownerToken())) {
+                return refused(AcquireResult.Status.BUSY, job.run, now);
+            }
+            if (job.cooldown != null) {
+                return refused(AcquireResult.Status.COOLDOWN, job.cooldown, now);
+            }
+            long fence = ++job.fence;
+            Instant acquiredAt = clock.instant();
+            String raw = "jg1|" + r.ownerToken() + "|" + t + "|" + acquiredAt.toEpochMilli() + "|" + fence + "|"
+                    + r.nodeId();
+            LeaseRecord record = new LeaseRecord(r.ownerToken(), r.nodeId(), r.nominalFireTime(), acquiredAt, fence,
+                    null, false, raw);
+            job.run = new Entry(record, now + r.lease().toNanos());
+            job.markers.put(t, new Entry(record, now + r.markerTtl().toNanos()));
+            if (r.historySize() > 0) {
+                job.history.addFirst(record);
+                while (job.history.size() > r.historySize()) {
+                    job.history.removeLast();
+                }
+            }
+            return AcquireResult.acquired(fence, acquiredAt);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean renewRun(RunLeaseRequest r) {
+        lock.lock();
+        try {
+            long now = ticker.getAsLong();
+            JobState job = state(r.job(), now);
+            if (job.run == null || !job.run.owns(r.ownerToken())) {
+                return false;
+            }
+            job.run.deadline = now + r.lease().toNanos();
+            extend(job.markers.get(r.nominalFireTime().toEpochMilli()), now + r.markerTtl().toNanos());
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
+        lock.lock();
+        try {
+            long now = ticker.getAsLong();
+            JobState job = state(r.job(), now);
+            if (job.run == null || !job.run.owns(r.ownerToken())) {
+                return false;
+            }
+            if (!cooldown.isZero() && !cooldown.isNegative()) {
+                job.cooldown = new Entry(job.run.record, now + cooldown.toNanos());
+            }
+            job.run = null;
+            extend(job.markers.get(r.nominalFireTime().toEpochMilli()), now + r.markerRetention().toNanos());
+            signal(r.job());
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public ReleaseWatch watchRunReleases(JobId job) {
+        Objects.requireNonNull(job, "job");
+        lock.lock();
+        try {
+            Watch watch = new Watch(job);
+            watches.computeIfAbsent(job, j -> new HashSet<>()).add(watch);
+            return watch;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<LeaseRecord> currentRunLease(JobId job) {
+        lock.lock();
+        try {
+            long now = ticker.getAsLong();
+            Entry run = state(job, now).run;
+            return run == null ? Optional.empty() : Optional.of(run.record.withExpiresIn(run.remaining(now)));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<LeaseRecord> recentFires(JobId job, int max) {
+        lock.lock();
+        try {
+            List<LeaseRecord> out = new ArrayList<>();
+            for (LeaseRecord record : state(job, ticker.getAsLong()).history) {
+                if (out.size() >= max) {
+                    break;
+                }
+                out.add(record);
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean forceReleaseRun(JobId job) {
+        lock.lock();
+        try {
+            JobState state = state(job, ticker.getAsLong());
+            if (state.run == null) {
+                return false;
+            }
+            state.run = null;
+            signal(job);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Instant serverTime() {
+        return clock.instant();
+    }
+
+    @Override
+    public boolean supportsFencing() {
+        return true;
+    }
+
+    /** Nothing to release: the store holds no threads or connections. */
+    @Override
+    public void close() {
+        // state lives on the heap only
+    }
+
+    @Override
+    public String toString() {
+        return "InMemoryLeaseStore";
+    }
+
+    /* Callers hold the lock. Expired entries are dropped on every access, so nothing expires late. */
+    private JobState state(JobId id, long now) {
+        JobState job = jobs.computeIfAbsent(id, j -> new JobState());
+        if (job.run != null && job.run.expired(now)) {
+            job.run = null;
+        }
+        if (job.cooldown != null && job.cooldown.expired(now)) {
+            job.cooldown = null;
+        }
+        for (Iterator<Entry> it = job.markers.values().iterator(); it.hasNext(); ) {
+            if (it.next().expired(now)) {
+                it.remove();
+            }
+        }
+        return job;
+    }
+
+    private static void extend(Entry marker, long deadline) {
+        if (marker != null && marker.deadline - deadline < 0) {
+            marker.deadline = deadline;
+        }
+    }
+
+    private void signal(JobId job) {
+        Set<Watch> set = watches.get(job);
+        if (set != null && !set.isEmpty()) {
+            set.forEach(w -> w.signalled = true);
+            released.signalAll();
+        }
+    }
+
+    private static AcquireResult refused(AcquireResult.Status status, Entry blocker, long now) {
+        Duration ttl = blocker.remaining(now);
+        return AcquireResult.refused(status, blocker.record.withExpiresIn(ttl), ttl);
+    }
+
+    private static final class JobState {
+        private Entry run;
+        private Entry cooldown;
+        private final Map<Long, Entry> markers = new HashMap<>();
+        private final ArrayDeque<LeaseRecord> history = new ArrayDeque<>();
+        private long fence;
+    }
+
+    private static final class Entry {
+        private final LeaseRecord record;
+        private long deadline;
+
+        Entry(LeaseRecord record, long deadline) {
+            this.record = record;
+            this.deadline = deadline;
+        }
+
+        boolean owns(String token) {
+            return record.ownerToken().equals(token);
+        }
+
+        boolean expired(long now) {
+            return now - deadline >= 0;
+        }
+
+        Duration remaining(long now) {
+            return Duration.ofNanos(Math.max(0, deadline - now));
+        }
+    }
+
+    private final class Watch implements ReleaseWatch {
+        private final JobId job;
+        private boolean signalled;
+
+        Watch(JobId job) {
+            this.job = job;
+        }
+
+        @Override
+        public boolean await(Duration max) throws InterruptedException {
+            long nanos = max.toNanos();
+            lock.lock();
+            try {
+                while (!signalled) {
+                    if (nanos <= 0) {
+                        return false;
+                    }
+                    nanos = released.awaitNanos(nanos);
+                }
+                signalled = false;
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void close() {
+            lock.lock();
+            try {
+                Set<Watch> set = watches.get(job);
+                if (set != null && set.remove(this) && set.isEmpty()) {
+                    watches.remove(job);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

@@ -1,0 +1,341 @@
+package io.jobguard.shedlock;
+
+import io.jobguard.store.AcquireResult;
+import io.jobguard.store.JobId;
+import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.LeaseStore;
+import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RunLeaseRequest;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A {@link LeaseStore} on any ShedLock {@link LockProvider} (JDBC, Mongo, ZooKeeper, ...), so that
+ * {@code @ClusterSingleton} jobs run on those backends for the singleton path. For job J in
+ * namespace N and fire time T it uses three ShedLock locks:
+ * <ul>
+ *   <li>{@code N:J:run}, the run lease: lockAtMostFor = the lease;</li>
+ *   <li>{@code N:J:fired:<T millis>}, the fire-time marker: lockAtMostFor = lockAtLeastFor = lease
+ *       plus marker retention (at least the skew tolerance), never unlocked;</li>
+ *   <li>{@code N:J:cooldown}: held for the fixed-delay gap after a run ends.</li>
+ * </ul>
+ * Guarantee: for each T at most one node starts J, and no two runs of J overlap while the run lock
+ * lives, as far as the provider's own locks are exclusive. Fencing tokens and batch locks are not
+ * available ({@link #supportsFencing()} is {@code false}, tokens are -1).
+ *
+ * <p>Limits, because ShedLock's SPI is smaller than the Redis store's:
+ * <ul>
+ *   <li>Acquisition is several steps, not one atomic script (see the notes in the source): run
+ *       lock, a probe of the cool-down lock, then the marker. The marker is taken last, only by the
+ *       node that holds the run lock, so a refused (BUSY) attempt never burns the fire time and a
+ *       WAIT retry of the same T can still run it.</li>
+ *   <li>Renewal uses {@link SimpleLock#extend(Duration, Duration)}; with a provider that cannot
+ *       extend, {@link #renewRun(RunLeaseRequest)} reports {@code false} (lease lost), so set
+ *       leases longer than the runs.</li>
+ *   <li>Owner-only release is as strong as the provider's unlock (ShedLock's JDBC unlock is not
+ *       owner-checked); this store never unlocks a run lock whose lease it knows has passed.</li>
+ *   <li>{@link #currentRunLease(JobId)}, {@link #recentFires(JobId, int)} and
+ *       {@link #forceReleaseRun(JobId)} only see this store's own leases: the SPI cannot read or
+ *       delete another node's locks.</li>
+ *   <li>{@link #serverTime()} is the given clock, which is also the {@code createdAt} of every lock
+ *       configuration; prefer a provider that measures time on its server (JDBC
+ *       {@code usingDbTime()}), so that skewed nodes agree on expiry.</li>
+ *   <li>Releases wake waiters of this store instance at once; waiters on other nodes poll every
+ *       {@code pollInterval}.</li>
+ *   <li>Lock names are up to {@code namespace + job + 21} characters: widen ShedLock's default
+ *       {@code name VARCHAR(64)} column where they are longer.</li>
+ * </ul>
+ */
+public final class ShedLockLeaseStore implements LeaseStore {
+
+    /*
+     * Why once-per-T holds although acquisition takes several steps: the marker lock for T is the
+     * only thing that admits a run for T, and a ShedLock lock is taken by at most one caller until
+     * it expires. It lives lockAtMostFor = lease + retention from acquisition and is extended with
+     * the run lease on every renewal, so it outlives the run by at least the retention (>= skew
+     * tolerance); a node whose clock lags fires T at most that much later and finds it held. A node
+     * that crashes after taking the run lock but before the marker leaves T untaken and blocks J
+     * only until the run lock expires. The run lock is taken before the marker so that a node
+     * refused as BUSY has not consumed T (a marker cannot be given back before its lockAtLeastFor).
+     */
+
+    private static final Logger log = LoggerFactory.getLogger(ShedLockLeaseStore.class);
+
+    private final LockProvider provider;
+    private final Clock clock;
+    private final Duration pollInterval;
+    private final ConcurrentHashMap<String, HeldRun> held = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<JobId, Deque<LeaseRecord>> history = new ConcurrentHashMap<>();
+    private final LocalReleaseSignals signals = new LocalReleaseSignals();
+    private volatile boolean extendUnsupportedLogged;
+
+    private ShedLockLeaseStore(LockProvider provider, Clock clock, Duration pollInterval) {
+        this.provider = provider;
+        this.clock = clock;
+        this.pollInterval = pollInterval;
+    }
+
+    /**
+     * Creates a store on the system clock (UTC) that polls every second while waiting.
+     *
+     * @param provider the ShedLock provider holding the locks
+     * @return the store
+     * @throws NullPointerException if the provider is null
+     */
+    public static ShedLockLeaseStore create(LockProvider provider) {
+        return create(provider, Clock.systemUTC(), Duration.ofSeconds(1));
+    }
+
+    /**
+     * Creates a store.
+     *
+     * @param provider     the ShedLock provider holding the locks
+     * @param clock        the {@code createdAt} of lock configurations and {@link #serverTime()}
+     * @param pollInterval the longest a WAIT firing sleeps before asking the provider again
+     * @return the store
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if the poll interval is not positive
+     */
+    public static ShedLockLeaseStore create(LockProvider provider, Clock clock, Duration pollInterval) {
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(clock, "clock");
+        if (pollInterval == null || pollInterval.isZero() || pollInterval.isNegative()) {
+            throw new IllegalArgumentException("ShedLockLeaseStore pollInterval must be positive, got " + pollInterval);
+        }
+        return new ShedLockLeaseStore(provider, clock, pollInterval);
+    }
+
+    @Override
+    public AcquireResult acquireRun(RunLeaseRequest r) {
+        HeldRun mine = held.get(r.ownerToken());
+        if (mine != null && mine.alive()) {
+            return AcquireResult.acquired(-1, mine.record.acquiredAt());
+        }
+        long started = System.nanoTime();
+        Instant now = clock.instant();
+        Optional<SimpleLock> run = provider.lock(config(now, runName(r.job()), r.lease(), Duration.ZERO));
+        if (run.isEmpty()) {
+            return AcquireResult.refused(AcquireResult.Status.BUSY, null, null);
+        }
+        boolean granted = false;
+        try {
+            Optional<SimpleLock> probe = provider.lock(config(now, cooldownName(r.job()), r.lease(), Duration.ZERO));
+            if (probe.isEmpty()) {
+                return AcquireResult.refused(AcquireResult.Status.COOLDOWN, null, null);
+            }
+            probe.get().unlock();
+            Optional<SimpleLock> marker = provider.lock(config(now, markerName(r), r.markerTtl(), r.markerTtl()));
+            if (marker.isEmpty()) {
+                return AcquireResult.refused(AcquireResult.Status.ALREADY_RAN, null, null);
+            }
+            LeaseRecord record = new LeaseRecord(r.ownerToken(), r.nodeId(), r.nominalFireTime(), now, -1, null, false,
+                    "shedlock run of " + r.job() + " by " + r.nodeId());
+            held.put(r.ownerToken(), new HeldRun(r, record, run.get(), marker.get(), started + r.lease().toNanos()));
+            remember(r, record);
+            granted = true;
+            return AcquireResult.acquired(-1, now);
+        } finally {
+            if (!granted) {
+                unlockQuietly(run.get(), r);
+            }
+        }
+    }
+
+    @Override
+    public boolean renewRun(RunLeaseRequest r) {
+        HeldRun run = held.get(r.ownerToken());
+        if (run == null) {
+            return false;
+        }
+        synchronized (run) {
+            if (!run.alive()) {
+                return false;
+            }
+            long started = System.nanoTime();
+            Optional<SimpleLock> renewed;
+            try {
+                renewed = run.run.extend(r.lease(), Duration.ZERO);
+            } catch (UnsupportedOperationException e) {
+                if (!extendUnsupportedLogged) {
+                    extendUnsupportedLogged = true;
+                    log.warn("job-guard: job '{}' T={} node={}: ShedLock provider {} cannot extend locks, so run "
+                            + "leases cannot be kept alive; use leases longer than the runs", r.job(),
+                            r.nominalFireTime(), r.nodeId(), provider);
+                }
+                return false;
+            }
+            if (renewed.isEmpty()) {
+                run.deadline = started;
+                return false;
+            }
+            run.run = renewed.get();
+            run.deadline = started + r.lease().toNanos();
+            try {
+                run.marker.extend(r.markerTtl(), r.markerTtl()).ifPresent(m -> run.marker = m);
+            } catch (RuntimeException e) {
+                // The marker still lives lease + retention from acquisition; the run lease is what renewal guards.
+                log.debug("job-guard: job '{}' T={} fire-time marker not extended: {}", r.job(), r.nominalFireTime(),
+                        e.toString());
+            }
+            return true;
+        }
+    }
+
+    @Override
+    public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
+        HeldRun run = held.remove(r.ownerToken());
+        if (run == null) {
+            return false;
+        }
+        synchronized (run) {
+            if (!run.alive()) {
+                // Unlocking now could release a lock another node took after ours expired.
+                return false;
+            }
+            if (!cooldown.isZero() && !cooldown.isNegative()) {
+                Optional<SimpleLock> gap = provider.lock(config(clock.instant(), cooldownName(r.job()), cooldown, cooldown));
+                gap.ifPresent(SimpleLock::unlock);
+            }
+            run.deadline = System.nanoTime();
+            run.run.unlock();
+        }
+        signals.signal(r.job());
+        return true;
+    }
+
+    @Override
+    public ReleaseWatch watchRunReleases(JobId job) {
+        return signals.watch(job, pollInterval);
+    }
+
+    @Override
+    public Optional<LeaseRecord> currentRunLease(JobId job) {
+        long now = System.nanoTime();
+        for (HeldRun run : held.values()) {
+            if (run.request.job().equals(job) && run.alive()) {
+                return Optional.of(run.record.withExpiresIn(Duration.ofNanos(Math.max(0, run.deadline - now))));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public List<LeaseRecord> recentFires(JobId job, int max) {
+        Deque<LeaseRecord> fires = history.get(job);
+        if (fires == null || max <= 0) {
+            return List.of();
+        }
+        synchronized (fires) {
+            return new ArrayList<>(fires).subList(0, Math.min(max, fires.size()));
+        }
+    }
+
+    @Override
+    public boolean forceReleaseRun(JobId job) {
+        for (HeldRun run : held.values()) {
+            if (run.request.job().equals(job) && held.remove(run.request.ownerToken(), run)) {
+                synchronized (run) {
+                    run.deadline = System.nanoTime();
+                    unlockQuietly(run.run, run.request);
+                }
+                signals.signal(job);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public Instant serverTime() {
+        return clock.instant();
+    }
+
+    @Override
+    public boolean supportsFencing() {
+        return false;
+    }
+
+    /** Forgets this store's local view; the provider is not closed and held locks expire by their lease. */
+    @Override
+    public void close() {
+        held.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "ShedLockLeaseStore[" + provider + "]";
+    }
+
+    private void remember(RunLeaseRequest r, LeaseRecord record) {
+        if (r.historySize() <= 0) {
+            return;
+        }
+        Deque<LeaseRecord> fires = history.computeIfAbsent(r.job(), j -> new ArrayDeque<>());
+        synchronized (fires) {
+            fires.addFirst(record);
+            while (fires.size() > r.historySize()) {
+                fires.removeLast();
+            }
+        }
+    }
+
+    private static void unlockQuietly(SimpleLock lock, RunLeaseRequest r) {
+        try {
+            lock.unlock();
+        } catch (RuntimeException e) {
+            log.warn("job-guard: job '{}' T={} node={} could not unlock its ShedLock run lock ({}); it expires by "
+                    + "its lease", r.job(), r.nominalFireTime(), r.nodeId(), e.toString());
+        }
+    }
+
+    private static LockConfiguration config(Instant now, String name, Duration atMost, Duration atLeast) {
+        return new LockConfiguration(now, name, atMost, atLeast);
+    }
+
+    static String runName(JobId job) {
+        return job.namespace() + ":" + job.name() + ":run";
+    }
+
+    static String cooldownName(JobId job) {
+        return job.namespace() + ":" + job.name() + ":cooldown";
+    }
+
+    static String markerName(RunLeaseRequest r) {
+        return r.job().namespace() + ":" + r.job().name() + ":fired:" + r.nominalFireTime().toEpochMilli();
+    }
+
+    /** One run this store holds; mutable fields are guarded by the instance's monitor. */
+    private static final class HeldRun {
+        private final RunLeaseRequest request;
+        private final LeaseRecord record;
+        private SimpleLock run;
+        private SimpleLock marker;
+        private volatile long deadline;
+
+        HeldRun(RunLeaseRequest request, LeaseRecord record, SimpleLock run, SimpleLock marker, long deadline) {
+            this.request = request;
+            this.record = record;
+            this.run = run;
+            this.marker = marker;
+            this.deadline = deadline;
+        }
+
+        boolean alive() {
+            return System.nanoTime() - deadline < 0;
+        }
+    }
+}

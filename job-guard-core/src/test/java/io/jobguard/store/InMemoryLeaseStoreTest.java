@@ -1,0 +1,14 @@
+package io.jobguard.store;
+
+import io.jobguard.memory.InMemoryLeaseStore;
+
+/** The lease-store contract on the in-memory store; every node of the test shares the one JVM store. */
+class InMemoryLeaseStoreTest extends LeaseStoreContract {
+
+    private final InMemoryLeaseStore store = InMemoryLeaseStore.create();
+
+    @Override
+    protected LeaseStore newStore(String nodeId) {
+        return store;
+    }
+}

@@ -1,0 +1,75 @@
+package io.jobguard.quartz;
+
+import org.quartz.CronExpression;
+import org.quartz.CronTrigger;
+import org.quartz.Trigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.text.ParseException;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Turns Quartz's scheduled fire time into the nominal fire time shared by every node. Normally they
+ * are the same. A cron trigger whose misfire was handled with FIRE_ONCE_NOW (Quartz's "smart"
+ * policy for cron) gets the node's "now" instead, which no other node would ever use; that time is
+ * snapped back to the latest time of the cron schedule at or before it, so the late node competes
+ * for the same T as the punctual ones.
+ */
+final class NominalFireTimes {
+
+    private static final Logger log = LoggerFactory.getLogger(NominalFireTimes.class);
+
+    private final Map<String, CronExpression> expressions = new ConcurrentHashMap<>();
+
+    /**
+     * Returns the nominal fire time of a firing.
+     *
+     * @param trigger   the trigger that fired
+     * @param scheduled {@code JobExecutionContext.getScheduledFireTime()}
+     * @return the fire time on the trigger's schedule
+     */
+    Instant nominal(Trigger trigger, Date scheduled) {
+        Instant t = scheduled.toInstant();
+        if (!(trigger instanceof CronTrigger cron)) {
+            return t;
+        }
+        CronExpression expression = expression(cron);
+        if (expression == null || (t.getNano() == 0 && expression.isSatisfiedBy(scheduled))) {
+            return t;
+        }
+        // getTimeBefore answers the latest match strictly before its argument, at 1 s resolution
+        Date before = expression.getTimeBefore(new Date(scheduled.getTime() + 1));
+        if (before == null || before.after(scheduled)) {
+            return t;
+        }
+        Instant snapped = before.toInstant();
+        log.debug("job-guard: cron trigger {} fired off-schedule at {} (misfire); nominal fire time snapped to {}",
+                trigger.getKey(), t, snapped);
+        return snapped;
+    }
+
+    private CronExpression expression(CronTrigger cron) {
+        String text = cron.getCronExpression();
+        TimeZone zone = cron.getTimeZone() == null ? TimeZone.getDefault() : cron.getTimeZone();
+        if (text == null) {
+            return null;
+        }
+        return expressions.computeIfAbsent(zone.getID() + '|' + text, k -> parse(text, zone));
+    }
+
+    private static CronExpression parse(String text, TimeZone zone) {
+        try {
+            CronExpression expression = new CronExpression(text);
+            expression.setTimeZone(zone);
+            return expression;
+        } catch (ParseException e) {
+            // Quartz parsed it already when the trigger was built; unreachable in practice
+            throw new IllegalArgumentException("cron expression '" + text + "' does not parse", e);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.jobguard.quartz.boot;
+
+import io.jobguard.JobGuard;
+import org.quartz.Scheduler;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Spring Boot auto-configuration that installs a
+ * {@link io.jobguard.quartz.ClusterSingletonListener} on every Quartz {@link Scheduler} bean (the
+ * Boot-managed one included) when the application has a {@link JobGuard} bean, before the
+ * schedulers start. Guarded jobs are those opted in with {@code @ClusterSingleton} or the
+ * {@code jobguard.*} JobDataMap entries; outcomes reach the engine's listeners (metrics, actuator)
+ * like any other guarded job. Turn it off with {@code jobguard.quartz.enabled=false}; a scheduler
+ * that already has a listener of the default name (installed by the application) is left alone.
+ */
+@AutoConfiguration(afterName = {"io.jobguard.spring.boot.JobGuardAutoConfiguration",
+        "org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration"})
+@ConditionalOnClass(Scheduler.class)
+@ConditionalOnBean({JobGuard.class, Scheduler.class})
+@ConditionalOnBooleanProperty(name = "jobguard.quartz.enabled", matchIfMissing = true)
+public final class JobGuardQuartzAutoConfiguration {
+
+    /** Created by Spring Boot. */
+    public JobGuardQuartzAutoConfiguration() {
+    }
+
+    /**
+     * Installs the listener on the schedulers once every singleton exists.
+     *
+     * @param jobGuard   the node's engine
+     * @param schedulers the application's Quartz schedulers
+     * @return the installer
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    static QuartzGuardInstaller jobGuardQuartzInstaller(ObjectProvider<JobGuard> jobGuard,
+                                                        ObjectProvider<Scheduler> schedulers) {
+        return new QuartzGuardInstaller(jobGuard, schedulers);
+    }
+}

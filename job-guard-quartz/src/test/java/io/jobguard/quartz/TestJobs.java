@@ -1,0 +1,89 @@
+package io.jobguard.quartz;
+
+import io.jobguard.ClusterSingleton;
+import io.jobguard.GuardType;
+import org.quartz.Job;
+import org.quartz.JobExecutionContext;
+import org.quartz.JobExecutionException;
+import org.quartz.SchedulerException;
+
+/** Job classes the integration tests schedule; Quartz instantiates them, so they are public. */
+final class TestJobs {
+
+    private TestJobs() {
+    }
+
+    /** Records its run and returns at once. */
+    @ClusterSingleton(lease = "10s")
+    public static final class Quick implements Job {
+        @Override
+        public void execute(JobExecutionContext context) throws JobExecutionException {
+            try {
+                Recorder recorder = Recorder.of(context);
+                recorder.begin(context);
+                recorder.end();
+            } catch (SchedulerException e) {
+                throw new JobExecutionException(e);
+            }
+        }
+    }
+
+    /** Runs for {@code workMillis} from the JobDataMap; guarded through JobDataMap entries only. */
+    public static final class Slow implements Job {
+        @Override
+        public void execute(JobExecutionContext context) throws JobExecutionException {
+            Recorder recorder = Recorder.of(context);
+            try {
+                recorder.begin(context);
+                // simulated work, not a wait for a condition
+                Thread.sleep(context.getMergedJobDataMap().getLong("workMillis"));
+            } catch (SchedulerException e) {
+                throw new JobExecutionException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                recorder.end();
+            }
+        }
+    }
+
+    /** Records each attempt; {@code mode=refire} fails its first attempt asking Quartz to re-execute, {@code mode=fail} always fails. */
+    public static final class Flaky implements Job {
+        @Override
+        public void execute(JobExecutionContext context) throws JobExecutionException {
+            try {
+                Recorder recorder = Recorder.of(context);
+                recorder.begin(context);
+                recorder.end();
+            } catch (SchedulerException e) {
+                throw new JobExecutionException(e);
+            }
+            String mode = context.getMergedJobDataMap().getString("mode");
+            if ("refire".equals(mode) && context.getRefireCount() == 0) {
+                JobExecutionException failure = new JobExecutionException("first attempt fails");
+                failure.setRefireImmediately(true);
+                throw failure;
+            }
+            if ("fail".equals(mode)) {
+                throw new JobExecutionException("always fails");
+            }
+        }
+    }
+
+    /** A WAIT job named explicitly through the annotation. */
+    @ClusterSingleton(name = "annotated-wait", type = GuardType.WAIT, lease = "7s", waitFor = "3s", keepAlive = false)
+    public static final class AnnotatedWait implements Job {
+        @Override
+        public void execute(JobExecutionContext context) {
+            // only its guard options are read in the tests
+        }
+    }
+
+    /** Not annotated: guarded only by a matcher or JobDataMap entries. */
+    public static final class Plain implements Job {
+        @Override
+        public void execute(JobExecutionContext context) {
+            // only its guard options are read in the tests
+        }
+    }
+}

@@ -68,8 +68,8 @@ class ClockSkewIT {
                     "spring.threads.virtual.enabled=" + scheduler.equals("boot")));
         }
         try (Nodes nodes = Nodes.start(redis, SkewApp.class, props)) {
-            // the window starts once every node is up (by the fastest clock, +3 s)
-            Instant allUp = Instant.now().plusSeconds(4).truncatedTo(ChronoUnit.SECONDS);
+            // the window starts once every node is up and warm (3 s past startup by the fastest clock, +3 s)
+            Instant allUp = Instant.now().plusSeconds(6).truncatedTo(ChronoUnit.SECONDS);
             await().atMost(Duration.ofSeconds(60)).until(() -> SkewApp.LOG.byFireTime().keySet().stream()
                     .filter(t -> !t.isBefore(allUp)).count() > FIRE_TIMES);
             long ranCounted = 0;
@@ -82,11 +82,11 @@ class ClockSkewIT {
             Map<Instant, List<String>> byFireTime = SkewApp.LOG.byFireTime();
             assertThat(byFireTime).allSatisfy((t, ranOn) -> assertThat(ranOn).as("nodes that ran %s", t).hasSize(1));
             List<Instant> times = byFireTime.keySet().stream().filter(t -> !t.isBefore(allUp)).toList();
-            Instant first = times.get(0);
             Instant last = times.get(times.size() - 1);
-            assertThat(first).isEqualTo(allUp);
-            assertThat(Duration.between(first, last).toSeconds() + 1).as("no fire time missed between %s and %s: %s",
-                    first, last, byFireTime).isEqualTo(times.size());
+            for (Instant t = allUp; !t.isAfter(last); t = t.plusSeconds(1)) {
+                assertThat(byFireTime).as("fire time %s ran (decisions: %s)", t, SkewApp.LOG.decisionsFor(t))
+                        .containsKey(t);
+            }
             assertThat(times.size()).isGreaterThanOrEqualTo(FIRE_TIMES);
             // counters lag the log by at most the run in flight on each node
             assertThat(ranCounted).isBetween((long) SkewApp.LOG.runs().size() - 3, (long) SkewApp.LOG.runs().size());

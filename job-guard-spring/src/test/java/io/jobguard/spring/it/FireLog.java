@@ -15,6 +15,17 @@ final class FireLog {
     }
 
     private final ConcurrentLinkedQueue<Run> runs = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<String> decisions = new ConcurrentLinkedQueue<>();
+
+    /** Every node's decision on every firing, for failure messages. */
+    void decided(Instant nominalFireTime, String node, String outcome) {
+        decisions.add(nominalFireTime + " " + node + " " + outcome + " at " + Instant.now());
+    }
+
+    List<String> decisionsFor(Instant nominalFireTime) {
+        String prefix = nominalFireTime.toString() + " ";
+        return decisions.stream().filter(d -> d.startsWith(prefix)).toList();
+    }
 
     void add(Run run) {
         runs.add(run);
@@ -36,5 +47,6 @@ final class FireLog {
 
     void clear() {
         runs.clear();
+        decisions.clear();
     }
 }

@@ -1,8 +1,10 @@
 package io.jobguard.spring.it;
 
 import io.jobguard.ClusterSingleton;
+import io.jobguard.JobGuard;
 import io.jobguard.RunContext;
 import io.jobguard.spring.boot.JobGuardConfigCustomizer;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -30,6 +32,11 @@ class SkewApp {
     @Bean
     Clock nodeClock(@Value("${test.clock-offset-ms:0}") long offsetMillis) {
         return Clock.offset(Clock.systemUTC(), Duration.ofMillis(offsetMillis));
+    }
+
+    @Bean
+    SmartInitializingSingleton recordDecisions(JobGuard guard) {
+        return () -> guard.addListener(e -> LOG.decided(e.nominalFireTime(), e.nodeId(), e.outcome().name()));
     }
 
     @Bean

@@ -1,0 +1,28 @@
+package io.jobguard.spring;
+
+import org.springframework.context.annotation.Import;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Turns on job-guard in a plain Spring application (Spring Boot applications get it from the
+ * auto-configuration): every {@code @Scheduled} method that is also annotated
+ * {@link io.jobguard.ClusterSingleton @ClusterSingleton} runs each nominal fire time on at most one
+ * node of the cluster. Use it next to {@code @EnableScheduling} and define a
+ * {@link io.jobguard.JobGuard} bean, for example
+ * {@code JobGuard.create(RedisLeaseStore.create(connectionFactory), JobGuardConfig.custom()...build())}.
+ *
+ * <p>At startup, the context fails, naming the method, when a {@code @ClusterSingleton} method is
+ * not {@code @Scheduled}, is reactive or a Kotlin suspend function, has an unparsable or
+ * non-positive duration, or shares its job name with another guarded method.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Import(JobGuardInfrastructure.class)
+public @interface EnableJobGuard {
+}

@@ -1,0 +1,42 @@
+package io.jobguard.spring;
+
+import io.jobguard.JobGuard;
+import io.jobguard.spring.aop.ClusterSingletonPostProcessor;
+import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.scheduling.NominalFireTimeConfigurer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+
+/**
+ * The beans behind {@link EnableJobGuard}: the registry of guarded methods, the post-processor
+ * that validates and advises them, and the scheduler decorator that supplies nominal fire times.
+ * They are infrastructure, not meant to be replaced.
+ */
+@Configuration(proxyBeanMethods = false)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+class JobGuardInfrastructure {
+
+    static final String REGISTRY_BEAN = "io.jobguard.spring.internal.guardedJobRegistry";
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static ClusterSingletonPostProcessor jobGuardClusterSingletonPostProcessor(ObjectProvider<JobGuard> guard,
+            ObjectProvider<JobOptionsCustomizer> customizers) {
+        return new ClusterSingletonPostProcessor(new GuardedJobRegistry(), guard, customizers::orderedStream);
+    }
+
+    @Bean(name = REGISTRY_BEAN)
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static GuardedJobRegistry jobGuardGuardedJobRegistry(ClusterSingletonPostProcessor postProcessor) {
+        return postProcessor.registry();
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static NominalFireTimeConfigurer jobGuardNominalFireTimeConfigurer(GuardedJobRegistry registry) {
+        return new NominalFireTimeConfigurer(registry);
+    }
+}

@@ -1,0 +1,230 @@
+package io.jobguard.spring.actuator;
+
+import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
+import io.jobguard.spring.internal.GuardedJob;
+import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.store.LeaseRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+
+import java.security.Principal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The {@code jobguard} actuator endpoint. Reading shows this node (id, namespace, clock skew
+ * against Redis), the jobs it guards (name, type, lease, schedule, next nominal fire time, last
+ * outcome here) and, cluster-wide, the live run lease of each job (holder node, fire time,
+ * acquired-at, expires-in, fencing token); {@code /{job}} adds the job's recent fire times with the
+ * node that ran each. Instants are ISO-8601, durations ISO-8601 ({@code PT5M}). Read-only by
+ * default: the delete operation, which force-releases a job's run lease whoever holds it, also
+ * needs {@code jobguard.actuator.force-release-enabled=true}; every attempt is logged at WARN.
+ */
+@Endpoint(id = "jobguard", defaultAccess = Access.READ_ONLY)
+public class JobGuardEndpoint {
+
+    private static final Logger log = LoggerFactory.getLogger(JobGuardEndpoint.class);
+
+    private final JobGuard guard;
+    private final GuardedJobRegistry registry;
+    private final boolean forceReleaseEnabled;
+
+    /**
+     * Creates the endpoint.
+     *
+     * @param guard               the engine
+     * @param registry            the guarded methods of this context
+     * @param forceReleaseEnabled whether the delete operation may release leases
+     */
+    public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled) {
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.forceReleaseEnabled = forceReleaseEnabled;
+    }
+
+    /**
+     * This node, its guarded jobs and their live leases.
+     *
+     * @return the report
+     */
+    @ReadOperation
+    public NodeReport report() {
+        List<JobSummary> jobs = new ArrayList<>();
+        List<RunLease> leases = new ArrayList<>();
+        for (GuardedJob job : registry.all()) {
+            jobs.add(summary(job));
+            lease(job.options().name()).ifPresent(leases::add);
+        }
+        return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
+                guard.config().skewTolerance().toString(), jobs, leases);
+    }
+
+    /**
+     * One job in detail.
+     *
+     * @param job the job name
+     * @return the detail, or null (HTTP 404) when this node does not guard such a job
+     */
+    @ReadOperation
+    public JobDetail job(@Selector String job) {
+        GuardedJob guarded = registry.forName(job).orElse(null);
+        if (guarded == null) {
+            return null;
+        }
+        List<Fire> fires = guard.recentFires(job).stream()
+                .map(r -> new Fire(r.nominalFireTime(), r.describeHolder(), r.acquiredAt(), r.fencingToken()))
+                .toList();
+        return new JobDetail(summary(guarded), lease(job).orElse(null), fires);
+    }
+
+    /**
+     * Force-releases a job's run lease whoever holds it: the operator's way out of a stuck lease
+     * (the holder's run is not stopped and loses its exclusivity). Refused with HTTP 403 unless
+     * {@code jobguard.actuator.force-release-enabled=true}.
+     *
+     * @param job      the job name
+     * @param security who asks (logged)
+     * @return the result, with HTTP 200, 403 or 404
+     */
+    @DeleteOperation
+    public WebEndpointResponse<ForceRelease> forceRelease(@Selector String job, SecurityContext security) {
+        Principal principal = security == null ? null : security.getPrincipal();
+        String who = principal == null ? "anonymous" : principal.getName();
+        if (!forceReleaseEnabled) {
+            log.warn("job-guard: force-release of job '{}' requested by {} on node {} REFUSED "
+                    + "(jobguard.actuator.force-release-enabled=false)", job, who, guard.config().nodeId());
+            return new WebEndpointResponse<>(new ForceRelease(job, false,
+                    "force-release is disabled; set jobguard.actuator.force-release-enabled=true"), 403);
+        }
+        if (registry.forName(job).isEmpty()) {
+            return new WebEndpointResponse<>(new ForceRelease(job, false, "no guarded job of that name on this node"),
+                    WebEndpointResponse.STATUS_NOT_FOUND);
+        }
+        log.warn("job-guard: force-release of job '{}' requested by {} on node {}", job, who, guard.config().nodeId());
+        boolean released = guard.forceRelease(job);
+        return new WebEndpointResponse<>(new ForceRelease(job, released, released ? "run lease deleted"
+                : "no run lease was held"), WebEndpointResponse.STATUS_OK);
+    }
+
+    private JobSummary summary(GuardedJob job) {
+        JobOptions o = job.options();
+        GuardedJob.Last last = job.last();
+        Instant next = job.schedule().nextAfter(job.clock().instant());
+        return new JobSummary(o.name(), GuardedJob.describe(job.beanClass(), job.method()), o.type().name(),
+                o.lease().toString(), o.waitFor().toString(), o.cooldown().toString(), job.schedule().describe(), next,
+                last == null ? null : last.nominalFireTime(), last == null ? null : last.outcome().name());
+    }
+
+    private Optional<RunLease> lease(String job) {
+        try {
+            return guard.currentLease(job).map(r -> runLease(job, r));
+        } catch (RuntimeException e) {
+            log.warn("job-guard: could not read the run lease of job '{}': {}", job, e.toString());
+            return Optional.empty();
+        }
+    }
+
+    private static RunLease runLease(String job, LeaseRecord r) {
+        Duration ttl = r.expiresIn();
+        return new RunLease(job, r.describeHolder(), r.nominalFireTime(), r.acquiredAt(),
+                ttl == null ? null : ttl.toString(), r.fencingToken(), r.foreign());
+    }
+
+    private String skew() {
+        try {
+            return guard.measureClockSkew().toString();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * What the endpoint shows by default.
+     *
+     * @param node          this node's id
+     * @param namespace     the namespace
+     * @param clockSkew     this node's clock minus Redis TIME (null when Redis cannot be reached)
+     * @param skewTolerance the configured tolerance
+     * @param jobs          the jobs this node guards
+     * @param runLeases     live run leases of those jobs, cluster-wide
+     */
+    public record NodeReport(String node, String namespace, String clockSkew, String skewTolerance,
+                             List<JobSummary> jobs, List<RunLease> runLeases) {
+    }
+
+    /**
+     * One guarded job as this node sees it.
+     *
+     * @param name                the job name
+     * @param method              the guarded method
+     * @param type                RETURN or WAIT
+     * @param lease               the run lease
+     * @param waitFor             the WAIT bound
+     * @param cooldown            the fixed-delay cool-down
+     * @param schedule            the schedule
+     * @param nextNominalFireTime the next fire time of the schedule's grid (null for fixed delay)
+     * @param lastFireTime        the fire time of the last firing decided on this node
+     * @param lastOutcome         its outcome
+     */
+    public record JobSummary(String name, String method, String type, String lease, String waitFor, String cooldown,
+                             String schedule, Instant nextNominalFireTime, Instant lastFireTime, String lastOutcome) {
+    }
+
+    /**
+     * A live run lease.
+     *
+     * @param job             the job name
+     * @param holder          the holding node (or the foreign value)
+     * @param nominalFireTime the fire time it runs for
+     * @param acquiredAt      when it was taken, by Redis time
+     * @param expiresIn       time to live left
+     * @param fencingToken    its fencing token
+     * @param foreign         whether job-guard did not write it
+     */
+    public record RunLease(String job, String holder, Instant nominalFireTime, Instant acquiredAt, String expiresIn,
+                           long fencingToken, boolean foreign) {
+    }
+
+    /**
+     * One recent fire time.
+     *
+     * @param nominalFireTime the fire time
+     * @param node            the node that ran it
+     * @param acquiredAt      when it was taken, by Redis time
+     * @param fencingToken    its fencing token
+     */
+    public record Fire(Instant nominalFireTime, String node, Instant acquiredAt, long fencingToken) {
+    }
+
+    /**
+     * One job in detail.
+     *
+     * @param job         the summary
+     * @param runLease    the live run lease, or null
+     * @param recentFires recent fire times, newest first
+     */
+    public record JobDetail(JobSummary job, RunLease runLease, List<Fire> recentFires) {
+    }
+
+    /**
+     * The result of a force-release request.
+     *
+     * @param job      the job name
+     * @param released whether a lease was deleted
+     * @param message  what happened
+     */
+    public record ForceRelease(String job, boolean released, String message) {
+    }
+}

@@ -1,0 +1,44 @@
+package io.jobguard.spring.actuator;
+
+import io.jobguard.JobGuard;
+import io.jobguard.spring.boot.JobGuardAutoConfiguration;
+import io.jobguard.spring.internal.GuardedJobRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Registers the {@link JobGuardEndpoint} when Spring Boot Actuator is present, a {@link JobGuard}
+ * exists and the endpoint is available ({@code management.endpoints.web.exposure.include=jobguard}).
+ */
+@AutoConfiguration(after = JobGuardAutoConfiguration.class)
+@ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+@ConditionalOnBean(JobGuard.class)
+@ConditionalOnAvailableEndpoint(JobGuardEndpoint.class)
+public class JobGuardEndpointAutoConfiguration {
+
+    /** Creates the auto-configuration; Spring Boot instantiates it. */
+    public JobGuardEndpointAutoConfiguration() {
+    }
+
+    /**
+     * The endpoint.
+     *
+     * @param guard       the engine
+     * @param registry    the guarded methods (empty when the integration is off)
+     * @param environment supplies {@code jobguard.actuator.force-release-enabled}
+     * @return the endpoint
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    JobGuardEndpoint jobGuardEndpoint(JobGuard guard, ObjectProvider<GuardedJobRegistry> registry,
+                                      Environment environment) {
+        boolean forceRelease = environment.getProperty("jobguard.actuator.force-release-enabled", Boolean.class, false);
+        return new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new), forceRelease);
+    }
+}

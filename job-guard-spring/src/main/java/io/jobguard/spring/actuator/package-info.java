@@ -1,0 +1,4 @@
+/**
+ * The {@code jobguard} Spring Boot Actuator endpoint.
+ */
+package io.jobguard.spring.actuator;

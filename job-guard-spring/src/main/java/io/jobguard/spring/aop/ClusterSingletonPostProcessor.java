@@ -1,0 +1,109 @@
+package io.jobguard.spring.aop;
+
+import io.jobguard.ClusterSingleton;
+import io.jobguard.JobGuard;
+import io.jobguard.spring.JobOptionsCustomizer;
+import io.jobguard.spring.internal.GuardedJob;
+import io.jobguard.spring.internal.GuardedJobRegistry;
+import org.springframework.aop.framework.AopInfrastructureBean;
+import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.beans.factory.config.EmbeddedValueResolver;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * Finds the {@link ClusterSingleton @ClusterSingleton} methods of every bean, validates them
+ * (startup fails naming the method when one is not {@code @Scheduled}, is reactive, has a bad
+ * duration or reuses a job name) and proxies the bean with advice that admits each call through
+ * {@link JobGuard#admit(io.jobguard.JobOptions, java.time.Instant)} and finishes the permit when the
+ * method returns or throws. Runs before Spring's {@code @Scheduled} post-processor, so scheduled
+ * runnables invoke the proxy. Registered by {@code @EnableJobGuard} and the Boot auto-configuration.
+ */
+public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient GuardedJobRegistry registry;
+    private final transient ObjectProvider<JobGuard> guard;
+    private final transient Supplier<Stream<JobOptionsCustomizer>> customizers;
+    private transient GuardedMethodResolver resolver;
+
+    /**
+     * Creates the post-processor.
+     *
+     * @param registry    where guarded methods are recorded
+     * @param guard       the engine (looked up when the first guarded bean appears)
+     * @param customizers adjust each job's options at startup
+     */
+    public ClusterSingletonPostProcessor(GuardedJobRegistry registry, ObjectProvider<JobGuard> guard,
+                                         Supplier<Stream<JobOptionsCustomizer>> customizers) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.customizers = Objects.requireNonNull(customizers, "customizers");
+        setBeforeExistingAdvisors(true);
+        setProxyTargetClass(true);
+        // before ScheduledAnnotationBeanPostProcessor (LOWEST_PRECEDENCE): its runnables must call the proxy
+        setOrder(Ordered.LOWEST_PRECEDENCE - 10);
+    }
+
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) {
+        super.setBeanFactory(beanFactory);
+        EmbeddedValueResolver values = beanFactory instanceof ConfigurableBeanFactory cbf
+                ? new EmbeddedValueResolver(cbf) : null;
+        this.resolver = new GuardedMethodResolver(values, this::engine, customizers);
+        this.advisor = new ClusterSingletonAdvisor(new ClusterSingletonInterceptor(registry, this::engine));
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+        if (bean instanceof AopInfrastructureBean) {
+            return bean;
+        }
+        Class<?> userClass = ClassUtils.getUserClass(AopUtils.getTargetClass(bean));
+        if (AnnotationUtils.isCandidateClass(userClass, ClusterSingleton.class)) {
+            Map<Method, ClusterSingleton> methods = MethodIntrospector.selectMethods(userClass,
+                    (MethodIntrospector.MetadataLookup<ClusterSingleton>) m ->
+                            AnnotatedElementUtils.findMergedAnnotation(m, ClusterSingleton.class));
+            List<GuardedJob> jobs = methods.entrySet().stream()
+                    .map(e -> resolver.resolve(userClass, e.getKey(), e.getValue()))
+                    .toList();
+            jobs.forEach(registry::register);
+        }
+        return super.postProcessAfterInitialization(bean, beanName);
+    }
+
+    /**
+     * The registry this post-processor fills.
+     *
+     * @return the guarded methods found so far
+     */
+    public GuardedJobRegistry registry() {
+        return registry;
+    }
+
+    private JobGuard engine() {
+        JobGuard engine = guard.getIfAvailable();
+        if (engine == null) {
+            throw new IllegalStateException("job-guard found @ClusterSingleton methods but no JobGuard bean: define "
+                    + "one (JobGuard.create(RedisLeaseStore.create(connectionFactory), config)) or use the Spring Boot "
+                    + "auto-configuration with a RedisConnectionFactory");
+        }
+        return engine;
+    }
+}

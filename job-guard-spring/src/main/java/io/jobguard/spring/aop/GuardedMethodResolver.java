@@ -1,0 +1,104 @@
+package io.jobguard.spring.aop;
+
+import io.jobguard.ClusterSingleton;
+import io.jobguard.DurationParser;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobOptions;
+import io.jobguard.spring.JobOptionsCustomizer;
+import io.jobguard.spring.internal.GuardedJob;
+import io.jobguard.spring.internal.ScheduleSpec;
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.util.StringValueResolver;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * Turns one {@code @ClusterSingleton} method into a {@link GuardedJob}, or fails with a message
+ * that names the method: not {@code @Scheduled}, several schedules, reactive or suspend, bad
+ * durations, bad options.
+ */
+final class GuardedMethodResolver {
+
+    private final StringValueResolver values;
+    private final Supplier<JobGuard> engine;
+    private final Supplier<Stream<JobOptionsCustomizer>> customizers;
+
+    GuardedMethodResolver(StringValueResolver values, Supplier<JobGuard> engine,
+                          Supplier<Stream<JobOptionsCustomizer>> customizers) {
+        this.values = values;
+        this.engine = engine;
+        this.customizers = customizers;
+    }
+
+    GuardedJob resolve(Class<?> beanClass, Method method, ClusterSingleton annotation) {
+        String where = "@ClusterSingleton on " + GuardedJob.describe(beanClass, method);
+        Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class);
+        if (schedules.isEmpty()) {
+            throw new IllegalStateException(where + ": the method is not @Scheduled; job-guard guards scheduled "
+                    + "firings only (use JobGuard.run(...) to guard other code)");
+        }
+        if (schedules.size() > 1) {
+            throw new IllegalStateException(where + ": the method has " + schedules.size()
+                    + " @Scheduled annotations; a guarded method takes exactly one schedule");
+        }
+        if (isReactive(method)) {
+            throw new IllegalStateException(where + ": reactive and Kotlin suspend @Scheduled methods are not "
+                    + "supported (the lease would end before the returned " + method.getReturnType().getSimpleName()
+                    + " completes); make the method blocking and return void");
+        }
+        ScheduleSpec schedule = ScheduleSpec.of(schedules.iterator().next(), values, where);
+        JobGuardConfig config = engine.get().config();
+        String name = resolve(annotation.name());
+        if (name.isEmpty()) {
+            name = beanClass.getSimpleName() + "." + method.getName();
+        }
+        try {
+            Duration lease = DurationParser.parseOrDefault(resolve(annotation.lease()), config.defaultLease(),
+                    where + " lease");
+            Duration waitFor = DurationParser.parseOrDefault(resolve(annotation.waitFor()), null,
+                    where + " waitFor");
+            JobOptions options = JobOptions.builder(name, lease)
+                    .type(annotation.type())
+                    .waitFor(waitFor)
+                    .keepAlive(annotation.keepAlive())
+                    .cooldown(schedule.kind() == ScheduleSpec.Kind.FIXED_DELAY ? schedule.period() : Duration.ZERO)
+                    .build();
+            for (JobOptionsCustomizer customizer : (Iterable<JobOptionsCustomizer>) customizers.get()::iterator) {
+                options = customizer.customize(options, method);
+            }
+            return new GuardedJob(beanClass, method, options, schedule, config.clock());
+        } catch (IllegalArgumentException e) {
+            String message = e.getMessage();
+            throw new IllegalStateException(message != null && message.startsWith(where) ? message
+                    : where + ": " + message, e);
+        }
+    }
+
+    private String resolve(String value) {
+        if (value == null || value.isEmpty() || values == null) {
+            return value == null ? "" : value.trim();
+        }
+        String resolved = values.resolveStringValue(value);
+        return resolved == null ? "" : resolved.trim();
+    }
+
+    private static boolean isReactive(Method method) {
+        if (KotlinDetector.isSuspendingFunction(method)) {
+            return true;
+        }
+        Class<?> returnType = method.getReturnType();
+        if (returnType == void.class) {
+            return false;
+        }
+        ReactiveAdapterRegistry adapters = ReactiveAdapterRegistry.getSharedInstance();
+        return adapters.hasAdapters() && adapters.getAdapter(returnType) != null;
+    }
+}

@@ -1,0 +1,133 @@
+package io.jobguard.spring.boot;
+
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.spring.EnableJobGuard;
+import io.jobguard.spring.JobOptionsCustomizer;
+import io.jobguard.store.LeaseStore;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Auto-configures job-guard: a {@link LeaseStore} ({@code jobguard.store}, Redis on the
+ * application's {@link RedisConnectionFactory}), the {@link JobGuardConfig} from the
+ * {@code jobguard.*} properties (then every {@link JobGuardConfigCustomizer}), the
+ * {@link JobGuard} engine, per-job option overrides, a periodic clock-skew check, and the
+ * {@code @ClusterSingleton} integration of {@link EnableJobGuard}. Every bean backs off when the
+ * application defines its own. Off with {@code jobguard.enabled=false}; when on, startup fails if
+ * there is no {@code RedisConnectionFactory}.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnBooleanProperty(name = "jobguard.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(JobGuardProperties.class)
+@EnableJobGuard
+public class JobGuardAutoConfiguration {
+
+    /** Creates the auto-configuration; Spring Boot instantiates it. */
+    public JobGuardAutoConfiguration() {
+    }
+
+    /**
+     * The lease store chosen by {@code jobguard.store}.
+     *
+     * @param properties the properties
+     * @param redis      the application's Redis connections
+     * @return the store
+     * @throws IllegalStateException if the store needs a bean the application lacks
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    LeaseStore jobGuardLeaseStore(JobGuardProperties properties, ObjectProvider<RedisConnectionFactory> redis) {
+        switch (properties.getStore()) {
+            case REDIS:
+            default: {
+                RedisConnectionFactory factory = redis.getIfAvailable();
+                if (factory == null) {
+                    throw new IllegalStateException("job-guard is enabled (jobguard.store=redis) but the application "
+                            + "has no RedisConnectionFactory bean: add spring-boot-starter-data-redis and configure "
+                            + "spring.data.redis.*, or set jobguard.enabled=false");
+                }
+                return RedisLeaseStore.create(factory, properties.getKeyPrefix());
+            }
+        }
+    }
+
+    /**
+     * The engine configuration from the properties and the customizers.
+     *
+     * @param properties  the properties
+     * @param environment supplies {@code spring.application.name} as the default namespace
+     * @param customizers applied in order after the properties
+     * @return the configuration
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    JobGuardConfig jobGuardConfig(JobGuardProperties properties, Environment environment,
+                                  ObjectProvider<JobGuardConfigCustomizer> customizers) {
+        String namespace = properties.getNamespace() != null ? properties.getNamespace()
+                : environment.getProperty("spring.application.name", "default");
+        JobGuardConfig.Builder builder = JobGuardConfig.custom()
+                .namespace(namespace)
+                .defaultLease(properties.getDefaultLease())
+                .skewTolerance(properties.getSkewTolerance())
+                .storeFailurePolicy(properties.getOnStoreFailure())
+                .interruptOnLeaseLost(properties.isInterruptOnLeaseLost())
+                .historySize(properties.getHistorySize());
+        if (properties.getNodeId() != null) {
+            builder.nodeId(properties.getNodeId());
+        }
+        customizers.orderedStream().forEach(c -> c.customize(builder));
+        try {
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("invalid jobguard.* configuration: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The engine.
+     *
+     * @param store  the lease store
+     * @param config the configuration
+     * @return the engine, closed with the context
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    JobGuard jobGuard(LeaseStore store, JobGuardConfig config) {
+        return JobGuard.create(store, config);
+    }
+
+    /**
+     * Applies the per-job properties to each guarded method.
+     *
+     * @param properties the properties
+     * @return the customizer
+     */
+    @Bean
+    @ConditionalOnMissingBean(PropertiesJobOptionsCustomizer.class)
+    JobOptionsCustomizer jobGuardPropertiesJobOptionsCustomizer(JobGuardProperties properties) {
+        return new PropertiesJobOptionsCustomizer(properties);
+    }
+
+    /**
+     * Measures the clock skew against Redis periodically.
+     *
+     * @param guard      the engine
+     * @param properties the properties
+     * @param sinks      where measurements go (the Micrometer gauge when present)
+     * @return the monitor
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    ClockSkewMonitor jobGuardClockSkewMonitor(JobGuard guard, JobGuardProperties properties,
+                                              ObjectProvider<ClockSkewSink> sinks) {
+        return new ClockSkewMonitor(guard, properties.getClockSkewCheckInterval(), sinks.orderedStream().toList());
+    }
+}

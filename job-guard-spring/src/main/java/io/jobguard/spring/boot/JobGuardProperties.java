@@ -1,0 +1,443 @@
+package io.jobguard.spring.boot;
+
+import io.jobguard.GuardType;
+import io.jobguard.StoreFailurePolicy;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code jobguard.*} properties of the Spring Boot auto-configuration. Durations accept
+ * {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 2d} or ISO-8601; a value that cannot
+ * be bound fails startup naming the property.
+ */
+@ConfigurationProperties("jobguard")
+public class JobGuardProperties {
+
+    /** Whether job-guard is active. When false, @ClusterSingleton methods run unguarded on every node. */
+    private boolean enabled = true;
+
+    /** Where leases live. */
+    private Store store = Store.REDIS;
+
+    /** Isolates applications sharing one Redis. Defaults to spring.application.name, else "default". */
+    private String namespace;
+
+    /** This node's identity, recorded with every lease. Defaults to hostname:pid. */
+    private String nodeId;
+
+    /** First segment of every Redis key. */
+    private String keyPrefix = "jobguard";
+
+    /** Lease of guarded jobs whose @ClusterSingleton sets none. */
+    private Duration defaultLease = Duration.ofMinutes(5);
+
+    /** How long a WAIT job waits for the lease when its @ClusterSingleton sets no waitFor. Defaults to the lease. */
+    private Duration defaultWaitFor;
+
+    /** Largest clock difference between nodes under which each fire time still runs once. */
+    private Duration skewTolerance = Duration.ofMinutes(5);
+
+    /** What a firing does when Redis cannot be reached: SKIP it (fail closed) or RUN it unguarded. */
+    private StoreFailurePolicy onStoreFailure = StoreFailurePolicy.SKIP;
+
+    /** Whether run leases are renewed while the run is alive (a job's keepAlive = false always wins). */
+    private boolean keepAlive = true;
+
+    /** Whether a run whose lease was lost is interrupted. */
+    private boolean interruptOnLeaseLost;
+
+    /** How many recent fire times per job are kept (shown by the actuator endpoint). */
+    private int historySize = 20;
+
+    /** How often this node's clock is compared with Redis TIME (jobguard.clock.skew gauge, WARN log). */
+    private Duration clockSkewCheckInterval = Duration.ofMinutes(1);
+
+    /** Per-job overrides, by job name; use brackets for names with dots: jobguard.jobs[Reports.nightly].lease=10m. */
+    private Map<String, Job> jobs = new LinkedHashMap<>();
+
+    /** The actuator endpoint. */
+    private final Actuator actuator = new Actuator();
+
+    /** Where leases live. */
+    public enum Store {
+        /** The Redis store on the application's RedisConnectionFactory. */
+        REDIS
+    }
+
+    /**
+     * Returns whether job-guard is active.
+     *
+     * @return whether job-guard is active
+     */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    /**
+     * Sets whether job-guard is active.
+     *
+     * @param enabled whether job-guard is active
+     */
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /**
+     * Returns the store type.
+     *
+     * @return the store type
+     */
+    public Store getStore() {
+        return store;
+    }
+
+    /**
+     * Sets the store type.
+     *
+     * @param store the store type
+     */
+    public void setStore(Store store) {
+        this.store = store;
+    }
+
+    /**
+     * Returns the namespace.
+     *
+     * @return the namespace, or null for the default
+     */
+    public String getNamespace() {
+        return namespace;
+    }
+
+    /**
+     * Sets the namespace.
+     *
+     * @param namespace the namespace
+     */
+    public void setNamespace(String namespace) {
+        this.namespace = namespace;
+    }
+
+    /**
+     * Returns the node id.
+     *
+     * @return the node id, or null for the default
+     */
+    public String getNodeId() {
+        return nodeId;
+    }
+
+    /**
+     * Sets the node id.
+     *
+     * @param nodeId the node id
+     */
+    public void setNodeId(String nodeId) {
+        this.nodeId = nodeId;
+    }
+
+    /**
+     * Returns the key prefix.
+     *
+     * @return the key prefix
+     */
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    /**
+     * Sets the key prefix.
+     *
+     * @param keyPrefix the key prefix
+     */
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    /**
+     * Returns the default lease.
+     *
+     * @return the default lease
+     */
+    public Duration getDefaultLease() {
+        return defaultLease;
+    }
+
+    /**
+     * Sets the default lease.
+     *
+     * @param defaultLease the default lease
+     */
+    public void setDefaultLease(Duration defaultLease) {
+        this.defaultLease = defaultLease;
+    }
+
+    /**
+     * Returns the default wait bound.
+     *
+     * @return the default wait bound, or null for the lease
+     */
+    public Duration getDefaultWaitFor() {
+        return defaultWaitFor;
+    }
+
+    /**
+     * Sets the default wait bound.
+     *
+     * @param defaultWaitFor the default wait bound
+     */
+    public void setDefaultWaitFor(Duration defaultWaitFor) {
+        this.defaultWaitFor = defaultWaitFor;
+    }
+
+    /**
+     * Returns the skew tolerance.
+     *
+     * @return the skew tolerance
+     */
+    public Duration getSkewTolerance() {
+        return skewTolerance;
+    }
+
+    /**
+     * Sets the skew tolerance.
+     *
+     * @param skewTolerance the skew tolerance
+     */
+    public void setSkewTolerance(Duration skewTolerance) {
+        this.skewTolerance = skewTolerance;
+    }
+
+    /**
+     * Returns the store failure policy.
+     *
+     * @return the store failure policy
+     */
+    public StoreFailurePolicy getOnStoreFailure() {
+        return onStoreFailure;
+    }
+
+    /**
+     * Sets the store failure policy.
+     *
+     * @param onStoreFailure the store failure policy
+     */
+    public void setOnStoreFailure(StoreFailurePolicy onStoreFailure) {
+        this.onStoreFailure = onStoreFailure;
+    }
+
+    /**
+     * Returns whether leases are kept alive.
+     *
+     * @return whether leases are kept alive
+     */
+    public boolean isKeepAlive() {
+        return keepAlive;
+    }
+
+    /**
+     * Sets whether leases are kept alive.
+     *
+     * @param keepAlive whether leases are kept alive
+     */
+    public void setKeepAlive(boolean keepAlive) {
+        this.keepAlive = keepAlive;
+    }
+
+    /**
+     * Returns whether runs that lost their lease are interrupted.
+     *
+     * @return whether to interrupt
+     */
+    public boolean isInterruptOnLeaseLost() {
+        return interruptOnLeaseLost;
+    }
+
+    /**
+     * Sets whether runs that lost their lease are interrupted.
+     *
+     * @param interruptOnLeaseLost whether to interrupt
+     */
+    public void setInterruptOnLeaseLost(boolean interruptOnLeaseLost) {
+        this.interruptOnLeaseLost = interruptOnLeaseLost;
+    }
+
+    /**
+     * Returns the history size.
+     *
+     * @return recent fire times kept per job
+     */
+    public int getHistorySize() {
+        return historySize;
+    }
+
+    /**
+     * Sets the history size.
+     *
+     * @param historySize recent fire times kept per job
+     */
+    public void setHistorySize(int historySize) {
+        this.historySize = historySize;
+    }
+
+    /**
+     * Returns the clock-skew check interval.
+     *
+     * @return the interval
+     */
+    public Duration getClockSkewCheckInterval() {
+        return clockSkewCheckInterval;
+    }
+
+    /**
+     * Sets the clock-skew check interval.
+     *
+     * @param clockSkewCheckInterval the interval
+     */
+    public void setClockSkewCheckInterval(Duration clockSkewCheckInterval) {
+        this.clockSkewCheckInterval = clockSkewCheckInterval;
+    }
+
+    /**
+     * Returns the per-job overrides.
+     *
+     * @return overrides by job name
+     */
+    public Map<String, Job> getJobs() {
+        return jobs;
+    }
+
+    /**
+     * Sets the per-job overrides.
+     *
+     * @param jobs overrides by job name
+     */
+    public void setJobs(Map<String, Job> jobs) {
+        this.jobs = jobs;
+    }
+
+    /**
+     * Returns the actuator settings.
+     *
+     * @return the actuator settings
+     */
+    public Actuator getActuator() {
+        return actuator;
+    }
+
+    /** Overrides for one job; unset values keep the annotation's. */
+    public static class Job {
+
+        /** The job's lease. */
+        private Duration lease;
+
+        /** How long a WAIT firing waits for the lease. */
+        private Duration waitFor;
+
+        /** RETURN or WAIT. */
+        private GuardType type;
+
+        /** Whether the lease is renewed while the run is alive. */
+        private Boolean keepAlive;
+
+        /**
+         * Returns the lease.
+         *
+         * @return the lease, or null
+         */
+        public Duration getLease() {
+            return lease;
+        }
+
+        /**
+         * Sets the lease.
+         *
+         * @param lease the lease
+         */
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        /**
+         * Returns the wait bound.
+         *
+         * @return the wait bound, or null
+         */
+        public Duration getWaitFor() {
+            return waitFor;
+        }
+
+        /**
+         * Sets the wait bound.
+         *
+         * @param waitFor the wait bound
+         */
+        public void setWaitFor(Duration waitFor) {
+            this.waitFor = waitFor;
+        }
+
+        /**
+         * Returns the guard type.
+         *
+         * @return the guard type, or null
+         */
+        public GuardType getType() {
+            return type;
+        }
+
+        /**
+         * Sets the guard type.
+         *
+         * @param type the guard type
+         */
+        public void setType(GuardType type) {
+            this.type = type;
+        }
+
+        /**
+         * Returns the keep-alive override.
+         *
+         * @return the keep-alive override, or null
+         */
+        public Boolean getKeepAlive() {
+            return keepAlive;
+        }
+
+        /**
+         * Sets the keep-alive override.
+         *
+         * @param keepAlive the keep-alive override
+         */
+        public void setKeepAlive(Boolean keepAlive) {
+            this.keepAlive = keepAlive;
+        }
+    }
+
+    /** The actuator endpoint {@code jobguard}. */
+    public static class Actuator {
+
+        /** Whether DELETE /actuator/jobguard/{job} may force-release a stuck run lease. Off by default. */
+        private boolean forceReleaseEnabled;
+
+        /**
+         * Returns whether force-release is allowed.
+         *
+         * @return whether force-release is allowed
+         */
+        public boolean isForceReleaseEnabled() {
+            return forceReleaseEnabled;
+        }
+
+        /**
+         * Sets whether force-release is allowed.
+         *
+         * @param forceReleaseEnabled whether force-release is allowed
+         */
+        public void setForceReleaseEnabled(boolean forceReleaseEnabled) {
+            this.forceReleaseEnabled = forceReleaseEnabled;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.jobguard.spring.boot;
+
+import io.jobguard.ClusterSingleton;
+import io.jobguard.JobOptions;
+import io.jobguard.spring.JobOptionsCustomizer;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+
+import java.lang.reflect.Method;
+
+/**
+ * Applies {@code jobguard.default-wait-for}, {@code jobguard.keep-alive} and
+ * {@code jobguard.jobs.<name>.*}: a per-job property beats the annotation, the annotation beats the
+ * global default.
+ */
+final class PropertiesJobOptionsCustomizer implements JobOptionsCustomizer {
+
+    private final JobGuardProperties properties;
+
+    PropertiesJobOptionsCustomizer(JobGuardProperties properties) {
+        this.properties = properties;
+    }
+
+    @Override
+    public JobOptions customize(JobOptions options, Method method) {
+        ClusterSingleton annotation = AnnotatedElementUtils.findMergedAnnotation(method, ClusterSingleton.class);
+        JobOptions.Builder builder = options.toBuilder();
+        if (properties.getDefaultWaitFor() != null && (annotation == null || annotation.waitFor().isBlank())) {
+            builder.waitFor(properties.getDefaultWaitFor());
+        }
+        if (!properties.isKeepAlive()) {
+            builder.keepAlive(false);
+        }
+        JobGuardProperties.Job job = properties.getJobs().get(options.name());
+        if (job != null) {
+            if (job.getLease() != null) {
+                builder.lease(job.getLease());
+                if (annotation == null || annotation.waitFor().isBlank()) {
+                    builder.waitFor(properties.getDefaultWaitFor());
+                }
+            }
+            if (job.getWaitFor() != null) {
+                builder.waitFor(job.getWaitFor());
+            }
+            if (job.getType() != null) {
+                builder.type(job.getType());
+            }
+            if (job.getKeepAlive() != null) {
+                builder.keepAlive(job.getKeepAlive());
+            }
+        }
+        return builder.build();
+    }
+}

@@ -1,0 +1,132 @@
+package io.jobguard.spring.internal;
+
+import io.jobguard.JobOptions;
+import io.jobguard.RunOutcome;
+
+import java.lang.reflect.Method;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One {@code @ClusterSingleton @Scheduled} method of one bean class, as resolved at startup: its
+ * job options, its schedule, and what this node last saw of it. Thread-safe.
+ *
+ * <p>Internal to job-guard's Spring integration; not an API.
+ */
+public final class GuardedJob {
+
+    private final Class<?> beanClass;
+    private final Method method;
+    private final JobOptions options;
+    private final ScheduleSpec schedule;
+    private volatile Clock clock;
+    private volatile Last last;
+
+    /**
+     * Describes a guarded method.
+     *
+     * @param beanClass the user class of the bean
+     * @param method    the guarded method
+     * @param options   the resolved job options
+     * @param schedule  the resolved schedule
+     * @param clock     the clock to read "now" with until the scheduler tells its own
+     */
+    public GuardedJob(Class<?> beanClass, Method method, JobOptions options, ScheduleSpec schedule, Clock clock) {
+        this.beanClass = Objects.requireNonNull(beanClass, "beanClass");
+        this.method = Objects.requireNonNull(method, "method");
+        this.options = Objects.requireNonNull(options, "options");
+        this.schedule = Objects.requireNonNull(schedule, "schedule");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * The key Spring's scheduled runnables print as their {@code toString()}:
+     * {@code declaringClassName.methodName}.
+     *
+     * @param method the method
+     * @return its runnable key
+     */
+    public static String runnableKey(Method method) {
+        return method.getDeclaringClass().getName() + "." + method.getName();
+    }
+
+    /**
+     * Names the method in messages: {@code com.example.Reports.nightly()}.
+     *
+     * @param beanClass the bean class
+     * @param method    the method
+     * @return a readable reference
+     */
+    public static String describe(Class<?> beanClass, Method method) {
+        return beanClass.getName() + "." + method.getName() + "()";
+    }
+
+    /** @return the key the scheduled runnable of this method prints */
+    public String runnableKey() {
+        return runnableKey(method);
+    }
+
+    /** @return the bean's user class */
+    public Class<?> beanClass() {
+        return beanClass;
+    }
+
+    /** @return the guarded method */
+    public Method method() {
+        return method;
+    }
+
+    /** @return the resolved job options */
+    public JobOptions options() {
+        return options;
+    }
+
+    /** @return the resolved schedule */
+    public ScheduleSpec schedule() {
+        return schedule;
+    }
+
+    /** @return the scheduler's clock once the job is scheduled, else the engine's */
+    public Clock clock() {
+        return clock;
+    }
+
+    /**
+     * Records the clock of the scheduler that drives this job.
+     *
+     * @param clock the scheduler's clock
+     */
+    public void clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Records the outcome of a firing on this node.
+     *
+     * @param nominalFireTime the fire time
+     * @param outcome         what happened
+     */
+    public void recordOutcome(Instant nominalFireTime, RunOutcome outcome) {
+        this.last = new Last(nominalFireTime, outcome);
+    }
+
+    /** @return the last firing this node decided, or null */
+    public Last last() {
+        return last;
+    }
+
+    @Override
+    public String toString() {
+        return "GuardedJob[" + options.name() + " = " + describe(beanClass, method) + ", " + schedule.describe() + "]";
+    }
+
+    /**
+     * The last firing this node decided.
+     *
+     * @param nominalFireTime its fire time
+     * @param outcome         its outcome
+     */
+    public record Last(Instant nominalFireTime, RunOutcome outcome) {
+    }
+}

@@ -1,0 +1,161 @@
+package io.jobguard.spring.scheduling;
+
+import io.jobguard.spring.internal.FireTimeHolder;
+import io.jobguard.spring.internal.GuardedJob;
+import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.internal.ScheduleSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.SchedulingAwareRunnable;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.Trigger;
+import org.springframework.scheduling.support.PeriodicTrigger;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * A {@link TaskScheduler} decorator that gives every firing of a guarded {@code @Scheduled} method
+ * its own nominal fire time. Tasks of methods that are not guarded go to the delegate untouched.
+ * For guarded ones the decorator drives the trigger itself (see {@link TriggerDriver}): cron times
+ * as the trigger computes them, fixed-rate times on the cluster-wide grid, fixed-delay times as
+ * the node's own schedule (the cluster-wide gap is the job's cool-down).
+ */
+final class NominalTimeTaskScheduler implements TaskScheduler {
+
+    private static final Logger log = LoggerFactory.getLogger(NominalTimeTaskScheduler.class);
+
+    private final TaskScheduler delegate;
+    private final GuardedJobRegistry registry;
+
+    NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry) {
+        this.delegate = delegate;
+        this.registry = registry;
+    }
+
+    TaskScheduler delegate() {
+        return delegate;
+    }
+
+    @Override
+    public Clock getClock() {
+        return delegate.getClock();
+    }
+
+    @Override
+    public ScheduledFuture<?> schedule(Runnable task, Trigger trigger) {
+        GuardedJob job = guarded(task);
+        if (job == null) {
+            return delegate.schedule(task, trigger);
+        }
+        return drive(task, job, trigger);
+    }
+
+    @Override
+    public ScheduledFuture<?> schedule(Runnable task, Instant startTime) {
+        GuardedJob job = guarded(task);
+        if (job == null) {
+            return delegate.schedule(task, startTime);
+        }
+        return delegate.schedule(new OneShot(task, job.runnableKey(), startTime), startTime);
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Instant startTime, Duration period) {
+        GuardedJob job = guarded(task);
+        if (job == null) {
+            return delegate.scheduleAtFixedRate(task, startTime, period);
+        }
+        return drive(task, job, new AlignedRateTrigger(grid(job, period), startTime));
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Duration period) {
+        GuardedJob job = guarded(task);
+        if (job == null) {
+            return delegate.scheduleAtFixedRate(task, period);
+        }
+        return drive(task, job, new AlignedRateTrigger(grid(job, period), getClock().instant()));
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Instant startTime, Duration delay) {
+        GuardedJob job = guarded(task);
+        if (job == null) {
+            return delegate.scheduleWithFixedDelay(task, startTime, delay);
+        }
+        PeriodicTrigger trigger = new PeriodicTrigger(delay);
+        Duration initial = Duration.between(getClock().instant(), startTime);
+        trigger.setInitialDelay(initial.isNegative() ? Duration.ZERO : initial);
+        return drive(task, job, trigger);
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Duration delay) {
+        GuardedJob job = guarded(task);
+        if (job == null) {
+            return delegate.scheduleWithFixedDelay(task, delay);
+        }
+        return drive(task, job, new PeriodicTrigger(delay));
+    }
+
+    private ScheduledFuture<?> drive(Runnable task, GuardedJob job, Trigger trigger) {
+        job.clock(getClock());
+        log.debug("job-guard: job '{}' scheduled with nominal fire times from {}", job.options().name(), trigger);
+        return new TriggerDriver(task, job.runnableKey(), trigger, delegate).start();
+    }
+
+    private static ScheduleSpec grid(GuardedJob job, Duration period) {
+        ScheduleSpec spec = job.schedule();
+        if (spec.kind() == ScheduleSpec.Kind.FIXED_RATE && spec.period().equals(period)) {
+            return spec;
+        }
+        return new ScheduleSpec(ScheduleSpec.Kind.FIXED_RATE, null, null, period, spec.initialDelay());
+    }
+
+    private GuardedJob guarded(Runnable task) {
+        List<GuardedJob> jobs = registry.forRunnableKey(String.valueOf(task));
+        return jobs.isEmpty() ? null : jobs.get(0);
+    }
+
+    @Override
+    public String toString() {
+        return "NominalTimeTaskScheduler[" + delegate + "]";
+    }
+
+    /** A one-time firing of a guarded method: its nominal time is its start time. */
+    private static final class OneShot implements SchedulingAwareRunnable {
+        private final Runnable task;
+        private final String runnableKey;
+        private final Instant nominal;
+
+        OneShot(Runnable task, String runnableKey, Instant nominal) {
+            this.task = task;
+            this.runnableKey = runnableKey;
+            this.nominal = nominal;
+        }
+
+        @Override
+        public void run() {
+            FireTimeHolder.runWith(runnableKey, nominal, task);
+        }
+
+        @Override
+        public boolean isLongLived() {
+            return task instanceof SchedulingAwareRunnable s ? s.isLongLived() : SchedulingAwareRunnable.super.isLongLived();
+        }
+
+        @Override
+        public String getQualifier() {
+            return task instanceof SchedulingAwareRunnable s ? s.getQualifier() : null;
+        }
+
+        @Override
+        public String toString() {
+            return task.toString();
+        }
+    }
+}

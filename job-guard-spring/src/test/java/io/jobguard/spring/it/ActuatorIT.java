@@ -1,0 +1,161 @@
+package io.jobguard.spring.it;
+
+import io.jobguard.micrometer.MetricNames;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The jobguard actuator endpoint over real HTTP, on a started application with a live lease. */
+@WithRedis
+class ActuatorIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeEach
+    void reset() {
+        WebApp.reset();
+    }
+
+    @AfterEach
+    void releaseJob() {
+        WebApp.release.countDown();
+    }
+
+    @Test
+    void readShowsTheNodeTheJobAndItsLiveLeaseAndDeleteIsRefusedUnlessEnabled(RedisServerProcess redis)
+            throws Exception {
+        try (ConfigurableApplicationContext app = start(redis, "management.endpoint.jobguard.access=unrestricted")) {
+            String base = base(app);
+            assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
+
+            JsonNode report = JSON.readTree(get(base + "/actuator/jobguard", 200));
+            assertThat(report.path("node").asString()).isEqualTo("web-node");
+            assertThat(report.path("namespace").asString()).isEqualTo("web");
+            assertThat(report.path("clockSkew").asString()).startsWith("PT");
+            JsonNode job = report.path("jobs").get(0);
+            assertThat(job.path("name").asString()).isEqualTo("held");
+            assertThat(job.path("type").asString()).isEqualTo("RETURN");
+            assertThat(job.path("lease").asString()).isEqualTo("PT30S");
+            assertThat(job.path("schedule").asString()).startsWith("cron \"* * * * * *\"");
+            assertThat(Instant.parse(job.path("nextNominalFireTime").asString())).isAfter(Instant.now().minusSeconds(2));
+            JsonNode lease = report.path("runLeases").get(0);
+            assertThat(lease.path("job").asString()).isEqualTo("held");
+            assertThat(lease.path("holder").asString()).isEqualTo("web-node");
+            Instant fireTime = Instant.parse(lease.path("nominalFireTime").asString());
+            assertThat(fireTime.toEpochMilli() % 1000).isZero();
+            assertThat(Instant.parse(lease.path("acquiredAt").asString())).isAfterOrEqualTo(fireTime.minusSeconds(1));
+            assertThat(Duration.parse(lease.path("expiresIn").asString())).isPositive();
+            assertThat(lease.path("fencingToken").asLong()).isPositive();
+
+            JsonNode detail = JSON.readTree(get(base + "/actuator/jobguard/held", 200));
+            assertThat(detail.path("runLease").path("holder").asString()).isEqualTo("web-node");
+            assertThat(detail.path("recentFires").get(0).path("node").asString()).isEqualTo("web-node");
+            assertThat(detail.path("recentFires").get(0).path("nominalFireTime").asString())
+                    .isEqualTo(fireTime.toString());
+            get(base + "/actuator/jobguard/no-such-job", 404);
+
+            HttpResponse<String> refused = delete(base + "/actuator/jobguard/held");
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(refused.body()).contains("jobguard.actuator.force-release-enabled");
+            assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").path("holder")
+                    .asString()).isEqualTo("web-node");
+
+            MeterRegistry meters = app.getBean(MeterRegistry.class);
+            assertThat(meters.get(MetricNames.LEASES_ACTIVE).tag(MetricNames.TAG_NAMESPACE, "web").gauge().value())
+                    .isEqualTo(1.0);
+            await().atMost(Duration.ofSeconds(5)).until(() -> Double.isFinite(
+                    meters.get(MetricNames.CLOCK_SKEW).tag(MetricNames.TAG_NAMESPACE, "web").gauge().value()));
+        }
+    }
+
+    @Test
+    void deleteIsNotMappedWhileTheEndpointIsReadOnly(RedisServerProcess redis) throws Exception {
+        try (ConfigurableApplicationContext app = start(redis, "jobguard.actuator.force-release-enabled=true")) {
+            String base = base(app);
+            assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(delete(base + "/actuator/jobguard/held").statusCode()).isBetween(400, 499);
+            assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").path("holder")
+                    .asString()).isEqualTo("web-node");
+        }
+    }
+
+    @Test
+    void deleteForceReleasesTheLeaseWhenEnabledAndCountsOutcomes(RedisServerProcess redis) throws Exception {
+        try (ConfigurableApplicationContext app = start(redis, "management.endpoint.jobguard.access=unrestricted",
+                "jobguard.actuator.force-release-enabled=true")) {
+            String base = base(app);
+            assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
+            HttpResponse<String> released = delete(base + "/actuator/jobguard/held");
+            assertThat(released.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(released.body()).path("released").asBoolean()).isTrue();
+            assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").isNull()).isTrue();
+
+            WebApp.release.countDown();
+            MeterRegistry meters = app.getBean(MeterRegistry.class);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(meters.find(MetricNames.JOB_RUNS)
+                    .tags(MetricNames.TAG_JOB, "held", MetricNames.TAG_OUTCOME, "RAN", MetricNames.TAG_NAMESPACE, "web")
+                    .counter()).isNotNull());
+            assertThat(meters.find(MetricNames.JOB_ACQUIRE).tags(MetricNames.TAG_JOB, "held").timer()).isNotNull();
+            assertThat(meters.find(MetricNames.JOB_DURATION).tags(MetricNames.TAG_JOB, "held").timer()).isNotNull();
+            List<String> tagKeys = new ArrayList<>();
+            meters.find(MetricNames.JOB_RUNS).counters().forEach(c -> c.getId().getTags()
+                    .forEach(t -> tagKeys.add(t.getKey())));
+            assertThat(tagKeys).containsOnly(MetricNames.TAG_JOB, MetricNames.TAG_OUTCOME, MetricNames.TAG_NAMESPACE);
+            Gauge active = meters.get(MetricNames.LEASES_ACTIVE).gauge();
+            assertThat(active.getId().getTag(MetricNames.TAG_NAMESPACE)).isEqualTo("web");
+        }
+    }
+
+    /** Lets the held job finish before the context closes, so closing does not wait for it. */
+    private static ConfigurableApplicationContext start(RedisServerProcess redis, String... props) {
+        ConfigurableApplicationContext app = startApp(redis, props);
+        app.addApplicationListener((org.springframework.context.ApplicationListener<
+                org.springframework.context.event.ContextClosedEvent>) e -> WebApp.release.countDown());
+        return app;
+    }
+
+    private static ConfigurableApplicationContext startApp(RedisServerProcess redis, String... props) {
+        List<String> all = new ArrayList<>(List.of("server.port=0", "jobguard.node-id=web-node",
+                "jobguard.namespace=web", "management.endpoints.web.exposure.include=jobguard"));
+        all.addAll(List.of(props));
+        return Nodes.context(redis, WebApp.class, WebApplicationType.SERVLET, all);
+    }
+
+    private static String base(ConfigurableApplicationContext app) {
+        return "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
+    }
+
+    private String get(String url, int expectedStatus) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(expectedStatus);
+        return response.body();
+    }
+
+    private HttpResponse<String> delete(String url) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,123 @@
+package io.jobguard.spring.it;
+
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** RETURN vs WAIT on a job that sometimes overruns, fixed-delay cool-down across nodes, direct calls. */
+@WithRedis
+class GuardTypesIT {
+
+    @BeforeEach
+    void clearLog() {
+        GuardApp.LOG.clear();
+    }
+
+    @Test
+    void returnDropsTheFireTimeThatOverlapsALongRun(RedisServerProcess redis) {
+        List<FireLog.Run> runs = overrun(redis, "RETURN");
+        Map<Instant, List<String>> byT = GuardApp.LOG.byFireTime();
+        List<Instant> longOnes = longFireTimesFollowedByMore(byT);
+        assertThat(longOnes).isNotEmpty();
+        assertThat(longOnes).allSatisfy(t -> assertThat(byT).as("T+1 after long run %s is dropped", t)
+                .doesNotContainKey(t.plusSeconds(1)));
+        assertNoOverlap(runs);
+    }
+
+    @Test
+    void waitRunsTheOverlappingFireTimeLateAfterTheLongRun(RedisServerProcess redis) {
+        List<FireLog.Run> runs = overrun(redis, "WAIT");
+        Map<Instant, List<String>> byT = GuardApp.LOG.byFireTime();
+        List<Instant> longOnes = longFireTimesFollowedByMore(byT);
+        assertThat(longOnes).isNotEmpty();
+        for (Instant t : longOnes) {
+            FireLog.Run longRun = runOf(runs, t);
+            FireLog.Run next = runOf(runs, t.plusSeconds(1));
+            assertThat(next).as("T+1 after long run %s runs late", t).isNotNull();
+            assertThat(next.startNanos()).isGreaterThanOrEqualTo(longRun.endNanos());
+        }
+        assertNoOverlap(runs);
+    }
+
+    @Test
+    void fixedDelayIsACoolDownAcrossNodes(RedisServerProcess redis) {
+        try (Nodes nodes = Nodes.start(redis, GuardApp.class, List.of(
+                List.of("jobguard.node-id=a", "jobguard.namespace=delay", "test.job=delay"),
+                List.of("jobguard.node-id=b", "jobguard.namespace=delay", "test.job=delay")))) {
+            assertThat(nodes.contexts()).hasSize(2);
+            await().atMost(Duration.ofSeconds(30)).until(() -> GuardApp.LOG.runs().size() >= 8);
+        }
+        List<FireLog.Run> runs = GuardApp.LOG.runs().stream().sorted(Comparator.comparingLong(FireLog.Run::startNanos))
+                .toList();
+        for (int i = 1; i < runs.size(); i++) {
+            long gapMillis = (runs.get(i).startNanos() - runs.get(i - 1).endNanos()) / 1_000_000;
+            assertThat(gapMillis).as("gap before run %d of %s", i, runs).isGreaterThanOrEqualTo(700);
+        }
+    }
+
+    @Test
+    void directCallIsGuardedAsTheLatestFireTimeOfItsSchedule(RedisServerProcess redis) {
+        try (ConfigurableApplicationContext node = Nodes.context(redis, GuardApp.class, WebApplicationType.NONE,
+                List.of("jobguard.node-id=a", "jobguard.namespace=direct", "test.job=yearly"))) {
+            GuardApp.YearlyJob job = node.getBean(GuardApp.YearlyJob.class);
+            Instant newYear = ZonedDateTime.now(ZoneOffset.UTC).withDayOfYear(1).toLocalDate()
+                    .atStartOfDay(ZoneOffset.UTC).toInstant();
+
+            assertThat(job.report()).isEqualTo("done");
+            assertThat(job.lastFireTime()).isEqualTo(newYear);
+            assertThat(job.report()).as("the same fire time again is skipped").isNull();
+            assertThat(job.runs()).isEqualTo(1);
+        }
+    }
+
+    private static List<FireLog.Run> overrun(RedisServerProcess redis, String type) {
+        String ns = "overrun-" + type;
+        try (Nodes nodes = Nodes.start(redis, GuardApp.class, List.of(
+                List.of("jobguard.node-id=a", "jobguard.namespace=" + ns, "test.job=overrun",
+                        "jobguard.jobs.overrun.type=" + type),
+                List.of("jobguard.node-id=b", "jobguard.namespace=" + ns, "test.job=overrun",
+                        "jobguard.jobs.overrun.type=" + type)))) {
+            assertThat(nodes.contexts()).hasSize(2);
+            await().atMost(Duration.ofSeconds(40)).until(() -> longFireTimesFollowedByMore(GuardApp.LOG.byFireTime())
+                    .size() >= 2);
+        }
+        Map<Instant, List<String>> byT = GuardApp.LOG.byFireTime();
+        assertThat(byT).allSatisfy((t, nodes) -> assertThat(nodes).as("nodes that ran %s", t).hasSize(1));
+        return GuardApp.LOG.runs();
+    }
+
+    /** Long fire times that ran and were followed by at least two more seconds of fire times. */
+    private static List<Instant> longFireTimesFollowedByMore(Map<Instant, List<String>> byT) {
+        Set<Instant> times = byT.keySet();
+        Instant last = times.stream().max(Comparator.naturalOrder()).orElse(Instant.EPOCH);
+        return times.stream().filter(GuardApp::isLong).filter(t -> t.plusSeconds(2).isBefore(last)
+                || t.plusSeconds(2).equals(last)).toList();
+    }
+
+    private static FireLog.Run runOf(List<FireLog.Run> runs, Instant t) {
+        return runs.stream().filter(r -> r.nominalFireTime().equals(t)).findFirst().orElse(null);
+    }
+
+    private static void assertNoOverlap(List<FireLog.Run> runs) {
+        List<FireLog.Run> sorted = runs.stream().sorted(Comparator.comparingLong(FireLog.Run::startNanos)).toList();
+        for (int i = 1; i < sorted.size(); i++) {
+            assertThat(sorted.get(i).startNanos()).as("run %s starts after %s ended", sorted.get(i), sorted.get(i - 1))
+                    .isGreaterThanOrEqualTo(sorted.get(i - 1).endNanos());
+        }
+    }
+}

@@ -1,5 +1,6 @@
 package io.jobguard.spring;
 
+import io.jobguard.spring.batch.BatchLockingConfiguration;
 import org.springframework.context.annotation.Import;
 
 import java.lang.annotation.Documented;
@@ -23,6 +24,6 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
-@Import(JobGuardInfrastructure.class)
+@Import({JobGuardInfrastructure.class, BatchLockingConfiguration.class})
 public @interface EnableJobGuard {
 }

@@ -7,36 +7,55 @@ import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ReflectionUtils;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Matches {@link BatchLocked} methods (on the class or an interface it implements) and wraps them
- * in {@link BatchLockedInterceptor}. Matching parses the annotation, so a bad one fails when the
- * bean is proxied.
+ * in {@link BatchLockedInterceptor}. Matching parses every annotated method of a class the first
+ * time the class is seen, so a bad annotation fails when the bean is proxied; once all singletons
+ * exist, a context with annotated methods must also yield its {@link BatchLocks}, or startup fails
+ * naming a method.
  */
-final class BatchLockedAdvisor extends AbstractPointcutAdvisor {
+final class BatchLockedAdvisor extends AbstractPointcutAdvisor implements SmartInitializingSingleton {
 
     private static final long serialVersionUID = 1L;
 
     private final transient Map<Method, Optional<BatchLockedMethod>> methods = new ConcurrentHashMap<>();
+    private final transient Set<Class<?>> scanned = ConcurrentHashMap.newKeySet();
+    private final transient BatchLockedMethods found;
+    private final transient ObjectProvider<BatchLocks> locks;
     private final transient Duration defaultLease;
+    private final transient Duration defaultWaitFor;
     private final transient Pointcut pointcut = new StaticMethodMatcherPointcut() {
         @Override
         public boolean matches(Method method, Class<?> targetClass) {
+            if (scanned.add(targetClass)) {
+                ReflectionUtils.doWithMethods(targetClass, m -> describe(m, targetClass),
+                        m -> AnnotatedElementUtils.hasAnnotation(m, BatchLocked.class));
+            }
             return describe(method, targetClass).isPresent();
         }
     };
     private final transient BatchLockedInterceptor interceptor;
 
-    BatchLockedAdvisor(ObjectProvider<BatchLocks> locks, Duration defaultLease) {
+    BatchLockedAdvisor(ObjectProvider<BatchLocks> locks, BatchLockedMethods found, Duration defaultLease,
+                       Duration defaultWaitFor) {
+        this.locks = locks;
+        this.found = found;
         this.defaultLease = defaultLease;
+        this.defaultWaitFor = defaultWaitFor;
         this.interceptor = new BatchLockedInterceptor(locks, this);
     }
 
@@ -47,9 +66,34 @@ final class BatchLockedAdvisor extends AbstractPointcutAdvisor {
             if (annotation == null && m != method) {
                 annotation = AnnotatedElementUtils.findMergedAnnotation(method, BatchLocked.class);
             }
-            return annotation == null ? Optional.empty()
-                    : Optional.of(BatchLockedMethod.parse(m, annotation, defaultLease));
+            if (annotation == null) {
+                return Optional.empty();
+            }
+            BatchLockedMethod parsed = BatchLockedMethod.parse(m, annotation, defaultLease, defaultWaitFor);
+            found.add(targetClass.getName() + "." + m.getName() + "()", parsed.namespace());
+            return Optional.of(parsed);
         });
+    }
+
+    /** Fails the startup, naming a method, when annotated methods exist but their BatchLocks cannot be had. */
+    @Override
+    public void afterSingletonsInstantiated() {
+        if (found.isEmpty()) {
+            return;
+        }
+        String culprit = "@BatchLocked on " + found.methods().get(0)
+                + (found.methods().size() > 1 ? " (and " + (found.methods().size() - 1) + " more)" : "");
+        BatchLocks available;
+        try {
+            available = locks.getIfAvailable();
+        } catch (BeansException e) {
+            throw new IllegalStateException(culprit + " cannot get its BatchLocks: "
+                    + NestedExceptionUtils.getMostSpecificCause(e).getMessage(), e);
+        }
+        if (available == null) {
+            throw new IllegalStateException(culprit + " needs a BatchLocks bean (e.g. RedisBatchLocks.create("
+                    + "connectionFactory)); the context has none");
+        }
     }
 
     @Override

@@ -19,7 +19,7 @@ record BatchLockedMethod(String namespace, Expression keys, GuardType type, Dura
 
     private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
-    static BatchLockedMethod parse(Method method, BatchLocked annotation, Duration defaultLease) {
+    static BatchLockedMethod parse(Method method, BatchLocked annotation, Duration defaultLease, Duration defaultWaitFor) {
         String culprit = "@BatchLocked on " + method.getDeclaringClass().getName() + "." + method.getName();
         if (annotation.namespace().isBlank() || annotation.namespace().contains("{")
                 || annotation.namespace().contains("}")) {
@@ -40,7 +40,7 @@ record BatchLockedMethod(String namespace, Expression keys, GuardType type, Dura
         if (lease.isZero() || lease.isNegative()) {
             throw new IllegalStateException(culprit + ": lease must be positive, got " + annotation.lease());
         }
-        Duration waitFor = annotation.waitFor().isBlank() ? lease
+        Duration waitFor = annotation.waitFor().isBlank() ? (defaultWaitFor == null ? lease : defaultWaitFor)
                 : DurationParser.parse(annotation.waitFor(), culprit + " waitFor");
         if (waitFor.isNegative()) {
             throw new IllegalStateException(culprit + ": waitFor must not be negative, got " + annotation.waitFor());

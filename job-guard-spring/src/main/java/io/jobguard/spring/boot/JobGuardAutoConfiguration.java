@@ -2,10 +2,14 @@ package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.memory.InMemoryLeaseStore;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.EnableJobGuard;
 import io.jobguard.spring.JobOptionsCustomizer;
 import io.jobguard.store.LeaseStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -17,7 +21,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Auto-configures job-guard: a {@link LeaseStore} ({@code jobguard.store}, Redis on the
- * application's {@link RedisConnectionFactory}), the {@link JobGuardConfig} from the
+ * application's {@link RedisConnectionFactory} by default, {@code in-memory} for one JVM, or
+ * {@code shedlock} over the application's ShedLock {@code LockProvider}), the {@link JobGuardConfig} from the
  * {@code jobguard.*} properties (then every {@link JobGuardConfigCustomizer}), the
  * {@link JobGuard} engine, per-job option overrides, a periodic clock-skew check, and the
  * {@code @ClusterSingleton} integration of {@link EnableJobGuard}. Every bean backs off when the
@@ -30,6 +35,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @EnableJobGuard
 public class JobGuardAutoConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(JobGuardAutoConfiguration.class);
+
     /** Creates the auto-configuration; Spring Boot instantiates it. */
     public JobGuardAutoConfiguration() {
     }
@@ -37,15 +44,23 @@ public class JobGuardAutoConfiguration {
     /**
      * The lease store chosen by {@code jobguard.store}.
      *
-     * @param properties the properties
-     * @param redis      the application's Redis connections
+     * @param properties  the properties
+     * @param redis       the application's Redis connections
+     * @param beanFactory supplies the ShedLock {@code LockProvider} for {@code jobguard.store=shedlock}
      * @return the store
      * @throws IllegalStateException if the store needs a bean the application lacks
      */
     @Bean
     @ConditionalOnMissingBean
-    LeaseStore jobGuardLeaseStore(JobGuardProperties properties, ObjectProvider<RedisConnectionFactory> redis) {
+    LeaseStore jobGuardLeaseStore(JobGuardProperties properties, ObjectProvider<RedisConnectionFactory> redis,
+                                  ListableBeanFactory beanFactory) {
         switch (properties.getStore()) {
+            case IN_MEMORY:
+                log.warn("job-guard: jobguard.store=in-memory keeps leases in this JVM only: jobs and batch locks "
+                        + "are NOT exclusive across nodes; use it for tests and single-node deployments");
+                return InMemoryLeaseStore.create();
+            case SHEDLOCK:
+                return ShedLockStores.create(beanFactory);
             case REDIS:
             default: {
                 RedisConnectionFactory factory = redis.getIfAvailable();

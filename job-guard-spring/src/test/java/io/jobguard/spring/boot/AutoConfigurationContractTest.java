@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AutoConfigurationContractTest {
 
     private static final List<Class<?>> AUTO_CONFIGURATIONS = List.of(JobGuardAutoConfiguration.class,
-            JobGuardMetricsAutoConfiguration.class, JobGuardEndpointAutoConfiguration.class);
+            JobGuardBatchAutoConfiguration.class, JobGuardMetricsAutoConfiguration.class, JobGuardEndpointAutoConfiguration.class);
 
     @Test
     void everyBeanMethodIsConditionalOnMissingBean() {

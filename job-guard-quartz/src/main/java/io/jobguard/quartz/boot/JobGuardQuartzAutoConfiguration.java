@@ -9,12 +9,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Spring Boot auto-configuration that installs a
  * {@link io.jobguard.quartz.ClusterSingletonListener} on every Quartz {@link Scheduler} bean (the
  * Boot-managed one included) when the application has a {@link JobGuard} bean, before the
- * schedulers start. Guarded jobs are those opted in with {@code @ClusterSingleton} or the
+ * schedulers start; with job-guard-spring present, the guarded Quartz jobs also appear on the
+ * {@code jobguard} actuator endpoint, with their run leases and recent fires. Guarded jobs are those opted in with {@code @ClusterSingleton} or the
  * {@code jobguard.*} JobDataMap entries; outcomes reach the engine's listeners (metrics, actuator)
  * like any other guarded job. Turn it off with {@code jobguard.quartz.enabled=false}; a scheduler
  * that already has a listener of the default name (installed by the application) is left alone.
@@ -42,5 +44,25 @@ public final class JobGuardQuartzAutoConfiguration {
     static QuartzGuardInstaller jobGuardQuartzInstaller(ObjectProvider<JobGuard> jobGuard,
                                                         ObjectProvider<Scheduler> schedulers) {
         return new QuartzGuardInstaller(jobGuard, schedulers);
+    }
+
+    /** Lists the guarded Quartz jobs on the jobguard actuator endpoint when job-guard-spring is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.jobguard.spring.actuator.GuardedJobsContributor")
+    static class ActuatorContribution {
+
+        /**
+         * The contributor.
+         *
+         * @param installer  the installer, which knows the listeners
+         * @param schedulers the schedulers
+         * @return the contributor
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        QuartzGuardedJobsContributor jobGuardQuartzGuardedJobsContributor(QuartzGuardInstaller installer,
+                                                                          ObjectProvider<Scheduler> schedulers) {
+            return new QuartzGuardedJobsContributor(installer, schedulers);
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
+import io.jobguard.batch.BatchLocks;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.store.LeaseRecord;
@@ -22,13 +23,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The {@code jobguard} actuator endpoint. Reading shows this node (id, namespace, clock skew
  * against Redis), the jobs it guards (name, type, lease, schedule, next nominal fire time, last
  * outcome here) and, cluster-wide, the live run lease of each job (holder node, fire time,
  * acquired-at, expires-in, fencing token); {@code /{job}} adds the job's recent fire times with the
- * node that ran each. Instants are ISO-8601, durations ISO-8601 ({@code PT5M}). Read-only by
+ * node that ran each. Jobs guarded elsewhere (Quartz) appear through {@link GuardedJobsContributor}
+ * beans like {@code @Scheduled} ones; the report also lists the live batch leases of the known batch
+ * namespaces and the locks this node holds through job-guard's ShedLock provider. Instants are ISO-8601, durations ISO-8601 ({@code PT5M}). Read-only by
  * default: the delete operation, which force-releases a job's run lease whoever holds it, also
  * needs {@code jobguard.actuator.force-release-enabled=true}; every attempt is logged at WARN.
  */
@@ -40,6 +45,18 @@ public class JobGuardEndpoint {
     private final JobGuard guard;
     private final GuardedJobRegistry registry;
     private final boolean forceReleaseEnabled;
+    private final EndpointSources sources;
+
+    /**
+     * Creates the endpoint for the {@code @Scheduled} jobs only.
+     *
+     * @param guard               the engine
+     * @param registry            the guarded methods of this context
+     * @param forceReleaseEnabled whether the delete operation may release leases
+     */
+    public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled) {
+        this(guard, registry, forceReleaseEnabled, EndpointSources.none());
+    }
 
     /**
      * Creates the endpoint.
@@ -47,11 +64,14 @@ public class JobGuardEndpoint {
      * @param guard               the engine
      * @param registry            the guarded methods of this context
      * @param forceReleaseEnabled whether the delete operation may release leases
+     * @param sources             contributed jobs, batch leases and ShedLock locks to report
      */
-    public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled) {
+    public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled,
+                            EndpointSources sources) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.forceReleaseEnabled = forceReleaseEnabled;
+        this.sources = Objects.requireNonNull(sources, "sources");
     }
 
     /**
@@ -67,8 +87,12 @@ public class JobGuardEndpoint {
             jobs.add(summary(job));
             lease(job.options().name()).ifPresent(leases::add);
         }
+        for (GuardedJobsContributor.ContributedJob job : contributed()) {
+            jobs.add(summary(job));
+            lease(job.name()).ifPresent(leases::add);
+        }
         return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
-                guard.config().skewTolerance().toString(), jobs, leases);
+                guard.config().skewTolerance().toString(), jobs, leases, batchLeases(), heldLocks());
     }
 
     /**
@@ -80,13 +104,16 @@ public class JobGuardEndpoint {
     @ReadOperation
     public JobDetail job(@Selector String job) {
         GuardedJob guarded = registry.forName(job).orElse(null);
-        if (guarded == null) {
+        JobSummary summary = guarded != null ? summary(guarded)
+                : contributed().stream().filter(c -> c.name().equals(job)).findFirst().map(JobGuardEndpoint::summary)
+                        .orElse(null);
+        if (summary == null) {
             return null;
         }
         List<Fire> fires = guard.recentFires(job).stream()
                 .map(r -> new Fire(r.nominalFireTime(), r.describeHolder(), r.acquiredAt(), r.fencingToken()))
                 .toList();
-        return new JobDetail(summary(guarded), lease(job).orElse(null), fires);
+        return new JobDetail(summary, lease(job).orElse(null), fires);
     }
 
     /**
@@ -108,7 +135,7 @@ public class JobGuardEndpoint {
             return new WebEndpointResponse<>(new ForceRelease(job, false,
                     "force-release is disabled; set jobguard.actuator.force-release-enabled=true"), 403);
         }
-        if (registry.forName(job).isEmpty()) {
+        if (registry.forName(job).isEmpty() && contributed().stream().noneMatch(c -> c.name().equals(job))) {
             return new WebEndpointResponse<>(new ForceRelease(job, false, "no guarded job of that name on this node"),
                     WebEndpointResponse.STATUS_NOT_FOUND);
         }
@@ -125,6 +152,55 @@ public class JobGuardEndpoint {
         return new JobSummary(o.name(), GuardedJob.describe(job.beanClass(), job.method()), o.type().name(),
                 o.lease().toString(), o.waitFor().toString(), o.cooldown().toString(), job.schedule().describe(), next,
                 last == null ? null : last.nominalFireTime(), last == null ? null : last.outcome().name());
+    }
+
+    private static JobSummary summary(GuardedJobsContributor.ContributedJob job) {
+        return new JobSummary(job.name(), job.source(), job.type(), job.lease(), job.waitFor(), null, job.schedule(),
+                job.nextFireTime(), null, null);
+    }
+
+    private List<GuardedJobsContributor.ContributedJob> contributed() {
+        List<GuardedJobsContributor.ContributedJob> out = new ArrayList<>();
+        for (GuardedJobsContributor contributor : sources.contributors().get()) {
+            try {
+                out.addAll(contributor.guardedJobs());
+            } catch (RuntimeException e) {
+                log.warn("job-guard: guarded-jobs contributor {} failed: {}", contributor, e.toString());
+            }
+        }
+        return out;
+    }
+
+    private List<BatchLeaseView> batchLeases() {
+        Set<String> namespaces = new TreeSet<>(sources.batchNamespaces().get());
+        if (namespaces.isEmpty()) {
+            return List.of();
+        }
+        List<BatchLeaseView> out = new ArrayList<>();
+        try {
+            BatchLocks locks = sources.batchLocks().get();
+            if (locks == null) {
+                return List.of();
+            }
+            for (String namespace : namespaces) {
+                for (LeaseRecord r : locks.liveLeases(namespace)) {
+                    out.add(new BatchLeaseView(namespace, r.describeHolder(), r.acquiredAt(),
+                            r.expiresIn() == null ? null : r.expiresIn().toString(), r.fencingToken()));
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("job-guard: could not list batch leases of namespaces {}: {}", namespaces, e.toString());
+        }
+        return out;
+    }
+
+    private List<EndpointSources.HeldLock> heldLocks() {
+        try {
+            return sources.heldLocks().get();
+        } catch (RuntimeException e) {
+            log.warn("job-guard: could not list the ShedLock locks held here: {}", e.toString());
+            return List.of();
+        }
     }
 
     private Optional<RunLease> lease(String job) {
@@ -157,11 +233,27 @@ public class JobGuardEndpoint {
      * @param namespace     the namespace
      * @param clockSkew     this node's clock minus Redis TIME (null when Redis cannot be reached)
      * @param skewTolerance the configured tolerance
-     * @param jobs          the jobs this node guards
+     * @param jobs          the jobs this node guards (Spring {@code @Scheduled} and contributed, e.g. Quartz)
      * @param runLeases     live run leases of those jobs, cluster-wide
+     * @param batchLeases   live batch leases of the known batch namespaces, cluster-wide
+     * @param shedLockLocks locks this node holds through job-guard's ShedLock provider
      */
     public record NodeReport(String node, String namespace, String clockSkew, String skewTolerance,
-                             List<JobSummary> jobs, List<RunLease> runLeases) {
+                             List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseView> batchLeases,
+                             List<EndpointSources.HeldLock> shedLockLocks) {
+    }
+
+    /**
+     * A live batch lease.
+     *
+     * @param namespace    the batch namespace
+     * @param holder       the holding node
+     * @param acquiredAt   when it was taken, by Redis time
+     * @param expiresIn    time to live left
+     * @param fencingToken its fencing token
+     */
+    public record BatchLeaseView(String namespace, String holder, Instant acquiredAt, String expiresIn,
+                                 long fencingToken) {
     }
 
     /**

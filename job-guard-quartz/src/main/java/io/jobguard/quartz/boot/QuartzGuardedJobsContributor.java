@@ -1,0 +1,97 @@
+package io.jobguard.quartz.boot;
+
+import io.jobguard.JobOptions;
+import io.jobguard.quartz.ClusterSingletonListener;
+import io.jobguard.spring.actuator.GuardedJobsContributor;
+import org.quartz.CronTrigger;
+import org.quartz.JobDetail;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.SimpleTrigger;
+import org.quartz.Trigger;
+import org.quartz.impl.matchers.GroupMatcher;
+import org.springframework.beans.factory.ObjectProvider;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Shows the Quartz jobs that job-guard guards on the {@code jobguard} actuator endpoint: job name,
+ * Quartz key and class, guard options, trigger schedules and the next fire time. Reads the
+ * schedulers on every call; a scheduler that cannot be read contributes nothing.
+ */
+public final class QuartzGuardedJobsContributor implements GuardedJobsContributor {
+
+    private final QuartzGuardInstaller installer;
+    private final ObjectProvider<Scheduler> schedulers;
+
+    /**
+     * Creates the contributor.
+     *
+     * @param installer  knows the listeners installed per scheduler
+     * @param schedulers the application's schedulers
+     */
+    public QuartzGuardedJobsContributor(QuartzGuardInstaller installer, ObjectProvider<Scheduler> schedulers) {
+        this.installer = Objects.requireNonNull(installer, "installer");
+        this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
+    }
+
+    @Override
+    public List<ContributedJob> guardedJobs() {
+        Map<String, ClusterSingletonListener> listeners = installer.listeners();
+        List<ContributedJob> out = new ArrayList<>();
+        for (Scheduler scheduler : schedulers.orderedStream().toList()) {
+            try {
+                ClusterSingletonListener listener = listeners.get(scheduler.getSchedulerName());
+                if (listener == null) {
+                    continue;
+                }
+                Map<String, JobOptions> guarded = listener.guardedJobs();
+                for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
+                    JobOptions options = guarded.get(key.getGroup() + "." + key.getName());
+                    if (options != null) {
+                        out.add(describe(scheduler, key, options));
+                    }
+                }
+            } catch (SchedulerException e) {
+                // an unreadable scheduler (shut down, store error) shows nothing rather than failing the report
+                continue;
+            }
+        }
+        return out;
+    }
+
+    private static ContributedJob describe(Scheduler scheduler, JobKey key, JobOptions options)
+            throws SchedulerException {
+        JobDetail detail = scheduler.getJobDetail(key);
+        List<? extends Trigger> triggers = scheduler.getTriggersOfJob(key);
+        String schedule = triggers.isEmpty() ? null
+                : triggers.stream().map(QuartzGuardedJobsContributor::schedule).collect(Collectors.joining("; "));
+        Instant next = triggers.stream().map(Trigger::getNextFireTime).filter(Objects::nonNull).map(Date::toInstant)
+                .min(Instant::compareTo).orElse(null);
+        String source = "Quartz job " + key.getGroup() + "." + key.getName() + " on scheduler "
+                + scheduler.getSchedulerName()
+                + (detail == null || detail.getJobClass() == null ? "" : " (" + detail.getJobClass().getName() + ")");
+        return new ContributedJob(options.name(), source, options.type().name(), options.lease().toString(),
+                options.waitFor().toString(), schedule, next);
+    }
+
+    private static String schedule(Trigger trigger) {
+        if (trigger instanceof CronTrigger cron) {
+            return "cron \"" + cron.getCronExpression() + "\" " + cron.getTimeZone().getID();
+        }
+        if (trigger instanceof SimpleTrigger simple) {
+            return "every " + Duration.ofMillis(simple.getRepeatInterval())
+                    + (simple.getRepeatCount() == SimpleTrigger.REPEAT_INDEFINITELY ? ""
+                    : " (" + simple.getRepeatCount() + " repeats)");
+        }
+        return trigger.getClass().getSimpleName() + " " + trigger.getKey();
+    }
+}

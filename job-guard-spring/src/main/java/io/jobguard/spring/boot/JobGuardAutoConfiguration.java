@@ -6,6 +6,8 @@ import io.jobguard.memory.InMemoryLeaseStore;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.EnableJobGuard;
 import io.jobguard.spring.JobOptionsCustomizer;
+import io.jobguard.spring.actuator.GuardedJobsContributor;
+import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.store.LeaseStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +58,7 @@ public class JobGuardAutoConfiguration {
                                   ListableBeanFactory beanFactory) {
         switch (properties.getStore()) {
             case IN_MEMORY:
-                log.warn("job-guard: jobguard.store=in-memory keeps leases in this JVM only: jobs and batch locks "
+                log.warn("job-guard: jobguard.store=in-memory keeps run leases in this JVM only: scheduled jobs "
                         + "are NOT exclusive across nodes; use it for tests and single-node deployments");
                 return InMemoryLeaseStore.create();
             case SHEDLOCK:
@@ -129,6 +131,22 @@ public class JobGuardAutoConfiguration {
     @ConditionalOnMissingBean(PropertiesJobOptionsCustomizer.class)
     JobOptionsCustomizer jobGuardPropertiesJobOptionsCustomizer(JobGuardProperties properties) {
         return new PropertiesJobOptionsCustomizer(properties);
+    }
+
+    /**
+     * Warns at startup about {@code jobguard.jobs.<name>} entries that match no guarded job.
+     *
+     * @param properties   the properties
+     * @param registry     the guarded {@code @Scheduled} methods
+     * @param contributors other guarded jobs (Quartz)
+     * @return the check
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    JobPropertiesCheck jobGuardJobPropertiesCheck(JobGuardProperties properties,
+                                                  ObjectProvider<GuardedJobRegistry> registry,
+                                                  ObjectProvider<GuardedJobsContributor> contributors) {
+        return new JobPropertiesCheck(properties, registry, contributors);
     }
 
     /**

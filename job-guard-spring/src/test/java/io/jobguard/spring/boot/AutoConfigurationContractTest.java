@@ -57,6 +57,10 @@ class AutoConfigurationContractTest {
         assertThat(metadata).contains("\"jobguard.namespace\"", "\"jobguard.node-id\"", "\"jobguard.key-prefix\"",
                 "\"jobguard.default-lease\"", "\"jobguard.default-wait-for\"", "\"jobguard.skew-tolerance\"",
                 "\"jobguard.on-store-failure\"", "\"jobguard.keep-alive\"", "\"jobguard.jobs\"", "\"jobguard.store\"",
-                "\"jobguard.enabled\"", "\"jobguard.actuator.force-release-enabled\"");
+                "\"jobguard.enabled\"", "\"jobguard.actuator.force-release-enabled\"", "\"jobguard.batch.chunk-size\"",
+                "\"jobguard.batch.max-keys\"", "\"jobguard.batch.max-key-length\"", "\"jobguard.batch.spread\"",
+                "\"jobguard.batch.keep-alive\"", "\"jobguard.batch.wait-poll-interval\"",
+                "\"jobguard.batch.default-lease\"", "\"jobguard.batch.default-wait-for\"",
+                "\"jobguard.batch.namespaces\"", "\"in-memory\"", "\"shedlock\"");
     }
 }

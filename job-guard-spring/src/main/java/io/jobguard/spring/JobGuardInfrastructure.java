@@ -6,13 +6,15 @@ import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.scheduling.NominalFireTimeConfigurer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
 /**
  * The beans behind {@link EnableJobGuard}: the registry of guarded methods, the post-processor
- * that validates and advises them, and the scheduler decorator that supplies nominal fire times.
+ * that validates and advises them, the scheduler decorator that supplies nominal fire times, and
+ * the closer that shuts job-guard's Redis subscriptions before the connection factory stops.
  * They are infrastructure, not meant to be replaced.
  */
 @Configuration(proxyBeanMethods = false)
@@ -32,6 +34,12 @@ class JobGuardInfrastructure {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static GuardedJobRegistry jobGuardGuardedJobRegistry(ClusterSingletonPostProcessor postProcessor) {
         return postProcessor.registry();
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static RedisClientsCloser jobGuardRedisClientsCloser(ConfigurableListableBeanFactory beanFactory) {
+        return new RedisClientsCloser(beanFactory);
     }
 
     @Bean

@@ -10,6 +10,9 @@ import io.jobguard.testing.WithRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -30,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@code @BatchLocked} in a Boot application: auto-configured batch locks, conflicts, metrics, actuator. */
 @WithRedis
+@ExtendWith(OutputCaptureExtension.class)
 class BatchLockedBootIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -41,11 +45,13 @@ class BatchLockedBootIT {
     }
 
     @Test
-    void lockedMethodConflictsAndItsLeaseShowsOnTheEndpoint(RedisServerProcess redis) throws Exception {
+    void lockedMethodConflictsAndItsLeaseShowsOnTheEndpoint(RedisServerProcess redis, CapturedOutput output)
+            throws Exception {
         try (ConfigurableApplicationContext app = Nodes.context(redis, BatchApp.class, WebApplicationType.SERVLET,
                 List.of("server.port=0", "jobguard.node-id=batch-node", "jobguard.namespace=batch",
                         "jobguard.key-prefix=bootbatch", "jobguard.batch.default-lease=45s",
-                        "jobguard.batch.namespaces=pallet", "management.endpoints.web.exposure.include=jobguard"))) {
+                        "jobguard.batch.namespaces=pallet", "management.endpoints.web.exposure.include=jobguard",
+                        "spring.data.redis.lettuce.pool.enabled=true"))) {
             app.addApplicationListener((org.springframework.context.ApplicationListener<
                     org.springframework.context.event.ContextClosedEvent>) e -> BatchApp.release.countDown());
             BatchLocks locks = app.getBean(BatchLocks.class);
@@ -68,6 +74,9 @@ class BatchLockedBootIT {
                         assertThat(e.result()).isEqualTo(BatchResult.CONFLICT);
                     })
                     .hasMessageContaining("b (held by batch-node)");
+            // a WAIT that times out: it subscribes to release notifications, which must close cleanly below
+            assertThat(locks.acquire("sku", List.of("a"), Duration.ofSeconds(5), Duration.ofMillis(300)).result())
+                    .isEqualTo(BatchResult.TIMEOUT);
             try (var pallet = locks.tryAcquire("pallet", List.of("p1"), Duration.ofSeconds(20)).orElseThrow()) {
                 String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
                 HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base
@@ -95,5 +104,6 @@ class BatchLockedBootIT {
             assertThat(meters.find(MetricNames.BATCH_ACQUIRE).tag(MetricNames.TAG_NAMESPACE, "sku").timers())
                     .isNotEmpty();
         }
+        assertThat(output).doesNotContain("PoolException").doesNotContain("Unable to unsubscribe");
     }
 }

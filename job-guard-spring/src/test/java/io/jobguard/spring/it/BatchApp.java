@@ -3,7 +3,9 @@ package io.jobguard.spring.it;
 import io.jobguard.BatchLocked;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import io.jobguard.shedlock.JobGuardLockProvider;
 import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -20,6 +22,12 @@ class BatchApp {
     static void reset() {
         holding = new CountDownLatch(1);
         release = new CountDownLatch(1);
+    }
+
+    @Bean
+    JobGuardLockProvider shedLockProvider(RedisConnectionFactory redis) {
+        return JobGuardLockProvider.builder(redis).keyPrefix("bootbatch").namespace("batch").nodeId("batch-node")
+                .build();
     }
 
     @Bean

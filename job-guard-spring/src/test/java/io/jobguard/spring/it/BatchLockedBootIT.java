@@ -7,7 +7,10 @@ import io.jobguard.micrometer.MetricNames;
 import io.jobguard.redis.RedisBatchLocks;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
+import io.jobguard.shedlock.JobGuardLockProvider;
 import io.micrometer.core.instrument.MeterRegistry;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -77,6 +80,8 @@ class BatchLockedBootIT {
             // a WAIT that times out: it subscribes to release notifications, which must close cleanly below
             assertThat(locks.acquire("sku", List.of("a"), Duration.ofSeconds(5), Duration.ofMillis(300)).result())
                     .isEqualTo(BatchResult.TIMEOUT);
+            SimpleLock report = app.getBean(JobGuardLockProvider.class).lock(new LockConfiguration(Instant.now(),
+                    "report", Duration.ofSeconds(30), Duration.ZERO)).orElseThrow();
             try (var pallet = locks.tryAcquire("pallet", List.of("p1"), Duration.ofSeconds(20)).orElseThrow()) {
                 String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
                 HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base
@@ -95,6 +100,13 @@ class BatchLockedBootIT {
                         .isGreaterThan(Duration.ofSeconds(20)).isLessThanOrEqualTo(Duration.ofSeconds(45));
                 assertThat(other.path("namespace").asString()).isEqualTo("pallet");
                 assertThat(other.path("fencingToken").asLong()).isEqualTo(pallet.fencingToken());
+                JsonNode held = JSON.readTree(response.body()).path("shedLockLocks");
+                assertThat(held.size()).as(response.body()).isEqualTo(1);
+                assertThat(held.get(0).path("name").asString()).isEqualTo("report");
+                assertThat(held.get(0).path("node").asString()).isEqualTo("batch-node");
+                assertThat(Instant.parse(held.get(0).path("lockAtMostUntil").asString())).isAfter(Instant.now());
+            } finally {
+                report.unlock();
             }
 
             BatchApp.release.countDown();

@@ -2,7 +2,9 @@ package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.memory.InMemoryLeaseStore;
 import io.jobguard.redis.RedisLeaseStore;
+import org.slf4j.LoggerFactory;
 import io.jobguard.spring.EnableJobGuard;
 import io.jobguard.spring.JobOptionsCustomizer;
 import io.jobguard.store.LeaseStore;
@@ -46,6 +48,10 @@ public class JobGuardAutoConfiguration {
     @ConditionalOnMissingBean
     LeaseStore jobGuardLeaseStore(JobGuardProperties properties, ObjectProvider<RedisConnectionFactory> redis) {
         switch (properties.getStore()) {
+            case IN_MEMORY:
+                LoggerFactory.getLogger(JobGuardAutoConfiguration.class).warn("job-guard: jobguard.store=in-memory: "
+                        + "leases live in this JVM only; other instances of the application are NOT excluded");
+                return InMemoryLeaseStore.create();
             case REDIS:
             default: {
                 RedisConnectionFactory factory = redis.getIfAvailable();

@@ -64,7 +64,12 @@ public class JobGuardProperties {
     /** Where leases live. */
     public enum Store {
         /** The Redis store on the application's RedisConnectionFactory. */
-        REDIS
+        REDIS,
+        /**
+         * A store inside this JVM ({@code InMemoryLeaseStore}): for tests and single-instance apps
+         * only, never chosen unless set explicitly. No batch locks.
+         */
+        IN_MEMORY
     }
 
     /**

@@ -1,0 +1,122 @@
+package io.jobguard.spring.boot;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
+
+/**
+ * {@code jobguard.batch.*}: settings of the auto-configured batch locks. Defaults are those of
+ * {@code BatchLockConfig.ofDefaults()}.
+ */
+@ConfigurationProperties("jobguard.batch")
+public class JobGuardBatchProperties {
+
+    /** Whether a BatchLocks bean and the @BatchLocked advisor are auto-configured. */
+    private boolean enabled = true;
+
+    /** Keys per Lua script call; bounds how long one call blocks Redis. */
+    private int chunkSize = 1000;
+
+    /** Most keys in one batch; larger batches are rejected before anything is sent. */
+    private int maxKeys = 100_000;
+
+    /** Redis Cluster: spread keys over all slots instead of one hash tag per batch namespace. */
+    private boolean spread;
+
+    /** WAIT re-tries at least this often even without a release notification. */
+    private Duration waitPollInterval = Duration.ofMillis(500);
+
+    /** Creates the properties with their defaults. */
+    public JobGuardBatchProperties() {
+    }
+
+    /**
+     * Returns whether batch locks are auto-configured.
+     *
+     * @return {@code true} by default
+     */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    /**
+     * Sets whether batch locks are auto-configured.
+     *
+     * @param enabled {@code false} to back off
+     */
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /**
+     * Returns the chunk size.
+     *
+     * @return keys per script call
+     */
+    public int getChunkSize() {
+        return chunkSize;
+    }
+
+    /**
+     * Sets the chunk size.
+     *
+     * @param chunkSize keys per script call
+     */
+    public void setChunkSize(int chunkSize) {
+        this.chunkSize = chunkSize;
+    }
+
+    /**
+     * Returns the key limit.
+     *
+     * @return most keys per batch
+     */
+    public int getMaxKeys() {
+        return maxKeys;
+    }
+
+    /**
+     * Sets the key limit.
+     *
+     * @param maxKeys most keys per batch
+     */
+    public void setMaxKeys(int maxKeys) {
+        this.maxKeys = maxKeys;
+    }
+
+    /**
+     * Returns whether spread mode is on.
+     *
+     * @return {@code true} for spread mode
+     */
+    public boolean isSpread() {
+        return spread;
+    }
+
+    /**
+     * Sets spread mode.
+     *
+     * @param spread {@code true} to spread keys over all slots
+     */
+    public void setSpread(boolean spread) {
+        this.spread = spread;
+    }
+
+    /**
+     * Returns the WAIT fallback poll interval.
+     *
+     * @return the interval
+     */
+    public Duration getWaitPollInterval() {
+        return waitPollInterval;
+    }
+
+    /**
+     * Sets the WAIT fallback poll interval.
+     *
+     * @param waitPollInterval the interval
+     */
+    public void setWaitPollInterval(Duration waitPollInterval) {
+        this.waitPollInterval = waitPollInterval;
+    }
+}

@@ -1,6 +1,7 @@
 package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
+import io.jobguard.batch.BatchLocks;
 import io.jobguard.JobOptions;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
@@ -19,6 +20,7 @@ import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,6 +42,7 @@ public class JobGuardEndpoint {
     private final JobGuard guard;
     private final GuardedJobRegistry registry;
     private final boolean forceReleaseEnabled;
+    private final BatchLeaseView batchLeases;
 
     /**
      * Creates the endpoint.
@@ -49,9 +52,24 @@ public class JobGuardEndpoint {
      * @param forceReleaseEnabled whether the delete operation may release leases
      */
     public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled) {
+        this(guard, registry, forceReleaseEnabled, null, List.of());
+    }
+
+    /**
+     * Creates the endpoint, also listing live batch leases.
+     *
+     * @param guard               the engine
+     * @param registry            the guarded methods of this context
+     * @param forceReleaseEnabled whether the delete operation may release leases
+     * @param batchLocks          the batch locks, or null
+     * @param batchNamespaces     batch namespaces to list from the start (more are added as used)
+     */
+    public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled,
+                            BatchLocks batchLocks, Collection<String> batchNamespaces) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.forceReleaseEnabled = forceReleaseEnabled;
+        this.batchLeases = batchLocks == null ? null : new BatchLeaseView(batchLocks, batchNamespaces);
     }
 
     /**
@@ -68,7 +86,8 @@ public class JobGuardEndpoint {
             lease(job.options().name()).ifPresent(leases::add);
         }
         return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
-                guard.config().skewTolerance().toString(), jobs, leases);
+                guard.config().skewTolerance().toString(), jobs, leases,
+                batchLeases == null ? List.of() : batchLeases.leases());
     }
 
     /**
@@ -159,9 +178,24 @@ public class JobGuardEndpoint {
      * @param skewTolerance the configured tolerance
      * @param jobs          the jobs this node guards
      * @param runLeases     live run leases of those jobs, cluster-wide
+     * @param batchLeases   live batch leases of the known batch namespaces, cluster-wide
      */
     public record NodeReport(String node, String namespace, String clockSkew, String skewTolerance,
-                             List<JobSummary> jobs, List<RunLease> runLeases) {
+                             List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseEntry> batchLeases) {
+    }
+
+    /**
+     * A live batch lease.
+     *
+     * @param namespace    the batch namespace
+     * @param holder       the holding node (or the foreign value)
+     * @param acquiredAt   when it was taken, by Redis time
+     * @param expiresIn    time to live left
+     * @param fencingToken its fencing token
+     * @param foreign      whether job-guard did not write it
+     */
+    public record BatchLeaseEntry(String namespace, String holder, Instant acquiredAt, String expiresIn,
+                                  long fencingToken, boolean foreign) {
     }
 
     /**

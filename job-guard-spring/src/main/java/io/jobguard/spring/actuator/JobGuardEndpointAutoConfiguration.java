@@ -1,7 +1,9 @@
 package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
+import io.jobguard.batch.BatchLocks;
 import io.jobguard.spring.boot.JobGuardAutoConfiguration;
+import io.jobguard.spring.boot.JobGuardBatchAutoConfiguration;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -12,11 +14,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
+import java.util.List;
+
 /**
  * Registers the {@link JobGuardEndpoint} when Spring Boot Actuator is present, a {@link JobGuard}
  * exists and the endpoint is available ({@code management.endpoints.web.exposure.include=jobguard}).
  */
-@AutoConfiguration(after = JobGuardAutoConfiguration.class)
+@AutoConfiguration(after = {JobGuardAutoConfiguration.class, JobGuardBatchAutoConfiguration.class})
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
 @ConditionalOnBean(JobGuard.class)
 @ConditionalOnAvailableEndpoint(JobGuardEndpoint.class)
@@ -31,14 +35,18 @@ public class JobGuardEndpointAutoConfiguration {
      *
      * @param guard       the engine
      * @param registry    the guarded methods (empty when the integration is off)
-     * @param environment supplies {@code jobguard.actuator.force-release-enabled}
+     * @param environment supplies {@code jobguard.actuator.force-release-enabled} and
+     *                    {@code jobguard.batch.namespaces}
+     * @param batchLocks  the batch locks, if any
      * @return the endpoint
      */
     @Bean
     @ConditionalOnMissingBean
     JobGuardEndpoint jobGuardEndpoint(JobGuard guard, ObjectProvider<GuardedJobRegistry> registry,
-                                      Environment environment) {
+                                      Environment environment, ObjectProvider<BatchLocks> batchLocks) {
         boolean forceRelease = environment.getProperty("jobguard.actuator.force-release-enabled", Boolean.class, false);
-        return new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new), forceRelease);
+        String[] namespaces = environment.getProperty("jobguard.batch.namespaces", String[].class, new String[0]);
+        return new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new), forceRelease,
+                batchLocks.getIfAvailable(), List.of(namespaces));
     }
 }

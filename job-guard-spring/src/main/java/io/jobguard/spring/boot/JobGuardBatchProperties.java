@@ -3,6 +3,8 @@ package io.jobguard.spring.boot;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code jobguard.batch.*}: settings of the auto-configured batch locks. Defaults are those of
@@ -25,6 +27,12 @@ public class JobGuardBatchProperties {
 
     /** WAIT re-tries at least this often even without a release notification. */
     private Duration waitPollInterval = Duration.ofMillis(500);
+
+    /**
+     * Batch namespaces the actuator endpoint lists from startup (namespaces this node uses are
+     * added as it uses them).
+     */
+    private List<String> namespaces = new ArrayList<>();
 
     /** Creates the properties with their defaults. */
     public JobGuardBatchProperties() {
@@ -118,5 +126,23 @@ public class JobGuardBatchProperties {
      */
     public void setWaitPollInterval(Duration waitPollInterval) {
         this.waitPollInterval = waitPollInterval;
+    }
+
+    /**
+     * Returns the batch namespaces listed by the actuator from startup.
+     *
+     * @return the namespaces
+     */
+    public List<String> getNamespaces() {
+        return namespaces;
+    }
+
+    /**
+     * Sets the batch namespaces listed by the actuator from startup.
+     *
+     * @param namespaces the namespaces
+     */
+    public void setNamespaces(List<String> namespaces) {
+        this.namespaces = namespaces;
     }
 }

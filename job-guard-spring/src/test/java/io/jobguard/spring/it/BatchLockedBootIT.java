@@ -6,6 +6,7 @@ import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockUnavailableException;
 import io.jobguard.batch.BatchLocks;
 import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.spring.actuator.JobGuardEndpoint;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,7 +54,9 @@ class BatchLockedBootIT {
     @Test
     void bootWiresBatchLocksTheAdvisorAndTheMeters(RedisServerProcess redis) throws Exception {
         try (ConfigurableApplicationContext app = Nodes.context(redis, App.class, WebApplicationType.NONE,
-                List.of("jobguard.node-id=batch-node", "jobguard.batch.chunk-size=500"))) {
+                List.of("jobguard.node-id=batch-node", "jobguard.batch.chunk-size=500",
+                        "management.endpoints.jmx.exposure.include=jobguard",
+                        "management.endpoints.web.exposure.include=jobguard"))) {
             BatchLocks locks = app.getBean(BatchLocks.class);
             assertThat(locks).isInstanceOf(RedisBatchLocks.class);
             assertThat(((RedisBatchLocks) locks).config().chunkSize()).isEqualTo(500);
@@ -68,6 +71,13 @@ class BatchLockedBootIT {
                         .isInstanceOf(BatchLockUnavailableException.class)
                         .hasMessageContaining("c");
                 assertThat(service.reservedCount()).isEqualTo(3);
+                assertThat(app.getBean(JobGuardEndpoint.class).report().batchLeases())
+                        .singleElement().satisfies(entry -> {
+                            assertThat(entry.namespace()).isEqualTo("sku");
+                            assertThat(entry.holder()).isEqualTo("batch-node");
+                            assertThat(entry.fencingToken()).isEqualTo(lease.fencingToken());
+                            assertThat(java.time.Duration.parse(entry.expiresIn())).isPositive();
+                        });
             }
             assertThat(service.reserve(List.of("x", "c"))).isEqualTo(5);
 

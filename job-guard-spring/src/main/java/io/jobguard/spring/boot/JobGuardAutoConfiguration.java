@@ -5,6 +5,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.memory.InMemoryLeaseStore;
 import io.jobguard.redis.RedisLeaseStore;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import io.jobguard.spring.EnableJobGuard;
 import io.jobguard.spring.JobOptionsCustomizer;
 import io.jobguard.store.LeaseStore;
@@ -16,6 +17,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import java.util.Locale;
 
 /**
  * Auto-configures job-guard: a {@link LeaseStore} ({@code jobguard.store}, Redis on the
@@ -135,5 +138,19 @@ public class JobGuardAutoConfiguration {
     ClockSkewMonitor jobGuardClockSkewMonitor(JobGuard guard, JobGuardProperties properties,
                                               ObjectProvider<ClockSkewSink> sinks) {
         return new ClockSkewMonitor(guard, properties.getClockSkewCheckInterval(), sinks.orderedStream().toList());
+    }
+
+    /**
+     * Refuses to start when {@code @BatchLocked} methods exist but no batch locks do.
+     *
+     * @param beanFactory the bean factory to scan
+     * @param properties  the properties, to name the store
+     * @return the check
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    BatchLockedWithoutLocksCheck jobGuardBatchLockedCheck(ConfigurableListableBeanFactory beanFactory,
+                                                          JobGuardProperties properties) {
+        return new BatchLockedWithoutLocksCheck(beanFactory, properties.getStore().name().toLowerCase(Locale.ROOT));
     }
 }

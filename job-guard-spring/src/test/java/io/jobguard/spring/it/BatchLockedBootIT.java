@@ -88,10 +88,11 @@ class BatchLockedBootIT {
     }
 
     @Test
-    void batchLocksBackOffWhenDisabled(RedisServerProcess redis) {
-        try (ConfigurableApplicationContext app = Nodes.context(redis, App.class, WebApplicationType.NONE,
-                List.of("jobguard.batch.enabled=false"))) {
-            assertThat(app.getBeanProvider(BatchLocks.class).getIfAvailable()).isNull();
-        }
+    void batchLockedMethodsWithoutBatchLocksFailTheStartupInsteadOfRunningUnlocked(RedisServerProcess redis) {
+        assertThatThrownBy(() -> Nodes.context(redis, App.class, WebApplicationType.NONE,
+                List.of("jobguard.batch.enabled=false")).close())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("@BatchLocked method " + Reservations.class.getName() + ".reserve")
+                .hasMessageContaining("no BatchLocks bean");
     }
 }

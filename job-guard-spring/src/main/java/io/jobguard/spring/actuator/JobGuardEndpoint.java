@@ -43,6 +43,7 @@ public class JobGuardEndpoint {
     private final GuardedJobRegistry registry;
     private final boolean forceReleaseEnabled;
     private final BatchLeaseView batchLeases;
+    private volatile HeldLocksSource heldLocks = List::of;
 
     /**
      * Creates the endpoint.
@@ -73,6 +74,15 @@ public class JobGuardEndpoint {
     }
 
     /**
+     * Also lists the locks held through job-guard's ShedLock provider.
+     *
+     * @param source the held locks
+     */
+    public void heldLocksSource(HeldLocksSource source) {
+        this.heldLocks = Objects.requireNonNull(source, "source");
+    }
+
+    /**
      * This node, its guarded jobs and their live leases.
      *
      * @return the report
@@ -87,7 +97,7 @@ public class JobGuardEndpoint {
         }
         return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
                 guard.config().skewTolerance().toString(), jobs, leases,
-                batchLeases == null ? List.of() : batchLeases.leases());
+                batchLeases == null ? List.of() : batchLeases.leases(), List.copyOf(heldLocks.heldLocks()));
     }
 
     /**
@@ -179,9 +189,11 @@ public class JobGuardEndpoint {
      * @param jobs          the jobs this node guards
      * @param runLeases     live run leases of those jobs, cluster-wide
      * @param batchLeases   live batch leases of the known batch namespaces, cluster-wide
+     * @param shedLocks     locks this node holds through job-guard's ShedLock provider
      */
     public record NodeReport(String node, String namespace, String clockSkew, String skewTolerance,
-                             List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseEntry> batchLeases) {
+                             List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseEntry> batchLeases,
+                             List<?> shedLocks) {
     }
 
     /**

@@ -2,6 +2,7 @@ package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
 import io.jobguard.batch.BatchLocks;
+import io.jobguard.shedlock.JobGuardLockProvider;
 import io.jobguard.spring.boot.JobGuardAutoConfiguration;
 import io.jobguard.spring.boot.JobGuardBatchAutoConfiguration;
 import io.jobguard.spring.internal.GuardedJobRegistry;
@@ -12,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import java.util.List;
@@ -38,15 +40,31 @@ public class JobGuardEndpointAutoConfiguration {
      * @param environment supplies {@code jobguard.actuator.force-release-enabled} and
      *                    {@code jobguard.batch.namespaces}
      * @param batchLocks  the batch locks, if any
+     * @param heldLocks   the ShedLock provider's held locks, if ShedLock is present
      * @return the endpoint
      */
     @Bean
     @ConditionalOnMissingBean
     JobGuardEndpoint jobGuardEndpoint(JobGuard guard, ObjectProvider<GuardedJobRegistry> registry,
-                                      Environment environment, ObjectProvider<BatchLocks> batchLocks) {
+                                      Environment environment, ObjectProvider<BatchLocks> batchLocks,
+                                      ObjectProvider<HeldLocksSource> heldLocks) {
         boolean forceRelease = environment.getProperty("jobguard.actuator.force-release-enabled", Boolean.class, false);
         String[] namespaces = environment.getProperty("jobguard.batch.namespaces", String[].class, new String[0]);
-        return new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new), forceRelease,
-                batchLocks.getIfAvailable(), List.of(namespaces));
+        JobGuardEndpoint endpoint = new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new),
+                forceRelease, batchLocks.getIfAvailable(), List.of(namespaces));
+        heldLocks.ifAvailable(endpoint::heldLocksSource);
+        return endpoint;
+    }
+
+    /** The ShedLock provider's held locks, only when ShedLock is on the classpath. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "net.javacrumbs.shedlock.core.ExtensibleLockProvider")
+    static class ShedLockConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        HeldLocksSource jobGuardShedLocks(ObjectProvider<JobGuardLockProvider> providers) {
+            return () -> providers.orderedStream().flatMap(p -> p.heldLocks().stream()).toList();
+        }
     }
 }

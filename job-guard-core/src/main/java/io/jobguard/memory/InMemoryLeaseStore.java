@@ -1,5 +1,6 @@
 package io.jobguard.memory;
 
+import io.jobguard.internal.LocalSignals;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -13,14 +14,11 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
@@ -41,9 +39,8 @@ public final class InMemoryLeaseStore implements LeaseStore {
     private final Clock clock;
     private final LongSupplier ticker;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition released = lock.newCondition();
     private final Map<JobId, JobState> jobs = new HashMap<>();
-    private final Map<JobId, Set<Watch>> watches = new HashMap<>();
+    private final LocalSignals<JobId> signals = new LocalSignals<>(Duration.ofDays(365));
 
     private InMemoryLeaseStore(Clock clock, LongSupplier ticker) {
         this.clock = clock;
@@ -141,7 +138,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
             }
             job.run = null;
             extend(job.markers.get(r.nominalFireTime().toEpochMilli()), now + r.markerRetention().toNanos());
-            signal(r.job());
+            signals.signal(r.job());
             return true;
         } finally {
             lock.unlock();
@@ -151,14 +148,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
     @Override
     public ReleaseWatch watchRunReleases(JobId job) {
         Objects.requireNonNull(job, "job");
-        lock.lock();
-        try {
-            Watch watch = new Watch(job);
-            watches.computeIfAbsent(job, j -> new HashSet<>()).add(watch);
-            return watch;
-        } finally {
-            lock.unlock();
-        }
+        return signals.watch(job);
     }
 
     @Override
@@ -199,7 +189,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
                 return false;
             }
             state.run = null;
-            signal(job);
+            signals.signal(job);
             return true;
         } finally {
             lock.unlock();
@@ -250,14 +240,6 @@ public final class InMemoryLeaseStore implements LeaseStore {
         }
     }
 
-    private void signal(JobId job) {
-        Set<Watch> set = watches.get(job);
-        if (set != null && !set.isEmpty()) {
-            set.forEach(w -> w.signalled = true);
-            released.signalAll();
-        }
-    }
-
     private static AcquireResult refused(AcquireResult.Status status, Entry blocker, long now) {
         Duration ttl = blocker.remaining(now);
         return AcquireResult.refused(status, blocker.record.withExpiresIn(ttl), ttl);
@@ -290,46 +272,6 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
         Duration remaining(long now) {
             return Duration.ofNanos(Math.max(0, deadline - now));
-        }
-    }
-
-    private final class Watch implements ReleaseWatch {
-        private final JobId job;
-        private boolean signalled;
-
-        Watch(JobId job) {
-            this.job = job;
-        }
-
-        @Override
-        public boolean await(Duration max) throws InterruptedException {
-            long nanos = max.toNanos();
-            lock.lock();
-            try {
-                while (!signalled) {
-                    if (nanos <= 0) {
-                        return false;
-                    }
-                    nanos = released.awaitNanos(nanos);
-                }
-                signalled = false;
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        @Override
-        public void close() {
-            lock.lock();
-            try {
-                Set<Watch> set = watches.get(job);
-                if (set != null && set.remove(this) && set.isEmpty()) {
-                    watches.remove(job);
-                }
-            } finally {
-                lock.unlock();
-            }
         }
     }
 }

@@ -288,7 +288,19 @@ public final class RedisBatchLocks implements BatchLocks {
         String topic = schema.batchReleaseTopic(namespace);
         try {
             for (int i = 0; i < chunks.size(); i++) {
-                scripts.release(namespace, chunks.get(i), token, indexEntry, i == chunks.size() - 1 ? topic : "");
+                BatchPlan.Chunk chunk = chunks.get(i);
+                String publish = i == chunks.size() - 1 ? topic : "";
+                try {
+                    scripts.release(namespace, chunk, token, indexEntry, publish);
+                } catch (RuntimeException e) {
+                    if (!Thread.interrupted()) {
+                        throw e;
+                    }
+                    // An interrupt that arrived during the call aborted only our wait for the reply;
+                    // releasing is owner-checked and idempotent, so do it again rather than leave keys held.
+                    interrupted = true;
+                    scripts.release(namespace, chunk, token, indexEntry, publish);
+                }
             }
             if (scripts.spread() && indexEntry != null) {
                 scripts.unindex(namespace, indexEntry);

@@ -1,5 +1,6 @@
 package io.jobguard.shedlock;
 
+import io.jobguard.internal.LocalSignals;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -77,16 +78,15 @@ public final class ShedLockLeaseStore implements LeaseStore {
 
     private final LockProvider provider;
     private final Clock clock;
-    private final Duration pollInterval;
+    private final LocalSignals<JobId> signals;
     private final ConcurrentHashMap<String, HeldRun> held = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<JobId, Deque<LeaseRecord>> history = new ConcurrentHashMap<>();
-    private final LocalReleaseSignals signals = new LocalReleaseSignals();
     private volatile boolean extendUnsupportedLogged;
 
     private ShedLockLeaseStore(LockProvider provider, Clock clock, Duration pollInterval) {
         this.provider = provider;
         this.clock = clock;
-        this.pollInterval = pollInterval;
+        this.signals = new LocalSignals<>(pollInterval);
     }
 
     /**
@@ -219,7 +219,7 @@ public final class ShedLockLeaseStore implements LeaseStore {
 
     @Override
     public ReleaseWatch watchRunReleases(JobId job) {
-        return signals.watch(job, pollInterval);
+        return signals.watch(job);
     }
 
     @Override

@@ -250,11 +250,11 @@ abstract class JobGuardContract {
     void keepAliveKeepsALongRunExclusive() {
         JobGuard a = node("a");
         JobGuard b = node("b");
-        JobOptions job = JobOptions.of("keepalive", Duration.ofMillis(300));
+        JobOptions job = JobOptions.of("keepalive", Duration.ofMillis(600));
         try (JobPermit longRun = a.admit(job, BASE).permit()) {
             AtomicInteger attempt = new AtomicInteger();
-            // four lease periods: without renewal the lease would have expired three times
-            await().during(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+            // three lease periods: without renewal the lease would have expired twice
+            await().during(Duration.ofMillis(1800)).atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(50))
                     .until(() -> b.run(job, BASE.plusSeconds(attempt.incrementAndGet()), () -> { }) == RunOutcome.BUSY);
             assertThat(longRun.context().isLeaseLost()).isFalse();
             assertThat(a.currentLease("keepalive")).map(LeaseRecord::nodeId).contains("a");

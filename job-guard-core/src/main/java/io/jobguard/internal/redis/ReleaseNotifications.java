@@ -1,5 +1,6 @@
 package io.jobguard.internal.redis;
 
+import io.jobguard.internal.LocalSignals;
 import io.jobguard.store.ReleaseWatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,11 +10,7 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Wakes local waiters when a lease is released anywhere in the cluster. One pub/sub subscription
@@ -29,7 +26,7 @@ public final class ReleaseNotifications implements AutoCloseable {
 
     private final RedisConnectionFactory connectionFactory;
     private final String channel;
-    private final ConcurrentHashMap<String, Set<Watch>> watches = new ConcurrentHashMap<>();
+    private final LocalSignals<String> signals = new LocalSignals<>(Duration.ofDays(365));
     private final Object startLock = new Object();
     private RedisMessageListenerContainer container;
     private boolean closed;
@@ -53,9 +50,7 @@ public final class ReleaseNotifications implements AutoCloseable {
      */
     public ReleaseWatch watch(String topic) {
         ensureSubscribed();
-        Watch watch = new Watch(topic);
-        watches.computeIfAbsent(topic, t -> ConcurrentHashMap.newKeySet()).add(watch);
-        return watch;
+        return signals.watch(topic);
     }
 
     /**
@@ -65,10 +60,7 @@ public final class ReleaseNotifications implements AutoCloseable {
      * @param topic the released topic
      */
     public void signal(String topic) {
-        Set<Watch> set = watches.get(topic);
-        if (set != null) {
-            set.forEach(Watch::signal);
-        }
+        signals.signal(topic);
     }
 
     private void ensureSubscribed() {
@@ -103,53 +95,6 @@ public final class ReleaseNotifications implements AutoCloseable {
             } catch (Exception e) {
                 log.debug("job-guard: closing the release subscription failed", e);
             }
-        }
-    }
-
-    private final class Watch implements ReleaseWatch {
-        private final String topic;
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition released = lock.newCondition();
-        private boolean signalled;
-
-        Watch(String topic) {
-            this.topic = topic;
-        }
-
-        void signal() {
-            lock.lock();
-            try {
-                signalled = true;
-                released.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        @Override
-        public boolean await(Duration max) throws InterruptedException {
-            long nanos = max.toNanos();
-            lock.lock();
-            try {
-                while (!signalled) {
-                    if (nanos <= 0) {
-                        return false;
-                    }
-                    nanos = released.awaitNanos(nanos);
-                }
-                signalled = false;
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        @Override
-        public void close() {
-            watches.computeIfPresent(topic, (t, set) -> {
-                set.remove(this);
-                return set.isEmpty() ? null : set;
-            });
         }
     }
 

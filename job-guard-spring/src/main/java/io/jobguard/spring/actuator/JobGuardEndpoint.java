@@ -1,8 +1,8 @@
 package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
-import io.jobguard.JobOptions;
 import io.jobguard.batch.BatchLocks;
+import io.jobguard.JobOptions;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.store.LeaseRecord;
@@ -20,20 +20,20 @@ import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The {@code jobguard} actuator endpoint. Reading shows this node (id, namespace, clock skew
  * against Redis), the jobs it guards (name, type, lease, schedule, next nominal fire time, last
  * outcome here) and, cluster-wide, the live run lease of each job (holder node, fire time,
  * acquired-at, expires-in, fencing token); {@code /{job}} adds the job's recent fire times with the
- * node that ran each. Jobs guarded elsewhere (Quartz) appear through {@link GuardedJobsContributor}
- * beans like {@code @Scheduled} ones; the report also lists the live batch leases of the known batch
- * namespaces and the locks this node holds through job-guard's ShedLock provider. Instants are ISO-8601, durations ISO-8601 ({@code PT5M}). Read-only by
+ * node that ran each. Jobs guarded outside {@code @Scheduled} (Quartz) appear through
+ * {@link GuardedJobsContributor} beans, with their run leases and recent fires like the others.
+ * Instants are ISO-8601, durations ISO-8601 ({@code PT5M}). Read-only by
  * default: the delete operation, which force-releases a job's run lease whoever holds it, also
  * needs {@code jobguard.actuator.force-release-enabled=true}; every attempt is logged at WARN.
  */
@@ -45,18 +45,10 @@ public class JobGuardEndpoint {
     private final JobGuard guard;
     private final GuardedJobRegistry registry;
     private final boolean forceReleaseEnabled;
-    private final EndpointSources sources;
-
-    /**
-     * Creates the endpoint for the {@code @Scheduled} jobs only.
-     *
-     * @param guard               the engine
-     * @param registry            the guarded methods of this context
-     * @param forceReleaseEnabled whether the delete operation may release leases
-     */
-    public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled) {
-        this(guard, registry, forceReleaseEnabled, EndpointSources.none());
-    }
+    private final BatchLeaseView batchLeases;
+    private volatile HeldLocksSource heldLocks = List::of;
+    private volatile Supplier<List<GuardedJobsContributor>> contributors = List::of;
+    private volatile Supplier<? extends Collection<String>> declaredNamespaces = List::of;
 
     /**
      * Creates the endpoint.
@@ -64,14 +56,54 @@ public class JobGuardEndpoint {
      * @param guard               the engine
      * @param registry            the guarded methods of this context
      * @param forceReleaseEnabled whether the delete operation may release leases
-     * @param sources             contributed jobs, batch leases and ShedLock locks to report
+     */
+    public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled) {
+        this(guard, registry, forceReleaseEnabled, null, List.of());
+    }
+
+    /**
+     * Creates the endpoint, also listing live batch leases.
+     *
+     * @param guard               the engine
+     * @param registry            the guarded methods of this context
+     * @param forceReleaseEnabled whether the delete operation may release leases
+     * @param batchLocks          the batch locks, or null
+     * @param batchNamespaces     batch namespaces to list from the start (more are added as used)
      */
     public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled,
-                            EndpointSources sources) {
+                            BatchLocks batchLocks, Collection<String> batchNamespaces) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.forceReleaseEnabled = forceReleaseEnabled;
-        this.sources = Objects.requireNonNull(sources, "sources");
+        this.batchLeases = batchLocks == null ? null : new BatchLeaseView(batchLocks, batchNamespaces);
+    }
+
+    /**
+     * Also lists the locks held through job-guard's ShedLock provider.
+     *
+     * @param source the held locks
+     */
+    public void heldLocksSource(HeldLocksSource source) {
+        this.heldLocks = Objects.requireNonNull(source, "source");
+    }
+
+    /**
+     * Also lists the live leases of these batch namespaces (those of {@code @BatchLocked} methods),
+     * asked on every read.
+     *
+     * @param namespaces the namespaces
+     */
+    public void batchNamespaces(Supplier<? extends Collection<String>> namespaces) {
+        this.declaredNamespaces = Objects.requireNonNull(namespaces, "namespaces");
+    }
+
+    /**
+     * Also lists the jobs guarded outside {@code @Scheduled} (Quartz), asked on every read.
+     *
+     * @param source the contributors
+     */
+    public void contributors(Supplier<List<GuardedJobsContributor>> source) {
+        this.contributors = Objects.requireNonNull(source, "source");
     }
 
     /**
@@ -92,7 +124,8 @@ public class JobGuardEndpoint {
             lease(job.name()).ifPresent(leases::add);
         }
         return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
-                guard.config().skewTolerance().toString(), jobs, leases, batchLeases(), heldLocks());
+                guard.config().skewTolerance().toString(), jobs, leases,
+                batchLeases == null ? List.of() : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()));
     }
 
     /**
@@ -161,7 +194,7 @@ public class JobGuardEndpoint {
 
     private List<GuardedJobsContributor.ContributedJob> contributed() {
         List<GuardedJobsContributor.ContributedJob> out = new ArrayList<>();
-        for (GuardedJobsContributor contributor : sources.contributors().get()) {
+        for (GuardedJobsContributor contributor : contributors.get()) {
             try {
                 out.addAll(contributor.guardedJobs());
             } catch (RuntimeException e) {
@@ -169,38 +202,6 @@ public class JobGuardEndpoint {
             }
         }
         return out;
-    }
-
-    private List<BatchLeaseView> batchLeases() {
-        Set<String> namespaces = new TreeSet<>(sources.batchNamespaces().get());
-        if (namespaces.isEmpty()) {
-            return List.of();
-        }
-        List<BatchLeaseView> out = new ArrayList<>();
-        try {
-            BatchLocks locks = sources.batchLocks().get();
-            if (locks == null) {
-                return List.of();
-            }
-            for (String namespace : namespaces) {
-                for (LeaseRecord r : locks.liveLeases(namespace)) {
-                    out.add(new BatchLeaseView(namespace, r.describeHolder(), r.acquiredAt(),
-                            r.expiresIn() == null ? null : r.expiresIn().toString(), r.fencingToken()));
-                }
-            }
-        } catch (RuntimeException e) {
-            log.warn("job-guard: could not list batch leases of namespaces {}: {}", namespaces, e.toString());
-        }
-        return out;
-    }
-
-    private List<EndpointSources.HeldLock> heldLocks() {
-        try {
-            return sources.heldLocks().get();
-        } catch (RuntimeException e) {
-            log.warn("job-guard: could not list the ShedLock locks held here: {}", e.toString());
-            return List.of();
-        }
     }
 
     private Optional<RunLease> lease(String job) {
@@ -233,27 +234,28 @@ public class JobGuardEndpoint {
      * @param namespace     the namespace
      * @param clockSkew     this node's clock minus Redis TIME (null when Redis cannot be reached)
      * @param skewTolerance the configured tolerance
-     * @param jobs          the jobs this node guards (Spring {@code @Scheduled} and contributed, e.g. Quartz)
+     * @param jobs          the jobs this node guards ({@code @Scheduled} and contributed, e.g. Quartz)
      * @param runLeases     live run leases of those jobs, cluster-wide
      * @param batchLeases   live batch leases of the known batch namespaces, cluster-wide
-     * @param shedLockLocks locks this node holds through job-guard's ShedLock provider
+     * @param shedLocks     locks this node holds through job-guard's ShedLock provider
      */
     public record NodeReport(String node, String namespace, String clockSkew, String skewTolerance,
-                             List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseView> batchLeases,
-                             List<EndpointSources.HeldLock> shedLockLocks) {
+                             List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseEntry> batchLeases,
+                             List<?> shedLocks) {
     }
 
     /**
      * A live batch lease.
      *
      * @param namespace    the batch namespace
-     * @param holder       the holding node
+     * @param holder       the holding node (or the foreign value)
      * @param acquiredAt   when it was taken, by Redis time
      * @param expiresIn    time to live left
      * @param fencingToken its fencing token
+     * @param foreign      whether job-guard did not write it
      */
-    public record BatchLeaseView(String namespace, String holder, Instant acquiredAt, String expiresIn,
-                                 long fencingToken) {
+    public record BatchLeaseEntry(String namespace, String holder, Instant acquiredAt, String expiresIn,
+                                  long fencingToken, boolean foreign) {
     }
 
     /**

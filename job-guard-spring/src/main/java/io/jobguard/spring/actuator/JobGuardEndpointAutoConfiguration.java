@@ -2,26 +2,23 @@ package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
 import io.jobguard.batch.BatchLocks;
+import io.jobguard.shedlock.JobGuardLockProvider;
 import io.jobguard.spring.batch.BatchLockedMethods;
 import io.jobguard.spring.boot.JobGuardAutoConfiguration;
 import io.jobguard.spring.boot.JobGuardBatchAutoConfiguration;
 import io.jobguard.spring.internal.GuardedJobRegistry;
-import org.springframework.beans.factory.ListableBeanFactory;
+import io.jobguard.store.LeaseStore;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Supplier;
 
 /**
  * Registers the {@link JobGuardEndpoint} when Spring Boot Actuator is present, a {@link JobGuard}
@@ -42,29 +39,50 @@ public class JobGuardEndpointAutoConfiguration {
      *
      * @param guard       the engine
      * @param registry    the guarded methods (empty when the integration is off)
-     * @param environment supplies {@code jobguard.actuator.force-release-enabled} and {@code jobguard.batch.namespaces}
+     * @param environment supplies {@code jobguard.actuator.force-release-enabled} and
+     *                    {@code jobguard.batch.namespaces}
+     * @param batchLocks  the batch locks, if any
+     * @param heldLocks   the ShedLock provider's held locks, if ShedLock is present
      * @param contributors other guarded jobs (Quartz)
-     * @param methods      the {@code @BatchLocked} methods, whose namespaces are listed
-     * @param batchLocks   the batch locks, asked only when there are namespaces to list
-     * @param beanFactory  supplies job-guard ShedLock providers, when ShedLock is present
+     * @param methods     the {@code @BatchLocked} methods, whose namespaces are listed
+     * @param store       the lease store: batch locks are only looked up when it has fencing tokens
      * @return the endpoint
      */
     @Bean
     @ConditionalOnMissingBean
     JobGuardEndpoint jobGuardEndpoint(JobGuard guard, ObjectProvider<GuardedJobRegistry> registry,
-                                      Environment environment, ObjectProvider<GuardedJobsContributor> contributors,
-                                      ObjectProvider<BatchLockedMethods> methods, ObjectProvider<BatchLocks> batchLocks,
-                                      ListableBeanFactory beanFactory) {
+                                      Environment environment, ObjectProvider<BatchLocks> batchLocks,
+                                      ObjectProvider<HeldLocksSource> heldLocks,
+                                      ObjectProvider<GuardedJobsContributor> contributors,
+                                      ObjectProvider<BatchLockedMethods> methods, ObjectProvider<LeaseStore> store) {
         boolean forceRelease = environment.getProperty("jobguard.actuator.force-release-enabled", Boolean.class, false);
-        List<String> extra = Binder.get(environment).bind("jobguard.batch.namespaces", Bindable.listOf(String.class))
-                .orElse(List.of());
-        Supplier<Set<String>> namespaces = () -> {
-            Set<String> all = new TreeSet<>(extra);
-            methods.ifAvailable(m -> all.addAll(m.namespaces()));
-            return all;
-        };
-        EndpointSources sources = new EndpointSources(() -> contributors.orderedStream().toList(), namespaces,
-                batchLocks::getIfUnique, ShedLockHeldLocks.of(beanFactory));
-        return new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new), forceRelease, sources);
+        String[] namespaces = environment.getProperty("jobguard.batch.namespaces", String[].class, new String[0]);
+        JobGuardEndpoint endpoint = new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new),
+                forceRelease, fencing(store) ? batchLocks.getIfAvailable() : null, List.of(namespaces));
+        heldLocks.ifAvailable(endpoint::heldLocksSource);
+        endpoint.contributors(() -> contributors.orderedStream().toList());
+        endpoint.batchNamespaces(() -> {
+            BatchLockedMethods found = methods.getIfAvailable();
+            return found == null ? List.of() : found.namespaces();
+        });
+        return endpoint;
+    }
+
+    /** A store without fencing refuses batch locks: do not create the (lazy) bean just to list leases. */
+    private static boolean fencing(ObjectProvider<LeaseStore> store) {
+        LeaseStore leases = store.getIfAvailable();
+        return leases == null || leases.supportsFencing();
+    }
+
+    /** The ShedLock provider's held locks, only when ShedLock is on the classpath. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "net.javacrumbs.shedlock.core.ExtensibleLockProvider")
+    static class ShedLockConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        HeldLocksSource jobGuardShedLocks(ObjectProvider<JobGuardLockProvider> providers) {
+            return () -> providers.orderedStream().flatMap(p -> p.heldLocks().stream()).toList();
+        }
     }
 }

@@ -81,7 +81,7 @@ final class BatchLockedAdvisor extends AbstractPointcutAdvisor implements SmartI
         if (found.isEmpty()) {
             return;
         }
-        String culprit = "@BatchLocked on " + found.methods().get(0)
+        String culprit = "@BatchLocked method " + found.methods().get(0)
                 + (found.methods().size() > 1 ? " (and " + (found.methods().size() - 1) + " more)" : "");
         BatchLocks available;
         try {
@@ -91,8 +91,8 @@ final class BatchLockedAdvisor extends AbstractPointcutAdvisor implements SmartI
                     + NestedExceptionUtils.getMostSpecificCause(e).getMessage(), e);
         }
         if (available == null) {
-            throw new IllegalStateException(culprit + " needs a BatchLocks bean (e.g. RedisBatchLocks.create("
-                    + "connectionFactory)); the context has none");
+            throw new IllegalStateException(culprit + " needs batch locks, but the context has no BatchLocks bean: "
+                    + "it would run unlocked; define one (e.g. RedisBatchLocks.create(connectionFactory))");
         }
     }
 

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -21,10 +22,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
+import java.util.Locale;
+
 /**
  * Auto-configures job-guard: a {@link LeaseStore} ({@code jobguard.store}, Redis on the
  * application's {@link RedisConnectionFactory} by default, {@code in-memory} for one JVM, or
- * {@code shedlock} over the application's ShedLock {@code LockProvider}), the {@link JobGuardConfig} from the
+ * {@code shedlock} over the application's ShedLock {@code LockProvider}), the
+ * {@link JobGuardConfig} from the
  * {@code jobguard.*} properties (then every {@link JobGuardConfigCustomizer}), the
  * {@link JobGuard} engine, per-job option overrides, a periodic clock-skew check, and the
  * {@code @ClusterSingleton} integration of {@link EnableJobGuard}. Every bean backs off when the
@@ -58,8 +62,8 @@ public class JobGuardAutoConfiguration {
                                   ListableBeanFactory beanFactory) {
         switch (properties.getStore()) {
             case IN_MEMORY:
-                log.warn("job-guard: jobguard.store=in-memory keeps run leases in this JVM only: scheduled jobs "
-                        + "are NOT exclusive across nodes; use it for tests and single-node deployments");
+                log.warn("job-guard: jobguard.store=in-memory: leases live in this JVM only; other instances of the "
+                        + "application are NOT excluded (tests and single-instance deployments only)");
                 return InMemoryLeaseStore.create();
             case SHEDLOCK:
                 return ShedLockStores.create(beanFactory);
@@ -162,5 +166,19 @@ public class JobGuardAutoConfiguration {
     ClockSkewMonitor jobGuardClockSkewMonitor(JobGuard guard, JobGuardProperties properties,
                                               ObjectProvider<ClockSkewSink> sinks) {
         return new ClockSkewMonitor(guard, properties.getClockSkewCheckInterval(), sinks.orderedStream().toList());
+    }
+
+    /**
+     * Refuses to start when {@code @BatchLocked} methods exist but no batch locks do.
+     *
+     * @param beanFactory the bean factory to scan
+     * @param properties  the properties, to name the store
+     * @return the check
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    BatchLockedWithoutLocksCheck jobGuardBatchLockedCheck(ConfigurableListableBeanFactory beanFactory,
+                                                          JobGuardProperties properties) {
+        return new BatchLockedWithoutLocksCheck(beanFactory, properties.getStore().name().toLowerCase(Locale.ROOT));
     }
 }

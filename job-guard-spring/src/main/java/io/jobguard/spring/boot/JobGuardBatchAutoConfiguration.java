@@ -4,28 +4,42 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.batch.BatchLocks;
 import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.spring.batch.BatchLockingConfiguration;
 import io.jobguard.store.LeaseStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.util.Locale;
 
 /**
- * Auto-configures batch locks: a {@link RedisBatchLocks} bean on the application's
- * {@link RedisConnectionFactory} with {@code jobguard.key-prefix}, this node's id and the
- * {@code jobguard.batch.*} settings. The bean is created when something asks for it (an injection
- * point, or {@code @BatchLocked} methods, which the {@code @EnableJobGuard} import wires and checks
- * at startup), so applications that use no batch locks pay nothing. Creating it fails, naming the
- * store, when the lease store has no fencing tokens ({@code jobguard.store=shedlock}), and when
- * there is no {@code RedisConnectionFactory}.
+ * Auto-configures batch locks on business keys: a {@link RedisBatchLocks} bean on the
+ * application's Redis (same key prefix and node id as the job leases), the {@code @BatchLocked}
+ * advisor, and the batch meters when Micrometer is present. Backs off when the application defines
+ * its own {@link BatchLocks}; off with {@code jobguard.batch.enabled=false}. The bean is created
+ * when something asks for it (an injection point, {@code @BatchLocked} methods, the actuator
+ * endpoint); creating it fails, naming the bean and the store, when the lease store has no fencing
+ * tokens ({@code jobguard.store=shedlock}), so such applications start as long as they use no
+ * batch locks.
  */
-@AutoConfiguration(after = JobGuardAutoConfiguration.class)
-@ConditionalOnBooleanProperty(name = "jobguard.enabled", matchIfMissing = true)
+@AutoConfiguration(after = JobGuardAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+@ConditionalOnBooleanProperty(name = {"jobguard.enabled", "jobguard.batch.enabled"}, matchIfMissing = true)
+@ConditionalOnBean({RedisConnectionFactory.class, JobGuardConfig.class})
+@EnableConfigurationProperties({JobGuardProperties.class, JobGuardBatchProperties.class})
+@Import(BatchLockingConfiguration.class)
 public class JobGuardBatchAutoConfiguration {
 
     /** Creates the auto-configuration; Spring Boot instantiates it. */
@@ -33,52 +47,63 @@ public class JobGuardBatchAutoConfiguration {
     }
 
     /**
-     * The batch locks, created on first request.
+     * The batch locks.
      *
-     * @param properties the properties
-     * @param config     supplies this node's id
-     * @param store      the lease store, whose fencing support batch locks require
      * @param redis      the application's Redis connections
+     * @param properties {@code jobguard.*}, for the key prefix
+     * @param batch      {@code jobguard.batch.*}
+     * @param config     the engine configuration, for the node id
+     * @param store      the lease store, whose fencing support batch locks require
      * @return the batch locks, closed with the context
-     * @throws IllegalStateException if the store has no fencing, Redis is missing or a setting is invalid
+     * @throws IllegalStateException naming the invalid {@code jobguard.batch.*} setting, or the store
+     *                               when it has no fencing tokens
      */
     @Bean(destroyMethod = "close")
     @Lazy
     @ConditionalOnMissingBean(BatchLocks.class)
-    BatchLocks jobGuardBatchLocks(JobGuardProperties properties, ObjectProvider<JobGuardConfig> config,
-                                  ObjectProvider<LeaseStore> store, ObjectProvider<RedisConnectionFactory> redis) {
+    RedisBatchLocks jobGuardBatchLocks(RedisConnectionFactory redis, JobGuardProperties properties,
+                                       JobGuardBatchProperties batch, JobGuardConfig config,
+                                       ObjectProvider<LeaseStore> store) {
         LeaseStore leases = store.getIfAvailable();
         if (leases != null && !leases.supportsFencing()) {
             throw new IllegalStateException("job-guard batch locks (bean 'jobGuardBatchLocks') need a lease store "
                     + "with fencing tokens, but the configured store " + leases + " (jobguard.store="
-                    + properties.getStore().name().toLowerCase(Locale.ROOT).replace('_', '-')
-                    + ") has none: use jobguard.store=redis, or remove @BatchLocked methods and BatchLocks injection "
-                    + "points");
-        }
-        RedisConnectionFactory factory = redis.getIfAvailable();
-        if (factory == null) {
-            throw new IllegalStateException("job-guard batch locks (bean 'jobGuardBatchLocks') need Redis but the "
-                    + "application has no RedisConnectionFactory bean: add spring-boot-starter-data-redis and "
-                    + "configure spring.data.redis.*, or define your own BatchLocks bean");
-        }
-        JobGuardProperties.Batch batch = properties.getBatch();
-        BatchLockConfig.Builder builder = BatchLockConfig.custom()
-                .chunkSize(batch.getChunkSize())
-                .maxKeys(batch.getMaxKeys())
-                .maxKeyLength(batch.getMaxKeyLength())
-                .spread(batch.isSpread())
-                .keepAlive(batch.isKeepAlive())
-                .waitPollInterval(batch.getWaitPollInterval());
-        JobGuardConfig guardConfig = config.getIfAvailable();
-        if (guardConfig != null) {
-            builder.nodeId(guardConfig.nodeId());
-        } else if (properties.getNodeId() != null) {
-            builder.nodeId(properties.getNodeId());
+                    + properties.getStore().name().toLowerCase(Locale.ROOT).replace('_', '-') + ") has none: "
+                    + "use jobguard.store=redis, or remove the @BatchLocked methods and BatchLocks injection points");
         }
         try {
-            return RedisBatchLocks.create(factory, properties.getKeyPrefix(), builder.build());
+            BatchLockConfig batchConfig = BatchLockConfig.custom()
+                    .nodeId(config.nodeId())
+                    .chunkSize(batch.getChunkSize())
+                    .maxKeys(batch.getMaxKeys())
+                    .maxKeyLength(batch.getMaxKeyLength())
+                    .keepAlive(batch.isKeepAlive())
+                    .spread(batch.isSpread())
+                    .waitPollInterval(batch.getWaitPollInterval())
+                    .build();
+            return RedisBatchLocks.create(redis, properties.getKeyPrefix(), batchConfig);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("invalid jobguard.batch.* configuration: " + e.getMessage(), e);
+        }
+    }
+
+    /** Batch meters, when Micrometer and a registry are present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+    @ConditionalOnBean(MeterRegistry.class)
+    static class BatchMetricsConfiguration {
+
+        /**
+         * Binds batch meters to each {@code BatchLocks} bean when it is created (binding eagerly
+         * would create the lazy bean).
+         *
+         * @param registry the meter registry
+         * @return the post-processor
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        static BatchLockMetricsBinder jobGuardBatchLockMetricsBinder(ObjectProvider<MeterRegistry> registry) {
+            return new BatchLockMetricsBinder(registry);
         }
     }
 }

@@ -3,7 +3,6 @@ package io.jobguard.spring.boot;
 import io.jobguard.JobGuard;
 import io.jobguard.micrometer.JobGuardMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,10 +12,9 @@ import org.springframework.context.annotation.Bean;
 /**
  * Publishes job-guard's meters ({@code io.jobguard.micrometer.MetricNames}) when Micrometer and a
  * {@link MeterRegistry} are present: a {@link JobGuardMetrics} binder, which Spring Boot binds to
- * the registry, the clock-skew gauge fed by the periodic skew check, and the batch-lock meters of
- * every {@code BatchLocks} bean once it is created.
+ * the registry, and the clock-skew gauge fed by the periodic skew check.
  */
-@AutoConfiguration(after = {JobGuardAutoConfiguration.class, JobGuardBatchAutoConfiguration.class}, afterName = {
+@AutoConfiguration(after = JobGuardAutoConfiguration.class, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
@@ -50,17 +48,5 @@ public class JobGuardMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     ClockSkewSink jobGuardClockSkewGauge(JobGuardMetrics metrics) {
         return metrics::recordClockSkew;
-    }
-
-    /**
-     * Binds batch-lock meters to each {@code BatchLocks} bean when it is created.
-     *
-     * @param registry the meter registry, looked up when a {@code BatchLocks} bean appears
-     * @return the post-processor
-     */
-    @Bean
-    @ConditionalOnMissingBean
-    static BatchLockMetricsBinder jobGuardBatchLockMetricsBinder(ObjectProvider<MeterRegistry> registry) {
-        return new BatchLockMetricsBinder(registry);
     }
 }

@@ -5,9 +5,7 @@ import io.jobguard.StoreFailurePolicy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -63,26 +61,20 @@ public class JobGuardProperties {
     /** The actuator endpoint. */
     private final Actuator actuator = new Actuator();
 
-    /** Batch locks (@BatchLocked and the BatchLocks bean). */
-    private final Batch batch = new Batch();
-
     /** Where leases live. */
     public enum Store {
         /** The Redis store on the application's RedisConnectionFactory. */
         REDIS,
-        /** Leases on this JVM's heap: guards nothing across nodes; for tests and single-node runs. */
+        /**
+         * A store inside this JVM ({@code InMemoryLeaseStore}): for tests and single-instance apps
+         * only, never chosen unless set explicitly. No batch locks.
+         */
         IN_MEMORY,
-        /** Leases in the application's ShedLock LockProvider bean (no fencing tokens, no batch locks). */
+        /**
+         * Leases in the application's ShedLock {@code LockProvider} bean ({@code ShedLockLeaseStore}):
+         * no fencing tokens, so no batch locks.
+         */
         SHEDLOCK
-    }
-
-    /**
-     * Returns the batch-lock settings.
-     *
-     * @return the batch-lock settings
-     */
-    public Batch getBatch() {
-        return batch;
     }
 
     /**
@@ -456,198 +448,6 @@ public class JobGuardProperties {
          */
         public void setForceReleaseEnabled(boolean forceReleaseEnabled) {
             this.forceReleaseEnabled = forceReleaseEnabled;
-        }
-    }
-    /** Batch locks: the auto-configured RedisBatchLocks bean and @BatchLocked methods. */
-    public static class Batch {
-
-        /** Keys per server-side script call; bounds how long one call blocks Redis. */
-        private int chunkSize = 1_000;
-
-        /** Most distinct keys per batch. */
-        private int maxKeys = 100_000;
-
-        /** Longest business key, in characters. */
-        private int maxKeyLength = 512;
-
-        /** Redis Cluster only: spread a namespace's keys over all slots instead of one hash-tagged slot. */
-        private boolean spread;
-
-        /** Whether leases from BatchLocks.tryAcquire/acquire are renewed while held (@BatchLocked sets its own). */
-        private boolean keepAlive;
-
-        /** How often a WAIT acquisition re-tries without a release notification. */
-        private Duration waitPollInterval = Duration.ofMillis(500);
-
-        /** Lease of @BatchLocked methods that set none. */
-        private Duration defaultLease = Duration.ofMinutes(5);
-
-        /** How long a WAIT @BatchLocked method waits when it sets no waitFor. Defaults to its lease. */
-        private Duration defaultWaitFor;
-
-        /** Extra batch namespaces whose live leases the actuator endpoint lists (those of @BatchLocked methods always are). */
-        private List<String> namespaces = new ArrayList<>();
-
-        /**
-         * Returns the chunk size.
-         *
-         * @return keys per script call
-         */
-        public int getChunkSize() {
-            return chunkSize;
-        }
-
-        /**
-         * Sets the chunk size.
-         *
-         * @param chunkSize keys per script call
-         */
-        public void setChunkSize(int chunkSize) {
-            this.chunkSize = chunkSize;
-        }
-
-        /**
-         * Returns the most keys per batch.
-         *
-         * @return the maximum
-         */
-        public int getMaxKeys() {
-            return maxKeys;
-        }
-
-        /**
-         * Sets the most keys per batch.
-         *
-         * @param maxKeys the maximum
-         */
-        public void setMaxKeys(int maxKeys) {
-            this.maxKeys = maxKeys;
-        }
-
-        /**
-         * Returns the longest key.
-         *
-         * @return the maximum length
-         */
-        public int getMaxKeyLength() {
-            return maxKeyLength;
-        }
-
-        /**
-         * Sets the longest key.
-         *
-         * @param maxKeyLength the maximum length
-         */
-        public void setMaxKeyLength(int maxKeyLength) {
-            this.maxKeyLength = maxKeyLength;
-        }
-
-        /**
-         * Returns whether keys are spread over cluster slots.
-         *
-         * @return the spread mode
-         */
-        public boolean isSpread() {
-            return spread;
-        }
-
-        /**
-         * Sets whether keys are spread over cluster slots.
-         *
-         * @param spread the spread mode
-         */
-        public void setSpread(boolean spread) {
-            this.spread = spread;
-        }
-
-        /**
-         * Returns the keep-alive default of programmatic leases.
-         *
-         * @return whether they are renewed
-         */
-        public boolean isKeepAlive() {
-            return keepAlive;
-        }
-
-        /**
-         * Sets the keep-alive default of programmatic leases.
-         *
-         * @param keepAlive whether they are renewed
-         */
-        public void setKeepAlive(boolean keepAlive) {
-            this.keepAlive = keepAlive;
-        }
-
-        /**
-         * Returns the WAIT poll interval.
-         *
-         * @return the interval
-         */
-        public Duration getWaitPollInterval() {
-            return waitPollInterval;
-        }
-
-        /**
-         * Sets the WAIT poll interval.
-         *
-         * @param waitPollInterval the interval
-         */
-        public void setWaitPollInterval(Duration waitPollInterval) {
-            this.waitPollInterval = waitPollInterval;
-        }
-
-        /**
-         * Returns the default lease of @BatchLocked methods.
-         *
-         * @return the lease
-         */
-        public Duration getDefaultLease() {
-            return defaultLease;
-        }
-
-        /**
-         * Sets the default lease of @BatchLocked methods.
-         *
-         * @param defaultLease the lease
-         */
-        public void setDefaultLease(Duration defaultLease) {
-            this.defaultLease = defaultLease;
-        }
-
-        /**
-         * Returns the default wait bound of @BatchLocked methods.
-         *
-         * @return the bound, or null for the lease
-         */
-        public Duration getDefaultWaitFor() {
-            return defaultWaitFor;
-        }
-
-        /**
-         * Sets the default wait bound of @BatchLocked methods.
-         *
-         * @param defaultWaitFor the bound
-         */
-        public void setDefaultWaitFor(Duration defaultWaitFor) {
-            this.defaultWaitFor = defaultWaitFor;
-        }
-
-        /**
-         * Returns the extra namespaces shown by the actuator endpoint.
-         *
-         * @return the namespaces
-         */
-        public List<String> getNamespaces() {
-            return namespaces;
-        }
-
-        /**
-         * Sets the extra namespaces shown by the actuator endpoint.
-         *
-         * @param namespaces the namespaces
-         */
-        public void setNamespaces(List<String> namespaces) {
-            this.namespaces = namespaces;
         }
     }
 }

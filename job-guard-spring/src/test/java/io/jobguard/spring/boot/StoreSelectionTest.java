@@ -19,8 +19,12 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -49,7 +53,7 @@ class StoreSelectionTest {
                     runs::incrementAndGet)).isEqualTo(RunOutcome.RAN);
             assertThat(runs).hasValue(1);
         });
-        assertThat(output).contains("jobguard.store=in-memory keeps leases in this JVM only");
+        assertThat(output).contains("jobguard.store=in-memory: leases live in this JVM only");
     }
 
     @Test
@@ -84,9 +88,9 @@ class StoreSelectionTest {
 
     @Test
     void batchLockedMethodOnAStoreWithoutFencingFailsNamingTheMethodAndTheStore() {
-        runner.withPropertyValues("jobguard.store=shedlock").withUserConfiguration(JdbcLocks.class, Inventory.class)
+        runner.withPropertyValues("jobguard.store=shedlock").withUserConfiguration(JdbcLocks.class, UnusedRedis.class, Inventory.class)
                 .run(context -> assertThat(context).getFailure()
-                        .hasMessageContaining("@BatchLocked on " + Inventory.class.getName() + ".reserve()")
+                        .hasMessageContaining("@BatchLocked method " + Inventory.class.getName() + ".reserve()")
                         .hasMessageContaining("need a lease store with fencing tokens")
                         .hasMessageContaining("ShedLockLeaseStore")
                         .hasMessageContaining("jobguard.store=shedlock"));
@@ -94,7 +98,7 @@ class StoreSelectionTest {
 
     @Test
     void batchLocksInjectionOnAStoreWithoutFencingFailsNamingTheBeanAndTheStore() {
-        runner.withPropertyValues("jobguard.store=shedlock").withUserConfiguration(JdbcLocks.class, NeedsLocks.class)
+        runner.withPropertyValues("jobguard.store=shedlock").withUserConfiguration(JdbcLocks.class, UnusedRedis.class, NeedsLocks.class)
                 .run(context -> assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("bean 'jobGuardBatchLocks'")
                         .hasMessageContaining("ShedLockLeaseStore")
@@ -103,7 +107,7 @@ class StoreSelectionTest {
 
     @Test
     void storeWithoutFencingStartsWhenNothingAsksForBatchLocks() {
-        runner.withPropertyValues("jobguard.store=shedlock").withUserConfiguration(JdbcLocks.class)
+        runner.withPropertyValues("jobguard.store=shedlock").withUserConfiguration(JdbcLocks.class, UnusedRedis.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBeanFactory().getBeanDefinition("jobGuardBatchLocks").isLazyInit()).isTrue();
@@ -124,6 +128,22 @@ class StoreSelectionTest {
             jdbc.execute("CREATE TABLE shedlock (name VARCHAR(255) NOT NULL, lock_until TIMESTAMP NOT NULL, "
                     + "locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))");
             return new JdbcTemplateLockProvider(jdbc);
+        }
+    }
+
+    /**
+     * A Redis connection factory that is never connected (nothing listens on its port): it only
+     * makes the batch auto-configuration apply, whose fencing check must fail before any Redis use.
+     */
+    @Configuration(proxyBeanMethods = false)
+    static class UnusedRedis {
+        @Bean
+        LettuceConnectionFactory redisConnectionFactory() throws IOException {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+            return new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
         }
     }
 

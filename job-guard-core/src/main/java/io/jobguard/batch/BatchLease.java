@@ -59,8 +59,9 @@ public interface BatchLease extends AutoCloseable {
     /**
      * Extends every key by the lease duration, owner-checked.
      *
-     * @return {@code true} if every key was still held and is extended; {@code false} if any key
-     *         was lost (the lease is then invalid; keys still held are extended anyway)
+     * @return {@code true} if the lease was still held and every key is extended; {@code false} if
+     *         it expired meanwhile (the lease is then invalid and is never revived: its keys may
+     *         have been taken by another lease)
      * @throws io.jobguard.store.LeaseStoreException if the store cannot be reached
      */
     boolean renew();

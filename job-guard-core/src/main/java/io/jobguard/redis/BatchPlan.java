@@ -13,16 +13,34 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The validated, de-duplicated keys of one batch, cut into the chunks that are sent as one script
- * call each. Chunks follow one fixed global order (sorted keys; in spread mode ascending slots,
- * then sorted keys), so two batches that overlap take their shared keys in the same order.
+ * call each. Every chunk lives under one key base (one hash tag, so one slot): the namespace's base
+ * by default, one of {@link #SPREAD_BUCKETS} bucket bases in spread mode. Chunks follow one fixed
+ * global order (ascending buckets, then sorted keys), so two batches that overlap take their shared
+ * keys in the same order.
  */
 final class BatchPlan {
 
-    /** One script call's worth of keys; all in one slot. */
-    record Chunk(List<String> keys, List<byte[]> redisKeys) {
+    /**
+     * Spread mode: buckets per namespace. Each bucket's hash tag is chosen so that bucket {@code i}
+     * sits in the {@code i}-th sixteenth of the 16,384 cluster slots, which spreads a namespace
+     * evenly over masters that own contiguous slot ranges.
+     */
+    static final int SPREAD_BUCKETS = 16;
+    private static final int SLOTS = 16_384;
+    private static final Map<String, String[]> BUCKET_TAGS = new ConcurrentHashMap<>();
+
+    /**
+     * One script call's worth of keys, all under one key base.
+     *
+     * @param base   the key base (hash tag) of the keys' hash and lease records
+     * @param keys   the business keys, sorted
+     * @param fields the business keys as UTF-8 bytes
+     */
+    record Chunk(String base, List<String> keys, List<byte[]> fields) {
     }
 
     private final String namespace;
@@ -81,53 +99,65 @@ final class BatchPlan {
         }
         List<Chunk> chunks = config.spread()
                 ? spreadChunks(namespace, distinct, config.chunkSize(), schema)
-                : chunks(namespace, distinct, config.chunkSize(), schema);
+                : chunks(schema.batchBase(namespace), distinct, config.chunkSize());
         return new BatchPlan(namespace, Collections.unmodifiableSet(distinct), chunks);
     }
 
-    private static List<Chunk> chunks(String namespace, Collection<String> keys, int size, KeySchema schema) {
+    private static List<Chunk> chunks(String base, Collection<String> keys, int size) {
         List<Chunk> out = new ArrayList<>();
         List<String> current = new ArrayList<>(Math.min(size, keys.size()));
-        List<byte[]> currentRedis = new ArrayList<>(Math.min(size, keys.size()));
         for (String key : keys) {
             current.add(key);
-            currentRedis.add(bytes(schema.batchKey(namespace, key)));
             if (current.size() == size) {
-                out.add(new Chunk(List.copyOf(current), List.copyOf(currentRedis)));
+                out.add(chunk(base, current));
                 current.clear();
-                currentRedis.clear();
             }
         }
         if (!current.isEmpty()) {
-            out.add(new Chunk(List.copyOf(current), List.copyOf(currentRedis)));
+            out.add(chunk(base, current));
         }
         return out;
     }
 
-    private static List<Chunk> spreadChunks(String namespace, Collection<String> keys, int size, KeySchema schema) {
-        Map<Integer, List<String>> keysBySlot = new TreeMap<>();
+    private static Chunk chunk(String base, List<String> keys) {
+        List<byte[]> fields = new ArrayList<>(keys.size());
         for (String key : keys) {
-            int slot = ClusterSlotHashUtil.calculateSlot(schema.batchSpreadKey(namespace, key));
-            keysBySlot.computeIfAbsent(slot, s -> new ArrayList<>()).add(key);
+            fields.add(bytes(key));
+        }
+        return new Chunk(base, List.copyOf(keys), List.copyOf(fields));
+    }
+
+    private static List<Chunk> spreadChunks(String namespace, Collection<String> keys, int size, KeySchema schema) {
+        String[] tags = bucketTags(namespace);
+        Map<Integer, List<String>> keysByBucket = new TreeMap<>();
+        for (String key : keys) {
+            int bucket = ClusterSlotHashUtil.calculateSlot(key) * SPREAD_BUCKETS / SLOTS;
+            keysByBucket.computeIfAbsent(bucket, b -> new ArrayList<>()).add(key);
         }
         List<Chunk> out = new ArrayList<>();
-        keysBySlot.forEach((slot, slotKeys) -> {
-            List<String> current = new ArrayList<>();
-            List<byte[]> currentRedis = new ArrayList<>();
-            for (String key : slotKeys) {
-                current.add(key);
-                currentRedis.add(bytes(schema.batchSpreadKey(namespace, key)));
-                if (current.size() == size) {
-                    out.add(new Chunk(List.copyOf(current), List.copyOf(currentRedis)));
-                    current.clear();
-                    currentRedis.clear();
+        keysByBucket.forEach((bucket, bucketKeys) ->
+                out.addAll(chunks(schema.batchBucketBase(tags[bucket]), bucketKeys, size)));
+        return out;
+    }
+
+    /**
+     * The hash tags of a namespace's buckets: {@code <ns>~batch~<n>} with the smallest {@code n}
+     * whose slot falls in the bucket's slot range. Deterministic, so every node computes the same.
+     */
+    static String[] bucketTags(String namespace) {
+        return BUCKET_TAGS.computeIfAbsent(namespace, ns -> {
+            String[] tags = new String[SPREAD_BUCKETS];
+            int missing = SPREAD_BUCKETS;
+            for (int n = 0; missing > 0; n++) {
+                String tag = ns + "~batch~" + n;
+                int bucket = ClusterSlotHashUtil.calculateSlot(tag) * SPREAD_BUCKETS / SLOTS;
+                if (tags[bucket] == null) {
+                    tags[bucket] = tag;
+                    missing--;
                 }
             }
-            if (!current.isEmpty()) {
-                out.add(new Chunk(List.copyOf(current), List.copyOf(currentRedis)));
-            }
+            return tags;
         });
-        return out;
     }
 
     static byte[] bytes(String s) {

@@ -25,11 +25,14 @@ final class BatchScripts {
     private static final String[] RETRYABLE = {"TRYAGAIN", "MOVED", "ASK", "CLUSTERDOWN"};
     private static final int ATTEMPTS = 5;
 
+    /** How a chunk acquisition ended. */
+    enum Status { ACQUIRED, CONFLICT, LEASE_GONE }
+
     /** A chunk acquisition's reply. */
-    record ChunkReply(boolean acquired, String fence, String acquiredAt, List<Conflict> conflicts) {
+    record ChunkReply(Status status, String fence, String acquiredAt, List<Conflict> conflicts) {
     }
 
-    /** A conflicting key by its index in the chunk, with the holder's raw value and TTL. */
+    /** A conflicting key by its index in the chunk, with the holder's raw record value and TTL. */
     record Conflict(int index, String value, long pttl) {
     }
 
@@ -45,14 +48,20 @@ final class BatchScripts {
         this.maxConflicts = maxConflicts;
     }
 
+    /**
+     * Locks one chunk.
+     *
+     * @param createRecord whether this call creates the lease's record under the chunk's base (the
+     *                     lease's first chunk there); otherwise the record must already exist
+     */
     ChunkReply acquire(String namespace, BatchPlan.Chunk chunk, String token, String nodeId, long leaseMs,
-                       String fence, String acquiredAt) {
-        List<byte[]> meta = spread ? List.of()
-                : List.of(BatchPlan.bytes(schema.batchFence(namespace)), BatchPlan.bytes(schema.batchLeases(namespace)));
-        List<Object> reply = retrying(() -> runner.run(ACQUIRE, ReturnType.MULTI, meta.size() + chunk.redisKeys().size(),
-                keysAndArgs(meta, chunk, token, nodeId, Long.toString(leaseMs), fence, acquiredAt,
-                        Integer.toString(maxConflicts), spread ? "0" : "1")));
-        boolean ok = ScriptRunner.number(reply.get(0)) == 1L;
+                       String fence, String acquiredAt, boolean createRecord) {
+        byte[][] keys = keys(namespace, chunk, token, true);
+        List<Object> reply = retrying(() -> runner.run(ACQUIRE, ReturnType.MULTI, keys.length,
+                keysAndArgs(keys, chunk, token, nodeId, Long.toString(leaseMs), fence, acquiredAt,
+                        Integer.toString(maxConflicts), spread ? "0" : "1", createRecord ? "1" : "0",
+                        schema.batchLeaseRecords(chunk.base()))));
+        long status = ScriptRunner.number(reply.get(0));
         String fenceOut = Long.toString(ScriptRunner.number(reply.get(1)));
         String atOut = Long.toString(ScriptRunner.number(reply.get(2)));
         List<Conflict> conflicts = new ArrayList<>();
@@ -60,22 +69,60 @@ final class BatchScripts {
             conflicts.add(new Conflict((int) ScriptRunner.number(reply.get(i)) - 1, ScriptRunner.text(reply.get(i + 1)),
                     ScriptRunner.number(reply.get(i + 2))));
         }
-        return new ChunkReply(ok, fenceOut, atOut, conflicts);
+        Status outcome = status == 1L ? Status.ACQUIRED : status == 0L ? Status.CONFLICT : Status.LEASE_GONE;
+        return new ChunkReply(outcome, fenceOut, atOut, conflicts);
     }
 
-    long release(String namespace, BatchPlan.Chunk chunk, String token, String indexEntry, String topic) {
-        List<byte[]> meta = spread ? List.of() : List.of(BatchPlan.bytes(schema.batchLeases(namespace)));
-        Long released = retrying(() -> runner.run(RELEASE, ReturnType.INTEGER, meta.size() + chunk.redisKeys().size(),
-                keysAndArgs(meta, chunk, ownerPrefix(token), spread ? "0" : "1", schema.releaseChannel(), topic,
-                        indexEntry == null ? "" : indexEntry)));
+    /**
+     * Releases one chunk, owner-checked.
+     *
+     * @param endLease   whether to delete the lease's record under the chunk's base (and unindex it)
+     * @param indexEntry the lease's index entry, or null if it was never indexed
+     * @param topic      the release notification to publish, or "" for none
+     */
+    long release(String namespace, BatchPlan.Chunk chunk, String token, boolean endLease, String indexEntry,
+                 String topic) {
+        byte[][] keys = keys(namespace, chunk, token, false);
+        Long released = retrying(() -> runner.run(RELEASE, ReturnType.INTEGER, keys.length,
+                keysAndArgs(keys, chunk, token, endLease ? "1" : "0", spread ? "0" : "1",
+                        indexEntry == null ? "" : indexEntry, schema.releaseChannel(), topic)));
         return released == null ? 0 : released;
     }
 
-    long renew(String namespace, BatchPlan.Chunk chunk, String token, String indexEntry, long leaseMs) {
-        List<byte[]> meta = spread ? List.of() : List.of(BatchPlan.bytes(schema.batchLeases(namespace)));
-        Long held = retrying(() -> runner.run(RENEW, ReturnType.INTEGER, meta.size() + chunk.redisKeys().size(),
-                keysAndArgs(meta, chunk, ownerPrefix(token), Long.toString(leaseMs), spread ? "0" : "1", indexEntry)));
-        return held == null ? 0 : held;
+    /**
+     * Extends the lease's record under one key base; the cost does not depend on the key count.
+     *
+     * @return whether the record (and so every key of the lease under that base) was still held
+     */
+    boolean renew(String namespace, String base, String token, String indexEntry, long leaseMs) {
+        List<byte[]> keys = new ArrayList<>(List.of(BatchPlan.bytes(schema.batchHeld(base)),
+                BatchPlan.bytes(schema.batchLeaseRecords(base) + token)));
+        if (!spread) {
+            keys.add(BatchPlan.bytes(schema.batchLeases(namespace)));
+        }
+        byte[][] keysAndArgs = new byte[keys.size() + 3][];
+        for (int i = 0; i < keys.size(); i++) {
+            keysAndArgs[i] = keys.get(i);
+        }
+        keysAndArgs[keys.size()] = BatchPlan.bytes(Long.toString(leaseMs));
+        keysAndArgs[keys.size() + 1] = BatchPlan.bytes(spread ? "0" : "1");
+        keysAndArgs[keys.size() + 2] = BatchPlan.bytes(indexEntry);
+        Long held = retrying(() -> runner.run(RENEW, ReturnType.INTEGER, keys.size(), keysAndArgs));
+        return held != null && held == 1L;
+    }
+
+    /** KEYS of the acquire and release scripts: hash, record, then (default mode) fence counter and/or index. */
+    private byte[][] keys(String namespace, BatchPlan.Chunk chunk, String token, boolean withFence) {
+        List<byte[]> keys = new ArrayList<>(4);
+        keys.add(BatchPlan.bytes(schema.batchHeld(chunk.base())));
+        keys.add(BatchPlan.bytes(schema.batchLeaseRecords(chunk.base()) + token));
+        if (!spread) {
+            if (withFence) {
+                keys.add(BatchPlan.bytes(schema.batchFence(namespace)));
+            }
+            keys.add(BatchPlan.bytes(schema.batchLeases(namespace)));
+        }
+        return keys.toArray(byte[][]::new);
     }
 
     /** Spread mode: the next fencing token, from the namespace's counter. */
@@ -110,25 +157,22 @@ final class BatchScripts {
         });
     }
 
-    private static String ownerPrefix(String token) {
-        return "jg1|" + token + "|";
-    }
-
     boolean spread() {
         return spread;
     }
 
-    private static byte[][] keysAndArgs(List<byte[]> meta, BatchPlan.Chunk chunk, String... args) {
-        byte[][] out = new byte[meta.size() + chunk.redisKeys().size() + args.length][];
+    /** KEYS, then the given ARGV, then the chunk's business keys as the trailing ARGV. */
+    private static byte[][] keysAndArgs(byte[][] keys, BatchPlan.Chunk chunk, String... args) {
+        byte[][] out = new byte[keys.length + args.length + chunk.fields().size()][];
         int i = 0;
-        for (byte[] m : meta) {
-            out[i++] = m;
-        }
-        for (byte[] k : chunk.redisKeys()) {
+        for (byte[] k : keys) {
             out[i++] = k;
         }
         for (String a : args) {
             out[i++] = BatchPlan.bytes(a);
+        }
+        for (byte[] field : chunk.fields()) {
+            out[i++] = field;
         }
         return out;
     }

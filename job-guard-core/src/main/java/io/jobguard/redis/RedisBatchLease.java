@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** A batch lease held in Redis; every key carries the same value, so owner checks compare whole values. */
+/** A batch lease held in Redis: its keys point at its token, and one record per key base carries the TTL. */
 final class RedisBatchLease implements BatchLease {
 
     private static final Logger log = LoggerFactory.getLogger(RedisBatchLease.class);
@@ -29,13 +29,15 @@ final class RedisBatchLease implements BatchLease {
     private final Duration lease;
     private final List<BatchPlan.Chunk> chunks;
     private final Set<String> keys;
+    /** Key bases (slots) where this lease has its record; one in the default mode. */
+    private final Set<String> recordBases;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean lost = new AtomicBoolean();
     private volatile long validUntilNanos;
     private volatile KeepAlive.Handle keepAlive;
 
     RedisBatchLease(RedisBatchLocks locks, BatchPlan plan, String token, String value, String fence,
-                    String acquiredAt, Duration lease, long startNanos) {
+                    String acquiredAt, Duration lease, long startNanos, Set<String> recordBases) {
         this.locks = locks;
         this.namespace = plan.namespace();
         this.token = token;
@@ -45,6 +47,7 @@ final class RedisBatchLease implements BatchLease {
         this.lease = lease;
         this.chunks = new ArrayList<>(plan.chunks());
         this.keys = new LinkedHashSet<>(plan.keys());
+        this.recordBases = new LinkedHashSet<>(recordBases);
         this.validUntilNanos = startNanos + lease.toNanos();
     }
 
@@ -89,19 +92,21 @@ final class RedisBatchLease implements BatchLease {
         }
         long start = System.nanoTime();
         long leaseMs = RedisBatchLocks.millis(lease);
-        long held = 0;
-        for (BatchPlan.Chunk chunk : chunks) {
-            held += locks.scripts().renew(namespace, chunk, token, value, leaseMs);
+        int lostBases = 0;
+        for (String base : recordBases) {
+            if (!locks.scripts().renew(namespace, base, token, value, leaseMs)) {
+                lostBases++;
+            }
         }
-        if (locks.scripts().spread() && held > 0) {
-            locks.scripts().index(namespace, value, leaseMs);
-        }
-        if (held == keys.size()) {
+        if (lostBases == 0) {
+            if (locks.scripts().spread()) {
+                locks.scripts().index(namespace, value, leaseMs);
+            }
             validUntilNanos = start + lease.toNanos();
             return true;
         }
-        log.warn("job-guard: batch lease in namespace '{}' (fencing token {}, node {}) lost {} of {} keys",
-                namespace, fence, locks.config().nodeId(), keys.size() - held, keys.size());
+        log.warn("job-guard: batch lease in namespace '{}' (fencing token {}, node {}, {} keys) expired in {} of {} slots",
+                namespace, fence, locks.config().nodeId(), keys.size(), lostBases, recordBases.size());
         markLost();
         return false;
     }
@@ -129,8 +134,14 @@ final class RedisBatchLease implements BatchLease {
             return List.of();
         }
         BatchPlan plan = BatchPlan.of(namespace, fresh, locks.config(), locks.schema(), keys.size());
-        List<BatchConflict> conflicts = locks.lockChunks(plan, token, String.valueOf(fence), acquiredAt,
-                RedisBatchLocks.millis(lease), true).conflicts();
+        RedisBatchLocks.Outcome outcome = locks.lockChunks(plan, token, String.valueOf(fence), acquiredAt,
+                RedisBatchLocks.millis(lease), recordBases, true);
+        if (outcome.leaseGone()) {
+            markLost();
+            throw new IllegalStateException("batch lease in namespace '" + namespace + "' (fencing token " + fence
+                    + ") expired; it cannot be extended");
+        }
+        List<BatchConflict> conflicts = outcome.conflicts();
         if (conflicts.isEmpty()) {
             chunks.addAll(plan.chunks());
             keys.addAll(plan.keys());
@@ -148,10 +159,12 @@ final class RedisBatchLease implements BatchLease {
             handle.cancel();
         }
         List<BatchPlan.Chunk> toRelease;
+        Set<String> bases;
         synchronized (this) {
             toRelease = List.copyOf(chunks);
+            bases = Set.copyOf(recordBases);
         }
-        locks.release(namespace, toRelease, token, value);
+        locks.release(namespace, toRelease, bases, token, value);
     }
 
     @Override

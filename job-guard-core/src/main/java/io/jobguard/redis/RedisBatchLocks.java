@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -37,19 +38,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@link BatchLocks} in Redis (standalone, Sentinel or Cluster through any spring-data-redis
- * {@link RedisConnectionFactory}). Each chunk of up to {@link BatchLockConfig#chunkSize()} keys is
- * one Lua script call that sets every key ({@code SET NX PX}, owner value, Redis TTL) or, on the
- * first key held by another lease, deletes what it set and changes nothing; chunks go in one fixed
- * order and a conflict in a later chunk rolls back the earlier ones, so the caller sees all or
- * nothing. Release and renewal are one owner-checked script per chunk. Fencing tokens come from a
- * per-namespace {@code INCR} counter; live leases are indexed in a per-namespace sorted set scored
- * by expiry.
+ * {@link RedisConnectionFactory}). A batch is all or nothing for the caller: either every key is
+ * held by the returned lease, or nothing was changed and the conflicting keys are reported. Leases
+ * expire by Redis TTL, are released and renewed only by their owner, and carry a fencing token
+ * that is strictly greater for every acquisition in a namespace.
  *
- * <p>On Redis Cluster, by default every key of a namespace shares one hash tag (one slot: atomic
- * per chunk, but the namespace lives on one master). With {@link BatchLockConfig#spread()} keys
- * spread over all slots; they are grouped by slot and taken slot group by slot group in ascending
- * slot order (one call per group), rolled back on a conflict, and {@code TRYAGAIN}/{@code MOVED}
- * replies are retried.
+ * <p>Each chunk of up to {@link BatchLockConfig#chunkSize()} keys is one script call; release is
+ * one call per chunk and renewal one call per lease (per bucket in spread mode), whatever the key
+ * count. On Redis Cluster, by default every key of a namespace shares one hash tag (one slot:
+ * atomic per chunk, but the namespace lives on one master). With {@link BatchLockConfig#spread()}
+ * keys are spread over 16 buckets whose hash tags cover the slot space evenly; buckets are taken in
+ * ascending order, rolled back on a conflict, and {@code TRYAGAIN}/{@code MOVED} replies are
+ * retried.
  *
  * <p>The connection factory is not closed by {@link #close()}.
  */
@@ -185,10 +185,11 @@ public final class RedisBatchLocks implements BatchLocks {
     private BatchAttempt once(BatchPlan plan, BatchRequest request, String token) throws InterruptedException {
         long start = System.nanoTime();
         long leaseMs = millis(request.lease());
+        Set<String> recordBases = new LinkedHashSet<>();
         Outcome outcome;
         try {
             String fence = scripts.spread() ? scripts.nextFence(plan.namespace()) : "";
-            outcome = lockChunks(plan, token, fence, "", leaseMs, false);
+            outcome = lockChunks(plan, token, fence, "", leaseMs, recordBases, false);
         } catch (LeaseStoreException e) {
             if (Thread.currentThread().isInterrupted()) {
                 Thread.interrupted();
@@ -206,7 +207,7 @@ public final class RedisBatchLocks implements BatchLocks {
             indexQuietly(plan.namespace(), value, leaseMs);
         }
         RedisBatchLease lease = new RedisBatchLease(this, plan, token, value, outcome.fence(), outcome.acquiredAt(),
-                request.lease(), start);
+                request.lease(), start, recordBases);
         if (request.keepAlive()) {
             lease.keepAlive(keepAlive.start("batch lease '" + plan.namespace() + "' #" + outcome.fence(),
                     request.lease(), lease::renew, lease::markLost));
@@ -214,7 +215,7 @@ public final class RedisBatchLocks implements BatchLocks {
         return BatchAttempt.acquired(lease);
     }
 
-    /** The value every lock key of a lease carries; batch-acquire.lua builds the same string. */
+    /** The record value of a lease; batch-acquire.lua builds the same string. */
     private String lockValue(String token, String acquiredAt, String fence) {
         return "jg1|" + token + "||" + acquiredAt + "|" + fence + "|" + config.nodeId();
     }
@@ -228,70 +229,96 @@ public final class RedisBatchLocks implements BatchLocks {
         }
     }
 
-    /** The result of locking every chunk of a plan: the fence and acquired-at used, or the conflicts. */
-    record Outcome(String fence, String acquiredAt, List<BatchConflict> conflicts) {
+    /**
+     * The result of locking every chunk of a plan: the fence and acquired-at used, or the conflicts,
+     * or {@code leaseGone} when the lease's own record expired meanwhile (nothing is held then).
+     */
+    record Outcome(String fence, String acquiredAt, List<BatchConflict> conflicts, boolean leaseGone) {
     }
 
     /**
-     * Locks the plan's chunks in order; on a conflict or a failure releases the chunks this call
-     * locked before reporting, so nothing stays held.
+     * Locks the plan's chunks in order; on a conflict or a failure releases what this call locked
+     * before reporting, so nothing new stays held.
+     *
+     * @param recordBases the key bases where the lease already has its record; bases this call
+     *                    creates a record under are added when the whole plan succeeds
+     * @param extending   whether the lease already exists (an extension keeps its records and index entry)
      */
-    Outcome lockChunks(BatchPlan plan, String token, String fence, String acquiredAt, long leaseMs, boolean extending) {
+    Outcome lockChunks(BatchPlan plan, String token, String fence, String acquiredAt, long leaseMs,
+                       Set<String> recordBases, boolean extending) {
         List<BatchPlan.Chunk> done = new ArrayList<>();
+        Set<String> created = new LinkedHashSet<>();
         String f = fence;
         String at = acquiredAt;
         for (BatchPlan.Chunk chunk : plan.chunks()) {
+            boolean create = !recordBases.contains(chunk.base()) && !created.contains(chunk.base());
             BatchScripts.ChunkReply reply;
             try {
-                reply = scripts.acquire(plan.namespace(), chunk, token, config.nodeId(), leaseMs, f, at);
+                reply = scripts.acquire(plan.namespace(), chunk, token, config.nodeId(), leaseMs, f, at, create);
             } catch (RuntimeException e) {
                 // The failed call may have run on the server: release it too (owner-checked by token).
                 done.add(chunk);
-                rollback(plan.namespace(), done, token, null);
+                if (create) {
+                    created.add(chunk.base());
+                }
+                rollback(plan.namespace(), done, created, token, extending ? null : lockValue(token, at, f));
                 throw e instanceof LeaseStoreException lse ? lse : new LeaseStoreException(
                         "job-guard could not lock batch keys in namespace '" + plan.namespace() + "': " + e.getMessage(), e);
             }
-            f = reply.fence();
-            at = reply.acquiredAt();
-            if (!reply.acquired()) {
-                // A fresh lease was indexed by the chunks it took; an extension keeps its entry.
-                rollback(plan.namespace(), done, token, extending ? null : lockValue(token, at, f));
-                List<BatchConflict> conflicts = new ArrayList<>();
-                for (BatchScripts.Conflict c : reply.conflicts()) {
-                    conflicts.add(new BatchConflict(chunk.keys().get(c.index()),
-                            LeaseValues.parse(c.value(), LeaseValues.ttl(c.pttl()))));
+            if (reply.status() == BatchScripts.Status.ACQUIRED) {
+                f = reply.fence();
+                at = reply.acquiredAt();
+                done.add(chunk);
+                if (create) {
+                    created.add(chunk.base());
                 }
-                if (conflicts.isEmpty()) {
-                    // The holder released between the conflict and the report; still a refusal.
-                    conflicts.add(new BatchConflict(chunk.keys().get(0), LeaseRecord.foreign("(released meanwhile)", null)));
-                }
-                return new Outcome(f, at, conflicts);
+                continue;
             }
-            done.add(chunk);
+            rollback(plan.namespace(), done, created, token, extending ? null : lockValue(token, at, f));
+            if (reply.status() == BatchScripts.Status.LEASE_GONE) {
+                return new Outcome(f, at, List.of(new BatchConflict(chunk.keys().get(0),
+                        LeaseRecord.foreign("(this lease expired while acquiring)", null))), true);
+            }
+            List<BatchConflict> conflicts = new ArrayList<>();
+            for (BatchScripts.Conflict c : reply.conflicts()) {
+                conflicts.add(new BatchConflict(chunk.keys().get(c.index()),
+                        LeaseValues.parse(c.value(), LeaseValues.ttl(c.pttl()))));
+            }
+            if (conflicts.isEmpty()) {
+                // The script reports at least one conflict; keep the refusal explicit if it ever does not.
+                conflicts.add(new BatchConflict(chunk.keys().get(0), LeaseRecord.foreign("(released meanwhile)", null)));
+            }
+            return new Outcome(f, at, conflicts, false);
         }
-        return new Outcome(f, at, List.of());
+        recordBases.addAll(created);
+        return new Outcome(f, at, List.of(), false);
     }
 
-    private void rollback(String namespace, List<BatchPlan.Chunk> chunks, String token, String indexEntry) {
+    /** Releases chunks this call took: ends the lease's record only under bases this call created it in. */
+    private void rollback(String namespace, List<BatchPlan.Chunk> chunks, Set<String> created, String token,
+                          String indexEntry) {
         if (!chunks.isEmpty()) {
-            release(namespace, chunks, token, indexEntry);
+            release(namespace, chunks, created, token, indexEntry);
         }
     }
 
     /**
-     * Owner-checked release of chunks; never throws (keys left behind expire with their TTL).
+     * Owner-checked release of chunks; never throws (keys left behind expire with their lease record).
      *
+     * @param endLeaseIn the key bases whose lease record is deleted (every base, when the lease ends)
      * @param indexEntry the lease's entry in the index, or null if it was never indexed
      */
-    void release(String namespace, List<BatchPlan.Chunk> chunks, String token, String indexEntry) {
+    void release(String namespace, List<BatchPlan.Chunk> chunks, Set<String> endLeaseIn, String token,
+                 String indexEntry) {
         boolean interrupted = Thread.interrupted();
         String topic = schema.batchReleaseTopic(namespace);
         try {
             for (int i = 0; i < chunks.size(); i++) {
                 BatchPlan.Chunk chunk = chunks.get(i);
+                boolean end = endLeaseIn.contains(chunk.base());
                 String publish = i == chunks.size() - 1 ? topic : "";
                 try {
-                    scripts.release(namespace, chunk, token, indexEntry, publish);
+                    scripts.release(namespace, chunk, token, end, indexEntry, publish);
                 } catch (RuntimeException e) {
                     if (!Thread.interrupted()) {
                         throw e;
@@ -299,7 +326,7 @@ public final class RedisBatchLocks implements BatchLocks {
                     // An interrupt that arrived during the call aborted only our wait for the reply;
                     // releasing is owner-checked and idempotent, so do it again rather than leave keys held.
                     interrupted = true;
-                    scripts.release(namespace, chunk, token, indexEntry, publish);
+                    scripts.release(namespace, chunk, token, end, indexEntry, publish);
                 }
             }
             if (scripts.spread() && indexEntry != null) {

@@ -1,83 +1,104 @@
--- Locks one chunk of business keys for one batch lease, all or nothing: SET NX PX per key, and on
--- the first key held by somebody else every key this call set is deleted again, so a refused call
--- changes nothing. Keys the same lease (owner token) already holds count as held (TTL refreshed).
+-- Locks one chunk of business keys for one batch lease, all or nothing. A key is held by lease L
+-- when the namespace's hash has field <key> = L's token AND L's lease record exists; the record
+-- carries the Redis TTL (PX), so a crashed holder's keys turn free when its record expires, and a
+-- refused call writes nothing. Keys this lease already holds count as held.
 --
--- KEYS     when ARGV[7] is '1': KEYS[1] fencing counter, KEYS[2] index of live batch leases,
---          then the lock keys; otherwise only lock keys (spread mode, other slots).
--- ARGV[1]  owner token             ARGV[2] node id           ARGV[3] lease (ms)
--- ARGV[4]  fencing token, or '' to take the next one from KEYS[1]
--- ARGV[5]  acquired-at (epoch ms), or '' to read Redis TIME
--- ARGV[6]  how many conflicting keys to report at most
--- ARGV[7]  '1' if KEYS[1] and KEYS[2] are the counter and the index
+-- KEYS[1] hash of locked keys (field = business key, value = owner token)
+-- KEYS[2] this lease's record             KEYS[3] fencing counter, KEYS[4] lease index (if ARGV[7] = '1')
+-- ARGV[1] owner token                     ARGV[2] node id            ARGV[3] lease (ms)
+-- ARGV[4] fencing token, or '' to take the next one from KEYS[3]
+-- ARGV[5] acquired-at (epoch ms), or '' to read Redis TIME
+-- ARGV[6] how many conflicting keys to report at most
+-- ARGV[7] '1' if KEYS[3] and KEYS[4] are given
+-- ARGV[8] '1' to create the lease record (first chunk of a lease in this slot); '0' when it must exist
+-- ARGV[9] key prefix of lease records (a holder's record is ARGV[9] .. token; same hash tag as KEYS[1])
+-- ARGV[10..] the business keys
 --
--- Returns {1, fencingToken, acquiredAt} when every key is now held by this lease, or
--- {0, fencingToken, acquiredAt, i1, value1, pttl1, i2, value2, pttl2, ...} listing conflicting
--- keys by their 1-based position among the lock keys, with the holder's value and TTL.
--- Lock values are 'jg1|<token>||<acquired-at>|<fencing token>|<node id>'.
+-- Returns {1, fencingToken, acquiredAt}: every key is now held by this lease;
+--         {0, 0, 0, i1, holder1, pttl1, ...}: refused, nothing changed; conflicting keys by 1-based
+--           position among the business keys, with the holder's record value and TTL;
+--         {-1, 0, 0}: refused, nothing changed; this lease's record is gone (the lease expired).
+-- Records are 'jg1|<token>||<acquired-at>|<fencing token>|<node id>'.
 
-local meta = ARGV[7] == '1'
-local first = meta and 3 or 1
-local fence = ARGV[4]
-if fence == '' then
-  fence = redis.call('INCR', KEYS[1])
-end
-local at = ARGV[5]
-if at == '' then
-  local time = redis.call('TIME')
-  at = string.format('%d', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
-end
-local value = 'jg1|' .. ARGV[1] .. '||' .. at .. '|' .. fence .. '|' .. ARGV[2]
-local prefix = 'jg1|' .. ARGV[1] .. '|'
-local ms = ARGV[3]
-local n = #KEYS
+local held, record = KEYS[1], KEYS[2]
+local token, ms = ARGV[1], tonumber(ARGV[3])
+local first, n = 10, #ARGV
 local call = redis.call
-local set = {}
-local count = 0
-local conflictAt = nil
-for i = first, n do
-  if call('SET', KEYS[i], value, 'NX', 'PX', ms) then
-    count = count + 1
-    set[count] = KEYS[i]
-  else
-    local held = redis.pcall('GET', KEYS[i])
-    if type(held) == 'string' and string.find(held, prefix, 1, true) == 1 then
-      call('PEXPIRE', KEYS[i], ms)
-    else
-      conflictAt = i
-      break
+local SLICE = 1000
+
+if ARGV[8] ~= '1' and call('EXISTS', record) == 0 then
+  return {-1, 0, 0}
+end
+local kind = call('TYPE', held).ok
+if kind ~= 'hash' and kind ~= 'none' then
+  return {0, 0, 0, 1, 'non-hash value at ' .. held, call('PTTL', held)}
+end
+
+-- One HMGET per slice; a holder's record is read once per distinct holder.
+local cap = tonumber(ARGV[6])
+local holders = {}
+local reply = {0, 0, 0}
+local found = 0
+for from = first, n, SLICE do
+  local values = call('HMGET', held, unpack(ARGV, from, math.min(from + SLICE - 1, n)))
+  for i = 1, #values do
+    local owner = values[i]
+    if owner and owner ~= token then
+      local holder = holders[owner]
+      if holder == nil then
+        local ok, value = pcall(call, 'GET', ARGV[9] .. owner)
+        if not ok then
+          value = 'non-string value'
+        end
+        holder = value or false
+        holders[owner] = holder
+      end
+      if holder then
+        reply[#reply + 1] = from + i - first
+        reply[#reply + 1] = holder
+        reply[#reply + 1] = call('PTTL', ARGV[9] .. owner)
+        found = found + 1
+        if found >= cap then
+          return reply
+        end
+      end
     end
   end
 end
+if found > 0 then
+  return reply
+end
 
-if conflictAt == nil then
-  if meta then
-    local time = redis.call('TIME')
+local fence = ARGV[4]
+if fence == '' then
+  fence = tostring(call('INCR', KEYS[3]))
+end
+local at = ARGV[5]
+if at == '' then
+  local time = call('TIME')
+  at = string.format('%d', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+end
+-- Stale fields of expired holders are simply overwritten.
+for from = first, n, SLICE do
+  local args = {}
+  for i = from, math.min(from + SLICE - 1, n) do
+    args[#args + 1] = ARGV[i]
+    args[#args + 1] = token
+  end
+  call('HSET', held, unpack(args))
+end
+-- The hash outlives every live record, so fields of crashed leases vanish once the namespace is idle.
+if call('PTTL', held) < ms then
+  call('PEXPIRE', held, ms)
+end
+if ARGV[8] == '1' then
+  local value = 'jg1|' .. token .. '||' .. at .. '|' .. fence .. '|' .. ARGV[2]
+  call('SET', record, value, 'PX', ms)
+  if ARGV[7] == '1' then
+    local time = call('TIME')
     local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-    redis.call('ZADD', KEYS[2], now + tonumber(ms), value)
-  end
-  return {1, tonumber(fence), tonumber(at)}
-end
-
-for j = 1, count, 500 do
-  call('DEL', unpack(set, j, math.min(j + 499, count)))
-end
-local reply = {0, tonumber(fence), tonumber(at)}
-local cap = tonumber(ARGV[6])
-local reported = 0
-for i = conflictAt, n do
-  if reported >= cap then
-    break
-  end
-  local held = redis.pcall('GET', KEYS[i])
-  if type(held) == 'table' then
-    held = 'non-string value'
-  end
-  if held and string.find(held, prefix, 1, true) ~= 1 then
-    reply[#reply + 1] = i - first + 1
-    reply[#reply + 1] = held
-    reply[#reply + 1] = redis.call('PTTL', KEYS[i])
-    reported = reported + 1
+    call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+    call('ZADD', KEYS[4], now + ms, value)
   end
 end
-return reply
+return {1, tonumber(fence), tonumber(at)}

@@ -1,39 +1,46 @@
--- Releases one chunk of a batch lease: deletes each lock key whose value carries the lease's owner
--- token, leaves every other key alone (a key that expired and was re-taken belongs to its new holder).
+-- Releases one chunk of a batch lease: removes each field of the hash whose value is this lease's
+-- token (a key that expired and was re-taken belongs to its new holder and is left alone) and, when
+-- the lease ends, deletes its record, which frees every key of the lease in this slot at once.
 --
--- KEYS     when ARGV[2] is '1': KEYS[1] index of live batch leases, then the lock keys;
---          otherwise only lock keys.
--- ARGV[1]  owner prefix 'jg1|<token>|'   ARGV[2] '1' if KEYS[1] is the index
--- ARGV[3]  notification channel           ARGV[4] notification message, or '' to publish nothing
--- ARGV[5]  the lease's index entry, or '' if unknown
+-- KEYS[1] hash of locked keys             KEYS[2] this lease's record
+-- KEYS[3] lease index (if ARGV[3] = '1')
+-- ARGV[1] owner token
+-- ARGV[2] '1' to end the lease here (delete the record, unindex); '0' to drop only these fields
+--         (rolling back keys an extension had just taken)
+-- ARGV[3] '1' if KEYS[3] is given        ARGV[4] the lease's index entry, or ''
+-- ARGV[5] notification channel           ARGV[6] notification message, or '' to publish nothing
+-- ARGV[7..] the business keys
 --
 -- Returns the number of keys released.
 
-local meta = ARGV[2] == '1'
-local first = meta and 2 or 1
-local prefix = ARGV[1]
+local held, token = KEYS[1], ARGV[1]
+local first, n = 7, #ARGV
+local call = redis.call
+local SLICE = 1000
 local released = 0
--- MGET and DEL in slices: two calls per slice instead of two per key; slices stay well below
--- Lua's unpack limit.
-local slice = 500
-for from = first, #KEYS, slice do
-  local to = math.min(from + slice - 1, #KEYS)
-  local values = redis.call('MGET', unpack(KEYS, from, to))
-  local mine = {}
-  for i = 1, #values do
-    local held = values[i]
-    if held and string.find(held, prefix, 1, true) == 1 then
-      mine[#mine + 1] = KEYS[from + i - 1]
+
+if ARGV[2] == '1' then
+  call('DEL', KEYS[2])
+end
+if call('TYPE', held).ok == 'hash' then
+  for from = first, n, SLICE do
+    local to = math.min(from + SLICE - 1, n)
+    local values = call('HMGET', held, unpack(ARGV, from, to))
+    local mine = {}
+    for i = 1, #values do
+      if values[i] == token then
+        mine[#mine + 1] = ARGV[from + i - 1]
+      end
+    end
+    if #mine > 0 then
+      released = released + call('HDEL', held, unpack(mine))
     end
   end
-  if #mine > 0 then
-    released = released + redis.call('DEL', unpack(mine))
-  end
 end
-if meta and ARGV[5] ~= '' then
-  redis.call('ZREM', KEYS[1], ARGV[5])
+if ARGV[2] == '1' and ARGV[3] == '1' and ARGV[4] ~= '' then
+  call('ZREM', KEYS[3], ARGV[4])
 end
-if ARGV[4] ~= '' then
-  redis.call('PUBLISH', ARGV[3], ARGV[4])
+if ARGV[6] ~= '' then
+  call('PUBLISH', ARGV[5], ARGV[6])
 end
 return released

@@ -1,34 +1,23 @@
--- Extends one chunk of a batch lease: sets the TTL of each lock key whose value carries the lease's
--- owner token; keys lost to expiry (and perhaps re-taken by another lease) are left alone.
+-- Extends a batch lease in one slot: one record per lease and slot holds the TTL of all its keys
+-- there, so the cost does not grow with the key count. A lease whose record expired stays lost
+-- (its keys may have been re-taken); it is never revived.
 --
--- KEYS     when ARGV[3] is '1': KEYS[1] index of live batch leases, then the lock keys;
---          otherwise only lock keys.
--- ARGV[1]  owner prefix 'jg1|<token>|'   ARGV[2] lease (ms)   ARGV[3] '1' if KEYS[1] is the index
--- ARGV[4]  the lease's index entry
+-- KEYS[1] hash of locked keys             KEYS[2] this lease's record
+-- KEYS[3] lease index (if ARGV[2] = '1')
+-- ARGV[1] lease (ms)   ARGV[2] '1' if KEYS[3] is given   ARGV[3] the lease's index entry
 --
--- Returns the number of keys still held (and now extended).
+-- Returns 1 when the lease was extended, 0 when its record or the hash is gone (lease lost).
 
-local meta = ARGV[3] == '1'
-local first = meta and 2 or 1
-local prefix = ARGV[1]
-local ms = ARGV[2]
-local held = 0
--- MGET in slices: one read per slice instead of one per key.
-local slice = 500
-for from = first, #KEYS, slice do
-  local to = math.min(from + slice - 1, #KEYS)
-  local values = redis.call('MGET', unpack(KEYS, from, to))
-  for i = 1, #values do
-    local value = values[i]
-    if value and string.find(value, prefix, 1, true) == 1 then
-      redis.call('PEXPIRE', KEYS[from + i - 1], ms)
-      held = held + 1
-    end
-  end
+local ms = tonumber(ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('PEXPIRE', KEYS[2], ms) == 0 then
+  return 0
 end
-if meta and held > 0 then
+if redis.call('PTTL', KEYS[1]) < ms then
+  redis.call('PEXPIRE', KEYS[1], ms)
+end
+if ARGV[2] == '1' then
   local time = redis.call('TIME')
   local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-  redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ms), ARGV[4])
+  redis.call('ZADD', KEYS[3], 'XX', now + ms, ARGV[3])
 end
-return held
+return 1

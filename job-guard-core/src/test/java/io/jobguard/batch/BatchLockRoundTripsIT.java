@@ -19,6 +19,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the server sees: one script call per chunk for acquire, renew and release (counted in
@@ -59,11 +60,14 @@ class BatchLockRoundTripsIT {
         server.resetStats();
         BatchLease lease = locks.tryAcquire("sku", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
         assertThat(calls()).containsEntry("evalsha", 1L).doesNotContainKey("eval");
-        assertThat(calls().get("set")).isEqualTo(3000L);
+        // The work per key stays inside a few multi-key commands, not one command per key.
+        assertThat(calls()).containsEntry("hmget", 3L).containsEntry("hset", 3L).containsEntry("set", 1L);
 
         server.resetStats();
         assertThat(lease.renew()).isTrue();
         assertThat(calls()).containsEntry("evalsha", 1L).doesNotContainKey("eval");
+        assertThat(calls().get("pexpire")).as("renewal extends the lease record and the hash, not 3,000 keys")
+                .isBetween(1L, 2L);
 
         server.resetStats();
         lease.close();
@@ -138,6 +142,38 @@ class BatchLockRoundTripsIT {
         assertThat(registry.get(MetricNames.BATCH_ACQUIRE).tags("result", "conflict", "namespace", "sku").timer().count())
                 .isEqualTo(1);
         assertThat(registry.get(MetricNames.BATCH_KEYS).tags("namespace", "sku").summary().totalAmount()).isEqualTo(20.0);
+    }
+
+    @Test
+    void aCrashedHoldersKeysTurnFreeWithItsRecordAndLeaveNothingBehindOnceIdle() {
+        // A holder that never releases (its process died): only its record's TTL frees the keys.
+        BatchLease crashed = locks.tryAcquire("crash", BatchLocksContract.keys(0, 100), Duration.ofMillis(300))
+                .orElseThrow();
+        assertThat(crashed.fencingToken()).isPositive();
+        try (RedisBatchLocks other = RedisBatchLocks.create(connectionFactory, "jgtest",
+                BatchLockConfig.custom().nodeId("b").build())) {
+            assertThat(other.tryAcquire("crash", BatchLocksContract.keys(99, 100), LEASE).acquired()).isFalse();
+            await().atMost(Duration.ofSeconds(5)).until(() -> {
+                BatchAttempt attempt = other.tryAcquire("crash", BatchLocksContract.keys(50, 150), Duration.ofMillis(300));
+                attempt.lease().ifPresent(BatchLease::close);
+                return attempt.acquired();
+            });
+        }
+        // Keys 0..49 were never released: their dead fields go with the hash once no lease needs it.
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> (Long) server.call("EXISTS", "jgtest:{crash~batch}:held") == 0L);
+    }
+
+    @Test
+    void aValueJobGuardDidNotWriteIsReportedAsAForeignHolder() {
+        server.call("SET", "jgtest:{alien~batch}:held", "somebody else's string");
+        BatchAttempt attempt = locks.tryAcquire("alien", List.of("a", "b"), LEASE);
+        assertThat(attempt.result()).isEqualTo(BatchResult.CONFLICT);
+        assertThat(attempt.conflicts()).singleElement().satisfies(c -> {
+            assertThat(c.key()).isEqualTo("a");
+            assertThat(c.holder().foreign()).isTrue();
+        });
+        assertThat(server.call("GET", "jgtest:{alien~batch}:held")).isEqualTo("somebody else's string");
     }
 
     private Map<String, Long> calls() {

@@ -88,31 +88,47 @@ public final class KeySchema {
         return jobBase(job) + ":history";
     }
 
-    private String batchBase(String namespace) {
+    /**
+     * Returns the common start of a batch namespace's keys: {@code <prefix>:{<ns>~batch}}. Its
+     * fencing counter, lease index and (by default) its locked keys live under it, in one slot.
+     *
+     * @param namespace batch namespace
+     * @return the key base of the namespace
+     */
+    public String batchBase(String namespace) {
         return prefix + ":{" + namespace + "~batch}";
     }
 
     /**
-     * Returns the lock key (shared slot).
+     * Returns the key base of one spread-mode bucket: {@code <prefix>:{<tag>}}.
      *
-     * @param namespace batch namespace
-     * @param key business key
-     * @return the lock key (shared slot)
+     * @param tag the bucket's hash tag
+     * @return the key base of the bucket
      */
-    public String batchKey(String namespace, String key) {
-        return batchBase(namespace) + ":k:" + key;
+    public String batchBucketBase(String tag) {
+        return prefix + ":{" + tag + "}";
     }
 
     /**
-     * Lock key for spread mode on Redis Cluster: the business key is the hash tag, so keys spread
-     * over all slots.
+     * Returns the hash of locked business keys under a batch key base (field = business key,
+     * value = owner token).
      *
-     * @param namespace batch namespace
-     * @param key       business key
-     * @return the lock key
+     * @param base a key base from {@link #batchBase} or {@link #batchBucketBase}
+     * @return the hash of locked keys
      */
-    public String batchSpreadKey(String namespace, String key) {
-        return prefix + ":" + namespace + "~batch:k:{" + key + "}";
+    public String batchHeld(String base) {
+        return base + ":held";
+    }
+
+    /**
+     * Returns the prefix of batch lease records under a key base; a lease's record is this
+     * prefix followed by its owner token.
+     *
+     * @param base a key base from {@link #batchBase} or {@link #batchBucketBase}
+     * @return the record key prefix
+     */
+    public String batchLeaseRecords(String base) {
+        return base + ":lease:";
     }
 
     /**

@@ -8,11 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * call each. Every chunk lives under one key base (one hash tag, so one slot): the namespace's base
  * by default, one of {@link #SPREAD_BUCKETS} bucket bases in spread mode. Chunks follow one fixed
  * global order (ascending buckets, then sorted keys), so two batches that overlap take their shared
- * keys in the same order.
+ * keys in the same order. A batch that fits one call keeps its input order: order cannot matter there.
  */
 final class BatchPlan {
 
@@ -37,7 +37,7 @@ final class BatchPlan {
      * One script call's worth of keys, all under one key base.
      *
      * @param base   the key base (hash tag) of the keys' hash and lease records
-     * @param keys   the business keys, sorted
+     * @param keys   the business keys, in lock order
      * @param fields the business keys as UTF-8 bytes
      */
     record Chunk(String base, List<String> keys, List<byte[]> fields) {
@@ -76,7 +76,7 @@ final class BatchPlan {
         if (input.isEmpty()) {
             throw new IllegalArgumentException("batch keys must not be empty (namespace '" + namespace + "')");
         }
-        TreeSet<String> distinct = new TreeSet<>();
+        Set<String> distinct = new LinkedHashSet<>(Math.max(16, input.size() * 4 / 3 + 1));
         int position = 0;
         for (String key : input) {
             if (key == null) {
@@ -100,10 +100,19 @@ final class BatchPlan {
         List<Chunk> chunks = config.spread()
                 ? spreadChunks(namespace, distinct, config.chunkSize(), schema)
                 : chunks(schema.batchBase(namespace), distinct, config.chunkSize());
-        return new BatchPlan(namespace, Collections.unmodifiableSet(distinct), chunks);
+        Set<String> ordered = new LinkedHashSet<>(Math.max(16, distinct.size() * 4 / 3 + 1));
+        for (Chunk chunk : chunks) {
+            ordered.addAll(chunk.keys());
+        }
+        return new BatchPlan(namespace, Collections.unmodifiableSet(ordered), chunks);
     }
 
-    private static List<Chunk> chunks(String base, Collection<String> keys, int size) {
+    private static List<Chunk> chunks(String base, Collection<String> unordered, int size) {
+        List<String> keys = new ArrayList<>(unordered);
+        if (keys.size() > size) {
+            // Several calls: take them in one global order, so overlapping batches meet on the same chunk first.
+            Collections.sort(keys);
+        }
         List<Chunk> out = new ArrayList<>();
         List<String> current = new ArrayList<>(Math.min(size, keys.size()));
         for (String key : keys) {

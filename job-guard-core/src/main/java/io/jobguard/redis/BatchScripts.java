@@ -79,13 +79,15 @@ final class BatchScripts {
      * @param endLease   whether to delete the lease's record under the chunk's base (and unindex it)
      * @param indexEntry the lease's index entry, or null if it was never indexed
      * @param topic      the release notification to publish, or "" for none
+     * @param complete   whether this lease set every key of the chunk (false for a call that failed on
+     *                   its way: then each key is owner-checked)
      */
     long release(String namespace, BatchPlan.Chunk chunk, String token, boolean endLease, String indexEntry,
-                 String topic) {
+                 String topic, boolean complete) {
         byte[][] keys = keys(namespace, chunk, token, false);
         Long released = retrying(() -> runner.run(RELEASE, ReturnType.INTEGER, keys.length,
                 keysAndArgs(keys, chunk, token, endLease ? "1" : "0", spread ? "0" : "1",
-                        indexEntry == null ? "" : indexEntry, schema.releaseChannel(), topic)));
+                        indexEntry == null ? "" : indexEntry, schema.releaseChannel(), topic, complete ? "1" : "0")));
         return released == null ? 0 : released;
     }
 

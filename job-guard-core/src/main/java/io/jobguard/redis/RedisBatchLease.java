@@ -164,7 +164,7 @@ final class RedisBatchLease implements BatchLease {
             toRelease = List.copyOf(chunks);
             bases = Set.copyOf(recordBases);
         }
-        locks.release(namespace, toRelease, bases, token, value);
+        locks.release(namespace, toRelease, bases, token, value, null);
     }
 
     @Override

@@ -28,8 +28,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -256,12 +258,13 @@ public final class RedisBatchLocks implements BatchLocks {
             try {
                 reply = scripts.acquire(plan.namespace(), chunk, token, config.nodeId(), leaseMs, f, at, create);
             } catch (RuntimeException e) {
-                // The failed call may have run on the server: release it too (owner-checked by token).
-                done.add(chunk);
+                // The failed call may have run on the server: release it too, owner-checked key by key.
                 if (create) {
                     created.add(chunk.base());
                 }
-                rollback(plan.namespace(), done, created, token, extending ? null : lockValue(token, at, f));
+                List<BatchPlan.Chunk> undo = new ArrayList<>(done);
+                undo.add(chunk);
+                release(plan.namespace(), undo, created, token, extending ? null : lockValue(token, at, f), chunk);
                 throw e instanceof LeaseStoreException lse ? lse : new LeaseStoreException(
                         "job-guard could not lock batch keys in namespace '" + plan.namespace() + "': " + e.getMessage(), e);
             }
@@ -274,7 +277,9 @@ public final class RedisBatchLocks implements BatchLocks {
                 }
                 continue;
             }
-            rollback(plan.namespace(), done, created, token, extending ? null : lockValue(token, at, f));
+            if (!done.isEmpty()) {
+                release(plan.namespace(), done, created, token, extending ? null : lockValue(token, at, f), null);
+            }
             if (reply.status() == BatchScripts.Status.LEASE_GONE) {
                 return new Outcome(f, at, List.of(new BatchConflict(chunk.keys().get(0),
                         LeaseRecord.foreign("(this lease expired while acquiring)", null))), true);
@@ -294,31 +299,30 @@ public final class RedisBatchLocks implements BatchLocks {
         return new Outcome(f, at, List.of(), false);
     }
 
-    /** Releases chunks this call took: ends the lease's record only under bases this call created it in. */
-    private void rollback(String namespace, List<BatchPlan.Chunk> chunks, Set<String> created, String token,
-                          String indexEntry) {
-        if (!chunks.isEmpty()) {
-            release(namespace, chunks, created, token, indexEntry);
-        }
-    }
-
     /**
      * Owner-checked release of chunks; never throws (keys left behind expire with their lease record).
      *
-     * @param endLeaseIn the key bases whose lease record is deleted (every base, when the lease ends)
+     * @param endLeaseIn the key bases whose lease record is deleted (every base, when the lease ends);
+     *                   each with the last chunk under it, so earlier chunks skip the owner check
      * @param indexEntry the lease's entry in the index, or null if it was never indexed
+     * @param uncertain  a chunk whose acquisition call failed on its way (owner-checked key by key), or null
      */
     void release(String namespace, List<BatchPlan.Chunk> chunks, Set<String> endLeaseIn, String token,
-                 String indexEntry) {
+                 String indexEntry, BatchPlan.Chunk uncertain) {
         boolean interrupted = Thread.interrupted();
         String topic = schema.batchReleaseTopic(namespace);
+        Map<String, BatchPlan.Chunk> lastUnderBase = new HashMap<>();
+        for (BatchPlan.Chunk chunk : chunks) {
+            lastUnderBase.put(chunk.base(), chunk);
+        }
         try {
             for (int i = 0; i < chunks.size(); i++) {
                 BatchPlan.Chunk chunk = chunks.get(i);
-                boolean end = endLeaseIn.contains(chunk.base());
+                boolean end = endLeaseIn.contains(chunk.base()) && lastUnderBase.get(chunk.base()) == chunk;
+                boolean complete = chunk != uncertain;
                 String publish = i == chunks.size() - 1 ? topic : "";
                 try {
-                    scripts.release(namespace, chunk, token, end, indexEntry, publish);
+                    scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
                 } catch (RuntimeException e) {
                     if (!Thread.interrupted()) {
                         throw e;
@@ -326,7 +330,7 @@ public final class RedisBatchLocks implements BatchLocks {
                     // An interrupt that arrived during the call aborted only our wait for the reply;
                     // releasing is owner-checked and idempotent, so do it again rather than leave keys held.
                     interrupted = true;
-                    scripts.release(namespace, chunk, token, end, indexEntry, publish);
+                    scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
                 }
             }
             if (scripts.spread() && indexEntry != null) {

@@ -50,13 +50,13 @@ for from = first, n, SLICE do
         if not ok then
           value = 'non-string value'
         end
-        holder = value or false
+        holder = value and {value, call('PTTL', ARGV[9] .. owner)} or false
         holders[owner] = holder
       end
       if holder then
         reply[#reply + 1] = from + i - first
-        reply[#reply + 1] = holder
-        reply[#reply + 1] = call('PTTL', ARGV[9] .. owner)
+        reply[#reply + 1] = holder[1]
+        reply[#reply + 1] = holder[2]
         found = found + 1
         if found >= cap then
           return reply

@@ -1,6 +1,8 @@
--- Releases one chunk of a batch lease: removes each field of the hash whose value is this lease's
--- token (a key that expired and was re-taken belongs to its new holder and is left alone) and, when
--- the lease ends, deletes its record, which frees every key of the lease in this slot at once.
+-- Releases one chunk of a batch lease: removes this lease's fields from the hash and, when the
+-- lease ends, deletes its record, which frees every key of the lease in this slot at once. While
+-- the record lives nobody else can have taken these keys (a key is only taken over once its
+-- holder's record is gone), so fields this lease set are deleted without reading them; otherwise
+-- only fields still naming this lease's token are removed, and keys re-taken by others stay theirs.
 --
 -- KEYS[1] hash of locked keys             KEYS[2] this lease's record
 -- KEYS[3] lease index (if ARGV[3] = '1')
@@ -9,36 +11,43 @@
 --         (rolling back keys an extension had just taken)
 -- ARGV[3] '1' if KEYS[3] is given        ARGV[4] the lease's index entry, or ''
 -- ARGV[5] notification channel           ARGV[6] notification message, or '' to publish nothing
--- ARGV[7..] the business keys
+-- ARGV[7] '1' if this lease set every one of these keys (a completed chunk); '0' if unsure (a call
+--         that failed on its way), which forces the owner check
+-- ARGV[8..] the business keys
 --
 -- Returns the number of keys released.
 
 local held, token = KEYS[1], ARGV[1]
-local first, n = 7, #ARGV
+local first, n = 8, #ARGV
 local call = redis.call
 local SLICE = 1000
 local released = 0
 
-if ARGV[2] == '1' then
-  call('DEL', KEYS[2])
-end
 if call('TYPE', held).ok == 'hash' then
+  local trusted = ARGV[7] == '1' and call('EXISTS', KEYS[2]) == 1
   for from = first, n, SLICE do
     local to = math.min(from + SLICE - 1, n)
-    local values = call('HMGET', held, unpack(ARGV, from, to))
-    local mine = {}
-    for i = 1, #values do
-      if values[i] == token then
-        mine[#mine + 1] = ARGV[from + i - 1]
+    if trusted then
+      released = released + call('HDEL', held, unpack(ARGV, from, to))
+    else
+      local values = call('HMGET', held, unpack(ARGV, from, to))
+      local mine = {}
+      for i = 1, #values do
+        if values[i] == token then
+          mine[#mine + 1] = ARGV[from + i - 1]
+        end
       end
-    end
-    if #mine > 0 then
-      released = released + call('HDEL', held, unpack(mine))
+      if #mine > 0 then
+        released = released + call('HDEL', held, unpack(mine))
+      end
     end
   end
 end
-if ARGV[2] == '1' and ARGV[3] == '1' and ARGV[4] ~= '' then
-  call('ZREM', KEYS[3], ARGV[4])
+if ARGV[2] == '1' then
+  call('DEL', KEYS[2])
+  if ARGV[3] == '1' and ARGV[4] ~= '' then
+    call('ZREM', KEYS[3], ARGV[4])
+  end
 end
 if ARGV[6] ~= '' then
   call('PUBLISH', ARGV[5], ARGV[6])

@@ -7,7 +7,8 @@ import java.time.Instant;
 /**
  * The one place that builds job-guard's Redis keys and channel names (README, "Keys in Redis").
  * Every key of one job shares the hash tag {@code {<ns>:<job>}} and every key of one batch
- * namespace the tag {@code {<ns>~batch}}, so one script can touch them on Redis Cluster.
+ * namespace the tag {@code {<ns>~batch}} (in spread mode: of one bucket, {@code {<ns>~batch~<n>}}),
+ * so one script can touch them on Redis Cluster.
  *
  * <p>Internal API: not for use outside job-guard, may change without notice.
  */

@@ -54,6 +54,16 @@ public @interface ClusterSingleton {
     String waitFor() default "";
 
     /**
+     * How long a {@link GuardType#RETURN} firing that finds the run lease held by another run (of
+     * another fire time) waits for its release before it is skipped as busy. Clock skew makes nodes
+     * fire different fire times at the same instant, so a short run of one would otherwise drop the
+     * other. {@code "0s"} skips at once.
+     *
+     * @return the grace, or empty for the configured default (1 second, capped at the lease)
+     */
+    String busyGrace() default "";
+
+    /**
      * Whether the run lease is renewed (every lease/3) while the run is alive.
      *
      * @return {@code true} to keep the lease alive

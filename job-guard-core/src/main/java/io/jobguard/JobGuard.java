@@ -92,9 +92,12 @@ public final class JobGuard implements AutoCloseable {
     }
 
     /**
-     * Decides whether this node runs the firing of {@code job} for {@code nominalFireTime}. RETURN
-     * answers at once; WAIT blocks the caller up to {@code waitFor}, woken by release
-     * notifications. A granted permit must be finished (in a {@code finally}).
+     * Decides whether this node runs the firing of {@code job} for {@code nominalFireTime}. When
+     * another run holds the run lease, RETURN waits up to {@link JobOptions#busyGrace()} for its
+     * release and is skipped as {@link RunOutcome#BUSY} if the lease stays held; WAIT blocks up to
+     * {@link JobOptions#waitFor()}. Both are woken by release notifications and re-check the fire
+     * time (already taken: {@link RunOutcome#ALREADY_RAN}) before they run. A granted permit must
+     * be finished (in a {@code finally}).
      *
      * @param job             how the job is guarded
      * @param nominalFireTime the fire time the schedule designated (not the node's "now")
@@ -111,12 +114,16 @@ public final class JobGuard implements AutoCloseable {
         JobId id = new JobId(config.namespace(), job.name());
         RunLeaseRequest request = new RunLeaseRequest(id, nominalFireTime, UUID.randomUUID().toString(),
                 config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()), config.historySize());
+        boolean waits = job.type() == GuardType.WAIT;
+        // WAIT: bounded by waitFor, on a busy lease or a cool-down; RETURN: a grace on a busy lease only
+        RunOutcome gaveUp = waits ? RunOutcome.WAIT_TIMEOUT : RunOutcome.BUSY;
+        Duration bound = waits ? job.waitFor() : job.busyGrace();
         ReleaseWatch watch = null;
         try {
-            if (job.type() == GuardType.WAIT && !job.waitFor().isZero()) {
+            if (waits && !bound.isZero()) {
                 watch = store.watchRunReleases(id);
             }
-            long deadline = started + job.waitFor().toNanos();
+            long deadline = started + bound.toNanos();
             while (true) {
                 AcquireResult result = store.acquireRun(request);
                 switch (result.status()) {
@@ -128,17 +135,26 @@ public final class JobGuard implements AutoCloseable {
                         break;
                 }
                 long remaining = deadline - System.nanoTime();
-                if (watch == null) {
+                if (bound.isZero() || (!waits && result.status() != AcquireResult.Status.BUSY)) {
                     return refuse(job, nominalFireTime, RunOutcome.BUSY, result.holder(), started, null);
                 }
                 if (remaining <= 0) {
-                    return refuse(job, nominalFireTime, RunOutcome.WAIT_TIMEOUT, result.holder(), started, null);
+                    return refuse(job, nominalFireTime, gaveUp, result.holder(), started, null);
+                }
+                if (watch == null) {
+                    // RETURN watches only once it meets a busy lease, then tries again at once, so that
+                    // a release between that attempt and the watch is not missed
+                    watch = watchForGrace(job, id);
+                    if (watch == null) {
+                        return refuse(job, nominalFireTime, RunOutcome.BUSY, result.holder(), started, null);
+                    }
+                    continue;
                 }
                 watch.await(pause(remaining, result.retryAfter()));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return refuse(job, nominalFireTime, RunOutcome.WAIT_TIMEOUT, null, started, e);
+            return refuse(job, nominalFireTime, gaveUp, null, started, e);
         } catch (RuntimeException e) {
             return storeFailure(job, request, started, e);
         } finally {
@@ -236,6 +252,17 @@ public final class JobGuard implements AutoCloseable {
     @Override
     public void close() {
         keepAlive.close();
+    }
+
+    /** The release watch of a RETURN firing's grace, or null if it cannot be opened (the firing is then BUSY). */
+    private ReleaseWatch watchForGrace(JobOptions job, JobId id) {
+        try {
+            return store.watchRunReleases(id);
+        } catch (RuntimeException e) {
+            log.debug("job-guard: job '{}' node={} cannot watch releases ({}); busy grace skipped", job.name(),
+                    config.nodeId(), e.toString());
+            return null;
+        }
     }
 
     private Duration pause(long remainingNanos, Duration retryAfter) {

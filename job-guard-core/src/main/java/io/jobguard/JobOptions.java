@@ -3,8 +3,8 @@ package io.jobguard;
 import java.time.Duration;
 
 /**
- * How one job is guarded: its cluster-wide name, guard type, lease, wait bound, keep-alive and
- * fixed-delay cool-down. Immutable; every instance is valid.
+ * How one job is guarded: its cluster-wide name, guard type, lease, wait bound, keep-alive,
+ * fixed-delay cool-down and the grace of RETURN firings. Immutable; every instance is valid.
  *
  * @param name      the job name shared by all nodes (1 to {@value #MAX_NAME_LENGTH} characters, no
  *                  control characters)
@@ -14,12 +14,20 @@ import java.time.Duration;
  * @param keepAlive whether the lease is renewed while the run is alive
  * @param cooldown  after a run ends, no run of the job starts on any node for this long (zero for
  *                  none; used for fixed-delay schedules)
+ * @param busyGrace how long a RETURN firing that finds the run lease held by another run waits for
+ *                  its release before it is skipped as BUSY, zero or positive (zero skips at once;
+ *                  null means {@link #DEFAULT_BUSY_GRACE}, capped at the lease). Clock skew makes
+ *                  nodes fire different fire times at the same instant; the grace lets a firing
+ *                  that meets another fire time's short run still run. WAIT ignores it.
  */
 public record JobOptions(String name, GuardType type, Duration lease, Duration waitFor, boolean keepAlive,
-                         Duration cooldown) {
+                         Duration cooldown, Duration busyGrace) {
 
     /** The longest accepted job name. */
     public static final int MAX_NAME_LENGTH = 200;
+
+    /** The grace of RETURN firings of jobs that set none (capped at the job's lease). */
+    public static final Duration DEFAULT_BUSY_GRACE = Duration.ofSeconds(1);
 
     /**
      * Validates the options.
@@ -46,10 +54,34 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         if (cooldown.isNegative()) {
             throw new IllegalArgumentException("cooldown of job '" + name + "' must not be negative, got " + cooldown);
         }
+        if (busyGrace == null) {
+            busyGrace = DEFAULT_BUSY_GRACE.compareTo(lease) < 0 ? DEFAULT_BUSY_GRACE : lease;
+        }
+        if (busyGrace.isNegative()) {
+            throw new IllegalArgumentException("busyGrace of job '" + name + "' must not be negative, got "
+                    + busyGrace);
+        }
     }
 
     /**
-     * Starts options for a RETURN job with the given lease, keep-alive on, waitFor = lease, no cool-down.
+     * Options with the default busy grace ({@link #DEFAULT_BUSY_GRACE}, capped at the lease).
+     *
+     * @param name      the job name
+     * @param type      RETURN or WAIT
+     * @param lease     the run lease, positive
+     * @param waitFor   how long WAIT waits for the lease (null = the lease)
+     * @param keepAlive whether the lease is renewed while the run is alive
+     * @param cooldown  the fixed-delay cool-down (null = none)
+     * @throws IllegalArgumentException naming the job and the offending value
+     */
+    public JobOptions(String name, GuardType type, Duration lease, Duration waitFor, boolean keepAlive,
+                      Duration cooldown) {
+        this(name, type, lease, waitFor, keepAlive, cooldown, null);
+    }
+
+    /**
+     * Starts options for a RETURN job with the given lease, keep-alive on, waitFor = lease, no
+     * cool-down, the default busy grace.
      *
      * @param name  the job name
      * @param lease the run lease
@@ -77,7 +109,8 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
      * @return a builder
      */
     public Builder toBuilder() {
-        return new Builder(name, lease).type(type).waitFor(waitFor).keepAlive(keepAlive).cooldown(cooldown);
+        return new Builder(name, lease).type(type).waitFor(waitFor).keepAlive(keepAlive).cooldown(cooldown)
+                .busyGrace(busyGrace);
     }
 
     /** Builds {@link JobOptions}; validation happens in {@link #build()}. */
@@ -88,6 +121,7 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         private Duration waitFor;
         private boolean keepAlive = true;
         private Duration cooldown = Duration.ZERO;
+        private Duration busyGrace;
 
         private Builder(String name, Duration lease) {
             this.name = name;
@@ -150,13 +184,25 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         }
 
         /**
+         * Sets how long a RETURN firing waits for a busy run lease before it is skipped.
+         *
+         * @param busyGrace the grace, zero to skip at once; null for {@link #DEFAULT_BUSY_GRACE}
+         *                  capped at the lease
+         * @return this builder
+         */
+        public Builder busyGrace(Duration busyGrace) {
+            this.busyGrace = busyGrace;
+            return this;
+        }
+
+        /**
          * Builds the options.
          *
          * @return validated options
          * @throws IllegalArgumentException naming the job and the offending value
          */
         public JobOptions build() {
-            return new JobOptions(name, type, lease, waitFor, keepAlive, cooldown);
+            return new JobOptions(name, type, lease, waitFor, keepAlive, cooldown, busyGrace);
         }
     }
 }

@@ -16,7 +16,19 @@ class JobOptionsTest {
         assertThat(options.keepAlive()).isTrue();
         assertThat(options.waitFor()).isEqualTo(Duration.ofSeconds(30));
         assertThat(options.cooldown()).isZero();
+        assertThat(options.busyGrace()).isEqualTo(JobOptions.DEFAULT_BUSY_GRACE).isEqualTo(Duration.ofSeconds(1));
         assertThat(options.toBuilder().build()).isEqualTo(options);
+    }
+
+    @Test
+    void busyGraceDefaultsToOneSecondCappedAtTheLeaseAndZeroIsStrict() {
+        assertThat(JobOptions.of("short", Duration.ofMillis(300)).busyGrace()).isEqualTo(Duration.ofMillis(300));
+        assertThat(JobOptions.builder("strict", Duration.ofSeconds(30)).busyGrace(Duration.ZERO).build().busyGrace())
+                .isZero();
+        assertThat(JobOptions.builder("long", Duration.ofSeconds(3)).busyGrace(Duration.ofSeconds(5)).build()
+                .busyGrace()).as("an explicit grace is kept as given").isEqualTo(Duration.ofSeconds(5));
+        assertThat(new JobOptions("six", GuardType.WAIT, Duration.ofMinutes(1), null, true, null))
+                .isEqualTo(JobOptions.builder("six", Duration.ofMinutes(1)).type(GuardType.WAIT).build());
     }
 
     @Test
@@ -33,6 +45,8 @@ class JobOptionsTest {
                 .hasMessage("type of job 'j' is null");
         assertThatThrownBy(() -> JobOptions.builder("j", Duration.ofSeconds(1)).cooldown(Duration.ofSeconds(-2)).build())
                 .hasMessage("cooldown of job 'j' must not be negative, got PT-2S");
+        assertThatThrownBy(() -> JobOptions.builder("j", Duration.ofSeconds(1)).busyGrace(Duration.ofMillis(-5)).build())
+                .hasMessage("busyGrace of job 'j' must not be negative, got PT-0.005S");
     }
 
     @Test

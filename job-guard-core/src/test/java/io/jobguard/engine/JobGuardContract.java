@@ -187,6 +187,77 @@ abstract class JobGuardContract {
         }
     }
 
+    /**
+     * Skew makes nodes fire different fire times at the same instant: a RETURN firing of T1 that meets
+     * the short run of T0 waits for its release (the default grace, 1 s) and runs; a second firing of
+     * T1 waiting alongside finds T1 taken after the release.
+     */
+    @Test
+    void returnRunsAfterAShortRunOfAnotherFireTimeReleasesWithinTheGrace() throws Exception {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobGuard c = node("c");
+        JobOptions job = JobOptions.of("grace", Duration.ofSeconds(10));
+        assertThat(job.busyGrace()).isEqualTo(Duration.ofSeconds(1));
+
+        JobPermit shortRun = a.admit(job, BASE).permit();
+        CountDownLatch ran = new CountDownLatch(1);
+        long[] ranAtNanos = new long[1];
+        List<String> ranOn = new CopyOnWriteArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<RunOutcome>> firings = new ArrayList<>();
+            for (JobGuard node : List.of(b, c)) {
+                firings.add(pool.submit(() -> node.run(job, BASE.plusSeconds(1), () -> {
+                    ranOn.add(node.config().nodeId());
+                    ranAtNanos[0] = System.nanoTime();
+                    ran.countDown();
+                })));
+            }
+            assertThat(ran.await(250, TimeUnit.MILLISECONDS)).as("T1 must not run while T0 holds the lease")
+                    .isFalse();
+            long releasedAt = System.nanoTime();
+            shortRun.finish(null);
+            List<RunOutcome> outcomes = new ArrayList<>();
+            for (Future<RunOutcome> f : firings) {
+                outcomes.add(f.get(5, TimeUnit.SECONDS));
+            }
+            assertThat(outcomes).containsExactlyInAnyOrder(RunOutcome.RAN, RunOutcome.ALREADY_RAN);
+            assertThat(ranOn).hasSize(1);
+            assertThat(ranAtNanos[0]).as("ran after the release").isGreaterThan(releasedAt);
+            System.out.printf("[measure] RETURN grace wake-up latency after release: %d us%n",
+                    (ranAtNanos[0] - releasedAt) / 1000);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(events).filteredOn(e -> e.job().equals("grace")).extracting(JobEvent::outcome)
+                .containsExactlyInAnyOrder(RunOutcome.RAN, RunOutcome.RAN, RunOutcome.ALREADY_RAN);
+    }
+
+    @Test
+    void returnIsBusyWhenTheOtherRunOutlastsTheGraceAndSkipsAtOnceWithZeroGrace() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        JobOptions job = JobOptions.builder("outlasts-grace", Duration.ofSeconds(10))
+                .busyGrace(Duration.ofMillis(300)).build();
+        try (JobPermit longRun = a.admit(job, BASE).permit()) {
+            long start = System.nanoTime();
+            assertThat(b.run(job, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.BUSY);
+            Duration waited = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(waited).as("waited out the grace").isGreaterThanOrEqualTo(Duration.ofMillis(300))
+                    .isLessThan(Duration.ofSeconds(5));
+
+            JobOptions strict = job.toBuilder().busyGrace(Duration.ZERO).build();
+            assertThat(b.run(strict, BASE.plusSeconds(2), () -> { })).isEqualTo(RunOutcome.BUSY);
+            assertThat(longRun.context().isLeaseLost()).isFalse();
+        }
+        // neither skipped fire time was burnt: both still run once the lease is free
+        assertThat(b.run(job, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(b.run(job, BASE.plusSeconds(2), () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(events).filteredOn(e -> e.job().equals("outlasts-grace")).extracting(JobEvent::outcome)
+                .containsExactly(RunOutcome.BUSY, RunOutcome.BUSY, RunOutcome.RAN, RunOutcome.RAN, RunOutcome.RAN);
+    }
+
     @Test
     void waitTimesOutAsConfigured() {
         JobGuard a = node("a");

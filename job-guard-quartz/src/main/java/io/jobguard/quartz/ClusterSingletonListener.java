@@ -47,9 +47,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@value #ENABLED}{@code =true}; or, unless that entry is {@code false}, when its class carries
  * {@link io.jobguard.ClusterSingleton @ClusterSingleton} or its key matches the matcher given at
  * install time. Options come from the {@code JobDataMap} entries {@value #NAME}, {@value #TYPE}
- * ({@code RETURN}/{@code WAIT}), {@value #LEASE}, {@value #WAIT_FOR} (duration strings such as
- * {@code "30s"}, or {@link Duration}s) and {@value #KEEP_ALIVE}, then from the annotation, then from
- * the install-time defaults. The job name defaults to the {@code JobKey} as {@code group.name}.
+ * ({@code RETURN}/{@code WAIT}), {@value #LEASE}, {@value #WAIT_FOR}, {@value #BUSY_GRACE} (duration
+ * strings such as {@code "30s"}, or {@link Duration}s) and {@value #KEEP_ALIVE}, then from the
+ * annotation, then from the install-time defaults. The job name defaults to the {@code JobKey} as {@code group.name}.
  *
  * <p><b>How.</b> {@link #vetoJobExecution} (the only hook that can stop a firing) asks
  * {@link JobGuard#admit(JobOptions, Instant)} for the firing's nominal fire time, Quartz's
@@ -100,6 +100,8 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     public static final String LEASE = "jobguard.lease";
     /** JobDataMap entry: how long a WAIT firing waits for the lease. */
     public static final String WAIT_FOR = "jobguard.waitFor";
+    /** JobDataMap entry: how long a RETURN firing waits for a busy run lease (default 1 s, capped at the lease). */
+    public static final String BUSY_GRACE = "jobguard.busyGrace";
     /** JobDataMap entry: whether the lease is renewed while the job runs (default {@code true}). */
     public static final String KEEP_ALIVE = "jobguard.keepAlive";
     /** JobExecutionContext entry holding the run's fencing token ({@code Long}). */

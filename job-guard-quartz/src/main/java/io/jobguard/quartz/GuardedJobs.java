@@ -70,11 +70,16 @@ final class GuardedJobs {
         if (type == null) {
             type = annotation == null ? defaultType : annotation.type();
         }
+        Duration busyGrace = duration(data, ClusterSingletonListener.BUSY_GRACE, culprit);
+        if (busyGrace == null && annotation != null) {
+            busyGrace = DurationParser.parseOrDefault(annotation.busyGrace(), null, "busyGrace of " + culprit);
+        }
         Boolean keepAlive = bool(data, ClusterSingletonListener.KEEP_ALIVE, quartzName);
         if (keepAlive == null) {
             keepAlive = annotation == null || annotation.keepAlive();
         }
-        JobOptions options = JobOptions.builder(name, lease).type(type).waitFor(waitFor).keepAlive(keepAlive).build();
+        JobOptions options = JobOptions.builder(name, lease).type(type).waitFor(waitFor).keepAlive(keepAlive)
+                .busyGrace(busyGrace).build();
         seen.put(quartzName, options);
         return options;
     }

@@ -22,7 +22,8 @@ class GuardedJobsTest {
         JobOptions options = jobs.resolve(JobBuilder.newJob(TestJobs.AnnotatedWait.class)
                 .withIdentity("w", "g").build());
         assertThat(options).isEqualTo(JobOptions.builder("annotated-wait", Duration.ofSeconds(7))
-                .type(GuardType.WAIT).waitFor(Duration.ofSeconds(3)).keepAlive(false).build());
+                .type(GuardType.WAIT).waitFor(Duration.ofSeconds(3)).busyGrace(Duration.ofMillis(300)).keepAlive(false)
+                .build());
     }
 
     @Test
@@ -31,11 +32,13 @@ class GuardedJobsTest {
                 .usingJobData(ClusterSingletonListener.NAME, "renamed")
                 .usingJobData(ClusterSingletonListener.TYPE, "return")
                 .usingJobData(ClusterSingletonListener.LEASE, "45s")
+                .usingJobData(ClusterSingletonListener.BUSY_GRACE, "0s")
                 .usingJobData(ClusterSingletonListener.KEEP_ALIVE, "true").build());
         assertThat(options.name()).isEqualTo("renamed");
         assertThat(options.type()).isEqualTo(GuardType.RETURN);
         assertThat(options.lease()).isEqualTo(Duration.ofSeconds(45));
         assertThat(options.waitFor()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(options.busyGrace()).isZero();
         assertThat(options.keepAlive()).isTrue();
     }
 

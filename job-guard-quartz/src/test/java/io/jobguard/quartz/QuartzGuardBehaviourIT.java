@@ -66,9 +66,11 @@ class QuartzGuardBehaviourIT {
         return events;
     }
 
+    /** The run outlasts the next firing by 0.5 s, longer than the job's busy grace (200 ms): that firing is BUSY. */
     @Test
     void returnSkipsTheFiringThatOverlapsALongRunOnAnotherNode() throws Exception {
-        Instant first = threeFiringsTwoSecondsApart(slowJob("RETURN"));
+        Instant first = threeFiringsTwoSecondsApart(slowJob("RETURN").getJobBuilder()
+                .usingJobData(ClusterSingletonListener.BUSY_GRACE, "200ms").build());
 
         await().atMost(Duration.ofSeconds(15)).until(() -> recorder.runs.size() >= 2);
         List<JobEvent> events = closeAll();

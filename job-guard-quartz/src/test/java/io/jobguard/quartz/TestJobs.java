@@ -71,7 +71,8 @@ final class TestJobs {
     }
 
     /** A WAIT job named explicitly through the annotation. */
-    @ClusterSingleton(name = "annotated-wait", type = GuardType.WAIT, lease = "7s", waitFor = "3s", keepAlive = false)
+    @ClusterSingleton(name = "annotated-wait", type = GuardType.WAIT, lease = "7s", waitFor = "3s", busyGrace = "300ms",
+            keepAlive = false)
     public static final class AnnotatedWait implements Job {
         @Override
         public void execute(JobExecutionContext context) {

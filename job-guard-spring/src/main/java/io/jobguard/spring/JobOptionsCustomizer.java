@@ -8,8 +8,8 @@ import java.lang.reflect.Method;
  * Adjusts the options of each {@code @ClusterSingleton @Scheduled} method once, at startup, after
  * they were read from the annotation (placeholders resolved, the engine's default lease applied).
  * Every bean of this type is applied, in {@code @Order}. The Spring Boot auto-configuration
- * contributes one that applies {@code jobguard.default-wait-for}, {@code jobguard.keep-alive} and
- * the per-job overrides under {@code jobguard.jobs.<name>.*}.
+ * contributes one that applies {@code jobguard.default-wait-for}, {@code jobguard.busy-grace},
+ * {@code jobguard.keep-alive} and the per-job overrides under {@code jobguard.jobs.<name>.*}.
  */
 @FunctionalInterface
 public interface JobOptionsCustomizer {

@@ -65,9 +65,12 @@ final class GuardedMethodResolver {
                     where + " lease");
             Duration waitFor = DurationParser.parseOrDefault(resolve(annotation.waitFor()), null,
                     where + " waitFor");
+            Duration busyGrace = DurationParser.parseOrDefault(resolve(annotation.busyGrace()), null,
+                    where + " busyGrace");
             JobOptions options = JobOptions.builder(name, lease)
                     .type(annotation.type())
                     .waitFor(waitFor)
+                    .busyGrace(busyGrace)
                     .keepAlive(annotation.keepAlive())
                     .cooldown(schedule.kind() == ScheduleSpec.Kind.FIXED_DELAY ? schedule.period() : Duration.ZERO)
                     .build();

@@ -37,6 +37,12 @@ public class JobGuardProperties {
     /** How long a WAIT job waits for the lease when its @ClusterSingleton sets no waitFor. Defaults to the lease. */
     private Duration defaultWaitFor;
 
+    /**
+     * How long a RETURN firing that finds the run lease held by another fire time's run waits for its
+     * release before it is skipped as BUSY (0 skips at once). Defaults to 1s, capped at the job's lease.
+     */
+    private Duration busyGrace;
+
     /** Largest clock difference between nodes under which each fire time still runs once. */
     private Duration skewTolerance = Duration.ofMinutes(5);
 
@@ -204,6 +210,24 @@ public class JobGuardProperties {
     }
 
     /**
+     * Returns the busy grace of RETURN jobs.
+     *
+     * @return the grace, or null for the default (1 second, capped at the lease)
+     */
+    public Duration getBusyGrace() {
+        return busyGrace;
+    }
+
+    /**
+     * Sets the busy grace of RETURN jobs.
+     *
+     * @param busyGrace the grace
+     */
+    public void setBusyGrace(Duration busyGrace) {
+        this.busyGrace = busyGrace;
+    }
+
+    /**
      * Returns the skew tolerance.
      *
      * @return the skew tolerance
@@ -347,6 +371,9 @@ public class JobGuardProperties {
         /** How long a WAIT firing waits for the lease. */
         private Duration waitFor;
 
+        /** How long a RETURN firing waits for a run lease held by another fire time's run before it is skipped. */
+        private Duration busyGrace;
+
         /** RETURN or WAIT. */
         private GuardType type;
 
@@ -387,6 +414,24 @@ public class JobGuardProperties {
          */
         public void setWaitFor(Duration waitFor) {
             this.waitFor = waitFor;
+        }
+
+        /**
+         * Returns the busy grace.
+         *
+         * @return the busy grace, or null
+         */
+        public Duration getBusyGrace() {
+            return busyGrace;
+        }
+
+        /**
+         * Sets the busy grace.
+         *
+         * @param busyGrace the busy grace
+         */
+        public void setBusyGrace(Duration busyGrace) {
+            this.busyGrace = busyGrace;
         }
 
         /**

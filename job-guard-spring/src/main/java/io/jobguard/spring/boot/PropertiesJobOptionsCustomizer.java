@@ -8,9 +8,9 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import java.lang.reflect.Method;
 
 /**
- * Applies {@code jobguard.default-wait-for}, {@code jobguard.keep-alive} and
- * {@code jobguard.jobs.<name>.*}: a per-job property beats the annotation, the annotation beats the
- * global default.
+ * Applies {@code jobguard.default-wait-for}, {@code jobguard.busy-grace}, {@code jobguard.keep-alive}
+ * and {@code jobguard.jobs.<name>.*}: a per-job property beats the annotation, the annotation beats
+ * the global default.
  */
 final class PropertiesJobOptionsCustomizer implements JobOptionsCustomizer {
 
@@ -23,9 +23,14 @@ final class PropertiesJobOptionsCustomizer implements JobOptionsCustomizer {
     @Override
     public JobOptions customize(JobOptions options, Method method) {
         ClusterSingleton annotation = AnnotatedElementUtils.findMergedAnnotation(method, ClusterSingleton.class);
+        boolean annotatedWaitFor = annotation != null && !annotation.waitFor().isBlank();
+        boolean annotatedBusyGrace = annotation != null && !annotation.busyGrace().isBlank();
         JobOptions.Builder builder = options.toBuilder();
-        if (properties.getDefaultWaitFor() != null && (annotation == null || annotation.waitFor().isBlank())) {
+        if (properties.getDefaultWaitFor() != null && !annotatedWaitFor) {
             builder.waitFor(properties.getDefaultWaitFor());
+        }
+        if (properties.getBusyGrace() != null && !annotatedBusyGrace) {
+            builder.busyGrace(properties.getBusyGrace());
         }
         if (!properties.isKeepAlive()) {
             builder.keepAlive(false);
@@ -34,12 +39,19 @@ final class PropertiesJobOptionsCustomizer implements JobOptionsCustomizer {
         if (job != null) {
             if (job.getLease() != null) {
                 builder.lease(job.getLease());
-                if (annotation == null || annotation.waitFor().isBlank()) {
+                // defaults derived from the annotation's lease follow the new lease (null: derive again)
+                if (!annotatedWaitFor) {
                     builder.waitFor(properties.getDefaultWaitFor());
+                }
+                if (!annotatedBusyGrace) {
+                    builder.busyGrace(properties.getBusyGrace());
                 }
             }
             if (job.getWaitFor() != null) {
                 builder.waitFor(job.getWaitFor());
+            }
+            if (job.getBusyGrace() != null) {
+                builder.busyGrace(job.getBusyGrace());
             }
             if (job.getType() != null) {
                 builder.type(job.getType());

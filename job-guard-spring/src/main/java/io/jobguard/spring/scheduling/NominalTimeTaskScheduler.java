@@ -22,7 +22,9 @@ import java.util.concurrent.ScheduledFuture;
  * its own nominal fire time. Tasks of methods that are not guarded go to the delegate untouched.
  * For guarded ones the decorator drives the trigger itself (see {@link TriggerDriver}): cron times
  * as the trigger computes them, fixed-rate times on the cluster-wide grid, fixed-delay times as
- * the node's own schedule (the cluster-wide gap is the job's cool-down).
+ * the node's own schedule (the cluster-wide gap is the job's cool-down). Fire times are computed on
+ * the clock of the scheduler that runs the task: behind Spring's scheduler router, the clock of the
+ * scheduler it routes the task to (see {@link TargetSchedulerClock}).
  */
 final class NominalTimeTaskScheduler implements TaskScheduler {
 
@@ -30,10 +32,12 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
 
     private final TaskScheduler delegate;
     private final GuardedJobRegistry registry;
+    private final TargetSchedulerClock clocks;
 
-    NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry) {
+    NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry, TargetSchedulerClock clocks) {
         this.delegate = delegate;
         this.registry = registry;
+        this.clocks = clocks;
     }
 
     TaskScheduler delegate() {
@@ -51,7 +55,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.schedule(task, trigger);
         }
-        return drive(task, job, trigger);
+        return drive(task, job, clocks.of(delegate, task), trigger);
     }
 
     @Override
@@ -69,7 +73,8 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.scheduleAtFixedRate(task, startTime, period);
         }
-        return drive(task, job, new AlignedRateTrigger(grid(job, period), startTime));
+        Clock clock = clocks.of(delegate, task);
+        return drive(task, job, clock, new AlignedRateTrigger(grid(job, period), onClock(startTime, clock)));
     }
 
     @Override
@@ -78,7 +83,8 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.scheduleAtFixedRate(task, period);
         }
-        return drive(task, job, new AlignedRateTrigger(grid(job, period), getClock().instant()));
+        Clock clock = clocks.of(delegate, task);
+        return drive(task, job, clock, new AlignedRateTrigger(grid(job, period), clock.instant()));
     }
 
     @Override
@@ -88,9 +94,10 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
             return delegate.scheduleWithFixedDelay(task, startTime, delay);
         }
         PeriodicTrigger trigger = new PeriodicTrigger(delay);
+        // the registrar computed startTime on getClock(); the delay from now is what it means
         Duration initial = Duration.between(getClock().instant(), startTime);
         trigger.setInitialDelay(initial.isNegative() ? Duration.ZERO : initial);
-        return drive(task, job, trigger);
+        return drive(task, job, clocks.of(delegate, task), trigger);
     }
 
     @Override
@@ -99,13 +106,26 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.scheduleWithFixedDelay(task, delay);
         }
-        return drive(task, job, new PeriodicTrigger(delay));
+        return drive(task, job, clocks.of(delegate, task), new PeriodicTrigger(delay));
     }
 
-    private ScheduledFuture<?> drive(Runnable task, GuardedJob job, Trigger trigger) {
-        job.clock(getClock());
-        log.debug("job-guard: job '{}' scheduled with nominal fire times from {}", job.options().name(), trigger);
-        return new TriggerDriver(task, job.runnableKey(), trigger, delegate).start();
+    private ScheduledFuture<?> drive(Runnable task, GuardedJob job, Clock clock, Trigger trigger) {
+        job.clock(clock);
+        log.debug("job-guard: job '{}' scheduled with nominal fire times from {} on {}", job.options().name(),
+                trigger, clock);
+        return new TriggerDriver(task, job.runnableKey(), trigger, delegate, clock).start();
+    }
+
+    /**
+     * The instant that is as far from now on {@code clock} as {@code startTime} is from now on this
+     * scheduler's clock (the registrar computes start times on {@link #getClock()}).
+     */
+    private Instant onClock(Instant startTime, Clock clock) {
+        Clock own = getClock();
+        if (own.equals(clock)) {
+            return startTime;
+        }
+        return clock.instant().plus(Duration.between(own.instant(), startTime));
     }
 
     private static ScheduleSpec grid(GuardedJob job, Duration period) {

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Drives a trigger on top of a scheduler's one-shot {@code schedule(Runnable, Instant)}: computes
- * each fire time with its own {@link SimpleTriggerContext} on the scheduler's clock, hands that
+ * each fire time with its own {@link SimpleTriggerContext} on the clock the scheduler delays the
+ * task by (behind Spring's router: the clock of the scheduler it routes the task to), hands that
  * instant to the firing it belongs to, and schedules the next fire time when the firing ends (the
  * semantics of Spring's own rescheduling, on any scheduler, virtual threads included). Acts as the
  * {@link ScheduledFuture} of the whole schedule.
@@ -42,12 +43,15 @@ final class TriggerDriver implements ScheduledFuture<Object> {
     private Instant scheduledTime;
     private boolean cancelled;
 
-    TriggerDriver(Runnable task, String runnableKey, Trigger trigger, TaskScheduler scheduler) {
+    /**
+     * @param clock the clock {@code scheduler} delays this task by (for a router: its target's clock)
+     */
+    TriggerDriver(Runnable task, String runnableKey, Trigger trigger, TaskScheduler scheduler, Clock clock) {
         this.task = task;
         this.runnableKey = runnableKey;
         this.trigger = trigger;
         this.scheduler = scheduler;
-        this.clock = scheduler.getClock();
+        this.clock = clock;
         this.context = new SimpleTriggerContext(clock);
     }
 

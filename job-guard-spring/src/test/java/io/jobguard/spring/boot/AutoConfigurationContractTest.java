@@ -59,7 +59,8 @@ class AutoConfigurationContractTest {
             metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         assertThat(metadata).contains("\"jobguard.namespace\"", "\"jobguard.node-id\"", "\"jobguard.key-prefix\"",
-                "\"jobguard.default-lease\"", "\"jobguard.default-wait-for\"", "\"jobguard.skew-tolerance\"",
+                "\"jobguard.default-lease\"", "\"jobguard.default-wait-for\"", "\"jobguard.busy-grace\"",
+                "\"jobguard.skew-tolerance\"",
                 "\"jobguard.on-store-failure\"", "\"jobguard.keep-alive\"", "\"jobguard.jobs\"", "\"jobguard.store\"",
                 "\"jobguard.enabled\"", "\"jobguard.actuator.force-release-enabled\"", "\"jobguard.batch.chunk-size\"",
                 "\"jobguard.batch.max-keys\"", "\"jobguard.batch.max-key-length\"", "\"jobguard.batch.spread\"",

@@ -58,6 +58,43 @@ class ClockSkewIT {
         assertThat(SkewApp.LOG.runs()).allSatisfy(run -> assertThat(run.thread()).startsWith("VirtualThread"));
     }
 
+    /**
+     * One node alone whose scheduler clock is 2 s behind: every fire time of an every-second cron job
+     * runs. Fire times must be computed on the clock of the scheduler that runs the task (here the
+     * application's {@code ThreadPoolTaskScheduler}, reached through Spring's scheduler router), not on
+     * the router's system clock, or the node's firings land 2 s late and it runs only every third second.
+     */
+    @Test
+    void aLaggingNodeAloneRunsEveryCronFireTime(RedisServerProcess redis) {
+        laggingNodeRunsEveryFireTime(redis, "cron", "pool");
+    }
+
+    /** The same through {@code @Scheduled(scheduler = "${...}")}: the clock of the named scheduler counts. */
+    @Test
+    void aLaggingQualifiedSchedulerRunsEveryCronFireTime(RedisServerProcess redis) {
+        laggingNodeRunsEveryFireTime(redis, "qualified-cron", "qualified");
+    }
+
+    private void laggingNodeRunsEveryFireTime(RedisServerProcess redis, String job, String scheduler) {
+        int window = 8;
+        try (Nodes nodes = Nodes.start(redis, SkewApp.class, List.of(List.of("jobguard.node-id=lagging",
+                "jobguard.namespace=skew-lagging-" + job, "test.clock-offset-ms=-2000", "test.job=" + job,
+                "test.scheduler=" + scheduler)))) {
+            assertThat(nodes.contexts()).hasSize(1);
+            // fire times from 1 s after startup on; the node, 2 s behind, fires each 2 s later in real time
+            Instant from = Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS);
+            Instant to = from.plusSeconds(window - 1L);
+            await().atMost(Duration.ofSeconds(40)).until(() -> SkewApp.LOG.byFireTime().keySet().stream()
+                    .anyMatch(t -> t.isAfter(to)));
+            Map<Instant, List<String>> byFireTime = SkewApp.LOG.byFireTime();
+            List<Instant> ran = byFireTime.keySet().stream().filter(t -> !t.isBefore(from) && !t.isAfter(to)).toList();
+            assertThat(ran).as("fire times %s..%s that ran; all that ran: %s", from, to, byFireTime.keySet())
+                    .hasSize(window);
+            assertThat(byFireTime).allSatisfy((t, ranOn) -> assertThat(ranOn).as("runs of %s", t).hasSize(1));
+            assertThat(SkewApp.LOG.runs()).allSatisfy(run -> assertThat(run.thread()).contains("node-scheduler-"));
+        }
+    }
+
     private void runScenario(RedisServerProcess redis, String job, String scheduler, String jobName,
                              Consumer<List<ConfigurableApplicationContext>> extraChecks) {
         List<List<String>> props = new ArrayList<>();

@@ -1,7 +1,9 @@
 package io.jobguard.spring.it;
 
 import io.jobguard.ClusterSingleton;
+import io.jobguard.JobGuard;
 import io.jobguard.RunContext;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -25,6 +27,11 @@ class GuardApp {
     /** Fire times whose run lasts longer than the one-second period. */
     static final int LONG_EVERY = 4;
     static final long LONG_RUN_MILLIS = 1500;
+
+    @Bean
+    SmartInitializingSingleton recordDecisions(JobGuard guard) {
+        return () -> guard.addListener(e -> LOG.decided(e.nominalFireTime(), e.nodeId(), e.outcome().name()));
+    }
 
     @Bean
     @ConditionalOnProperty(name = "test.job", havingValue = "overrun")

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -28,14 +29,22 @@ class GuardTypesIT {
         GuardApp.LOG.clear();
     }
 
+    /**
+     * The long run outlasts T+1's firing by 0.5 s, longer than the job's busy grace (200 ms, per job,
+     * beating the global 5 s): T+1 is fired, skipped as BUSY and never run.
+     */
     @Test
     void returnDropsTheFireTimeThatOverlapsALongRun(RedisServerProcess redis) {
-        List<FireLog.Run> runs = overrun(redis, "RETURN");
+        List<FireLog.Run> runs = overrun(redis, "RETURN", "jobguard.busy-grace=5s",
+                "jobguard.jobs.overrun.busy-grace=200ms");
         Map<Instant, List<String>> byT = GuardApp.LOG.byFireTime();
         List<Instant> longOnes = longFireTimesFollowedByMore(byT);
         assertThat(longOnes).isNotEmpty();
         assertThat(longOnes).allSatisfy(t -> assertThat(byT).as("T+1 after long run %s is dropped", t)
                 .doesNotContainKey(t.plusSeconds(1)));
+        assertThat(longOnes).allSatisfy(t -> assertThat(GuardApp.LOG.decisionsFor(t.plusSeconds(1)))
+                .as("T+1 after long run %s was fired and skipped as busy", t)
+                .anySatisfy(d -> assertThat(d).contains(" BUSY at ")));
         assertNoOverlap(runs);
     }
 
@@ -85,13 +94,16 @@ class GuardTypesIT {
         }
     }
 
-    private static List<FireLog.Run> overrun(RedisServerProcess redis, String type) {
+    private static List<FireLog.Run> overrun(RedisServerProcess redis, String type, String... extraProps) {
         String ns = "overrun-" + type;
-        try (Nodes nodes = Nodes.start(redis, GuardApp.class, List.of(
-                List.of("jobguard.node-id=a", "jobguard.namespace=" + ns, "test.job=overrun",
-                        "jobguard.jobs.overrun.type=" + type),
-                List.of("jobguard.node-id=b", "jobguard.namespace=" + ns, "test.job=overrun",
-                        "jobguard.jobs.overrun.type=" + type)))) {
+        List<List<String>> props = new ArrayList<>();
+        for (String node : List.of("a", "b")) {
+            List<String> nodeProps = new ArrayList<>(List.of("jobguard.node-id=" + node, "jobguard.namespace=" + ns,
+                    "test.job=overrun", "jobguard.jobs.overrun.type=" + type));
+            nodeProps.addAll(List.of(extraProps));
+            props.add(nodeProps);
+        }
+        try (Nodes nodes = Nodes.start(redis, GuardApp.class, props)) {
             assertThat(nodes.contexts()).hasSize(2);
             await().atMost(Duration.ofSeconds(40)).until(() -> longFireTimesFollowedByMore(GuardApp.LOG.byFireTime())
                     .size() >= 2);

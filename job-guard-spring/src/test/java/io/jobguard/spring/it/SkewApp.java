@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.task.SimpleAsyncTaskSchedulerCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
@@ -55,6 +56,30 @@ class SkewApp {
         return scheduler;
     }
 
+    /**
+     * For {@code test.scheduler=qualified}: the default scheduler runs on the system clock, the
+     * node's clock belongs to {@link #nodeScheduler}, which jobs name in {@code @Scheduled(scheduler = ...)}.
+     */
+    @Bean
+    @Primary
+    @ConditionalOnProperty(name = "test.scheduler", havingValue = "qualified")
+    ThreadPoolTaskScheduler systemClockScheduler() {
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.setThreadNamePrefix("system-scheduler-");
+        return scheduler;
+    }
+
+    /** The scheduler on the node's clock that qualified jobs name. */
+    @Bean
+    @ConditionalOnProperty(name = "test.scheduler", havingValue = "qualified")
+    ThreadPoolTaskScheduler nodeScheduler(Clock nodeClock) {
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.setPoolSize(2);
+        scheduler.setThreadNamePrefix("node-scheduler-");
+        scheduler.setClock(nodeClock);
+        return scheduler;
+    }
+
     /** Boot's default scheduler (SimpleAsyncTaskScheduler with virtual threads), on the node's clock. */
     @Bean
     @ConditionalOnProperty(name = "test.scheduler", havingValue = "boot")
@@ -66,6 +91,12 @@ class SkewApp {
     @ConditionalOnProperty(name = "test.job", havingValue = "cron")
     CronJob cronJob(@Value("${jobguard.node-id}") String node) {
         return new CronJob(node);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "test.job", havingValue = "qualified-cron")
+    QualifiedCronJob qualifiedCronJob(@Value("${jobguard.node-id}") String node) {
+        return new QualifiedCronJob(node);
     }
 
     @Bean
@@ -91,6 +122,21 @@ class SkewApp {
 
         @Scheduled(cron = "* * * * * *", zone = "UTC")
         @ClusterSingleton(name = "skew-cron", lease = "30s")
+        public void tick() {
+            record(node);
+        }
+    }
+
+    /** Every second by cron, on the scheduler named by {@code test.qualifier} (default: nodeScheduler). */
+    static class QualifiedCronJob {
+        private final String node;
+
+        QualifiedCronJob(String node) {
+            this.node = node;
+        }
+
+        @Scheduled(cron = "* * * * * *", zone = "UTC", scheduler = "${test.qualifier:nodeScheduler}")
+        @ClusterSingleton(name = "skew-qualified-cron", lease = "30s")
         public void tick() {
             record(node);
         }

@@ -7,7 +7,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /** Spring Boot applications ("nodes") sharing one Redis, started concurrently, closed together. */
 final class Nodes implements AutoCloseable {
@@ -23,17 +22,15 @@ final class Nodes implements AutoCloseable {
      * @return the started nodes
      */
     static Nodes start(RedisEndpoint redis, Class<?> app, List<List<String>> nodes) {
+        // One after the other: Boot (re)initializes the JVM-wide Logback context while a context starts,
+        // and concurrent starts once broke it (NoSuchElementException in LoggerContext.fireOnReset),
+        // failing every later context in the JVM.
         Nodes started = new Nodes();
-        List<CompletableFuture<ConfigurableApplicationContext>> futures = new ArrayList<>();
-        for (List<String> props : nodes) {
-            futures.add(CompletableFuture.supplyAsync(() -> context(redis, app, WebApplicationType.NONE, props)));
-        }
         try {
-            for (CompletableFuture<ConfigurableApplicationContext> f : futures) {
-                started.contexts.add(f.join());
+            for (List<String> props : nodes) {
+                started.contexts.add(context(redis, app, WebApplicationType.NONE, props));
             }
         } catch (RuntimeException e) {
-            futures.forEach(f -> f.thenAccept(ConfigurableApplicationContext::close));
             started.close();
             throw e;
         }

@@ -3,6 +3,7 @@ package io.jobguard.redis;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.LeaseStoreException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -185,7 +186,9 @@ final class BatchScripts {
                 return call.get();
             } catch (RuntimeException e) {
                 if (attempt >= ATTEMPTS || !retryable(e)) {
-                    throw e;
+                    // One exception type for every store failure, so callers (and their interrupt handling) see it.
+                    throw e instanceof LeaseStoreException lse ? lse
+                            : new LeaseStoreException("job-guard batch store call failed: " + e.getMessage(), e);
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10L * attempt));
             }

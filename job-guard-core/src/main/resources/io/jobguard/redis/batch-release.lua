@@ -1,7 +1,8 @@
--- Releases one chunk of a batch lease: removes this lease's fields from the hash and, when the
--- lease ends, deletes its record, which frees every key of the lease in this slot at once. While
--- the record lives nobody else can have taken these keys (a key is only taken over once its
--- holder's record is gone), so fields this lease set are deleted without reading them; otherwise
+-- Releases one chunk of a batch lease: removes this lease's fields from the hash (and the hash
+-- itself once nothing but its encoding marker is left) and, when the lease ends, deletes its
+-- record, which frees every key of the lease in this slot at once. While the record lives nobody
+-- else can have taken these keys (a key is only taken over once its holder's record is gone), so
+-- fields this lease set are deleted without reading them; otherwise
 -- only fields still naming this lease's token are removed, and keys re-taken by others stay theirs.
 --
 -- KEYS[1] hash of locked keys             KEYS[2] this lease's record
@@ -41,6 +42,10 @@ if call('TYPE', held).ok == 'hash' then
         released = released + call('HDEL', held, unpack(mine))
       end
     end
+  end
+  -- Only batch-acquire.lua's encoding marker (field '') left: the namespace is idle, drop the hash.
+  if released > 0 and call('HLEN', held) == 1 and call('HEXISTS', held, '') == 1 then
+    call('DEL', held)
   end
 end
 if ARGV[2] == '1' then

@@ -166,6 +166,21 @@ class BatchLockRoundTripsIT {
     }
 
     @Test
+    void aSmallBatchKeepsTheHashInHashtableEncodingAndAnIdleNamespaceLeavesNoHash() {
+        // Below 128 fields Redis would pick the listpack encoding, where every field lookup scans the
+        // whole hash: measured 77 µs instead of 28 µs of Redis time for a refused 100-key batch.
+        BatchLease lease = locks.tryAcquire("small", BatchLocksContract.keys(0, 10), LEASE).orElseThrow();
+        assertThat(server.call("OBJECT", "ENCODING", "jgtest:{small~batch}:held")).isEqualTo("hashtable");
+        try (BatchLease other = locks.tryAcquire("small", BatchLocksContract.keys(20, 30), LEASE).orElseThrow()) {
+            lease.close();
+            assertThat((Long) server.call("EXISTS", "jgtest:{small~batch}:held"))
+                    .as("another lease still holds keys").isEqualTo(1L);
+            assertThat(other.keyCount()).isEqualTo(10);
+        }
+        assertThat((Long) server.call("EXISTS", "jgtest:{small~batch}:held")).isZero();
+    }
+
+    @Test
     void aValueJobGuardDidNotWriteIsReportedAsAForeignHolder() {
         server.call("SET", "jgtest:{alien~batch}:held", "somebody else's string");
         BatchAttempt attempt = locks.tryAcquire("alien", List.of("a", "b"), LEASE);

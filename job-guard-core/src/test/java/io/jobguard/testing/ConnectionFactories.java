@@ -3,6 +3,7 @@ package io.jobguard.testing;
 import java.time.Duration;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -27,6 +28,11 @@ final class ConnectionFactories {
 
     static LettuceConnectionFactory cluster(RedisClusterConfiguration cluster, Duration commandTimeout) {
         return started(new LettuceConnectionFactory(cluster,
+                configure(LettuceClientConfiguration.builder(), commandTimeout)));
+    }
+
+    static LettuceConnectionFactory sentinel(RedisSentinelConfiguration sentinel, Duration commandTimeout) {
+        return started(new LettuceConnectionFactory(sentinel,
                 configure(LettuceClientConfiguration.builder(), commandTimeout)));
     }
 

@@ -9,14 +9,16 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Injects real Redis servers into JUnit Jupiter tests: parameters of type {@link RedisServerProcess},
- * {@link RedisClusterProcess} and {@link RedisEndpoint} in constructors, lifecycle methods and test methods.
+ * {@link RedisClusterProcess}, {@link RedisSentinelProcess} and {@link RedisEndpoint} in constructors,
+ * lifecycle methods and test methods.
  *
  * <p>Guarantees:
  * <ul>
  *   <li>each server is started lazily, on first request, once per top-level test class (nested classes
  *       share it), and closed after that class, whether its tests passed or failed;</li>
  *   <li>before each test, a standalone server that a previous test left paused or stopped is resumed or
- *       restarted, cluster masters likewise, and every harness-owned server is emptied with FLUSHALL
+ *       restarted, cluster masters likewise, and every harness-owned server (for Sentinel: the current
+ *       primary) is emptied with FLUSHALL
  *       (so data written in {@code @BeforeAll} does not survive into the tests);</li>
  *   <li>a {@link RedisEndpoint} is the server named by {@code JOBGUARD_TEST_REDIS_URL} when set (never
  *       flushed), otherwise the class's {@link RedisServerProcess} (a {@code redis:7} container only when no
@@ -30,12 +32,14 @@ public final class RedisExtension implements ParameterResolver, BeforeEachCallba
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisExtension.class);
     private static final String STANDALONE = "standalone";
     private static final String CLUSTER = "cluster";
+    private static final String SENTINEL = "sentinel";
     private static final String DOCKER = "docker";
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
         Class<?> type = parameter.getParameter().getType();
-        return type == RedisServerProcess.class || type == RedisClusterProcess.class || type == RedisEndpoint.class;
+        return type == RedisServerProcess.class || type == RedisClusterProcess.class
+                || type == RedisSentinelProcess.class || type == RedisEndpoint.class;
     }
 
     @Override
@@ -47,6 +51,9 @@ public final class RedisExtension implements ParameterResolver, BeforeEachCallba
         }
         if (type == RedisClusterProcess.class) {
             return store.computeIfAbsent(CLUSTER, key -> RedisClusterProcess.start(), RedisClusterProcess.class);
+        }
+        if (type == RedisSentinelProcess.class) {
+            return store.computeIfAbsent(SENTINEL, key -> RedisSentinelProcess.start(), RedisSentinelProcess.class);
         }
         return endpoint(store);
     }
@@ -63,6 +70,10 @@ public final class RedisExtension implements ParameterResolver, BeforeEachCallba
         if (cluster != null) {
             cluster.ensureRunning();
             cluster.flushAll();
+        }
+        RedisSentinelProcess sentinel = store.get(SENTINEL, RedisSentinelProcess.class);
+        if (sentinel != null) {
+            sentinel.flushAll();
         }
         Object docker = store.get(DOCKER);
         if (docker instanceof DockerRedis) {

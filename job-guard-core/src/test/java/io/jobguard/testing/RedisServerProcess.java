@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
 import java.util.stream.Stream;
@@ -45,15 +46,17 @@ public final class RedisServerProcess implements RedisEndpoint, AutoCloseable {
 
     private final Path executable;
     private final Path dir;
+    private final List<String> leadingArgs;
     private final List<String> extraArgs;
     private final int port;
     private Process process;
     private boolean paused;
     private boolean closed;
 
-    private RedisServerProcess(Path executable, Path dir, int port, List<String> extraArgs) {
+    private RedisServerProcess(Path executable, Path dir, int port, List<String> leadingArgs, List<String> extraArgs) {
         this.executable = executable;
         this.dir = dir;
+        this.leadingArgs = leadingArgs;
         this.port = port;
         this.extraArgs = extraArgs;
     }
@@ -82,6 +85,37 @@ public final class RedisServerProcess implements RedisEndpoint, AutoCloseable {
     /** Starts with extra arguments that may depend on the port; retries on another port if it was taken. */
     static RedisServerProcess start(Path executable, IntSupplier ports,
                                     IntFunction<List<String>> extraArgs) {
+        return start(executable, ports, dir -> List.of(), extraArgs);
+    }
+
+    /**
+     * Starts a Sentinel (quorum 1, a master counts as down after 1 s) that watches the given master.
+     *
+     * @param executable a redis-server binary (run with {@code --sentinel})
+     * @param masterName the name clients ask Sentinel for
+     * @param masterPort the master's loopback port
+     * @return the running Sentinel
+     */
+    static RedisServerProcess startSentinel(Path executable, String masterName, int masterPort) {
+        // Sentinel insists on a writable config file, which it rewrites as it learns the topology.
+        return start(executable, FreePorts::any, dir -> {
+            Path config = dir.resolve("sentinel.conf");
+            try {
+                Files.writeString(config, String.join(System.lineSeparator(),
+                        "sentinel monitor " + masterName + " " + FreePorts.LOOPBACK + " " + masterPort + " 1",
+                        "sentinel down-after-milliseconds " + masterName + " 1000",
+                        "sentinel failover-timeout " + masterName + " 5000",
+                        ""), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot write " + config, e);
+            }
+            return List.of(config.toString(), "--sentinel");
+        }, port -> List.of());
+    }
+
+    private static RedisServerProcess start(Path executable, IntSupplier ports,
+                                            Function<Path, List<String>> leadingArgs,
+                                            IntFunction<List<String>> extraArgs) {
         Path dir;
         try {
             dir = Files.createTempDirectory("jobguard-redis-");
@@ -91,7 +125,8 @@ public final class RedisServerProcess implements RedisEndpoint, AutoCloseable {
         IllegalStateException failure = null;
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
             int port = ports.getAsInt();
-            RedisServerProcess server = new RedisServerProcess(executable, dir, port, extraArgs.apply(port));
+            RedisServerProcess server = new RedisServerProcess(executable, dir, port, leadingArgs.apply(dir),
+                    extraArgs.apply(port));
             try {
                 server.launch();
                 return server;
@@ -304,7 +339,10 @@ public final class RedisServerProcess implements RedisEndpoint, AutoCloseable {
     }
 
     private void launch() {
-        List<String> command = new ArrayList<>(List.of(executable.toString(),
+        List<String> command = new ArrayList<>();
+        command.add(executable.toString());
+        command.addAll(leadingArgs);
+        command.addAll(List.of(
                 "--port", Integer.toString(port),
                 "--bind", FreePorts.LOOPBACK,
                 "--save", "",

@@ -80,7 +80,7 @@ public final class QuartzGuardedJobsContributor implements GuardedJobsContributo
                 + scheduler.getSchedulerName()
                 + (detail == null || detail.getJobClass() == null ? "" : " (" + detail.getJobClass().getName() + ")");
         return new ContributedJob(options.name(), source, options.type().name(), options.lease().toString(),
-                options.waitFor().toString(), schedule, next);
+                options.waitFor().toString(), options.busyGrace().toString(), schedule, next);
     }
 
     private static String schedule(Trigger trigger) {

@@ -68,6 +68,7 @@ class QuartzActuatorIT {
                     assertThat(job.method()).contains("Quartz job g.held").contains(Held.class.getName());
                     assertThat(job.type()).isEqualTo("RETURN");
                     assertThat(job.lease()).isEqualTo("PT30S");
+                    assertThat(job.busyGrace()).isEqualTo("PT1S");
                     assertThat(job.schedule()).startsWith("cron \"* * * * * ?\"");
                     assertThat(job.nextNominalFireTime()).isNotNull();
                 });

@@ -28,10 +28,11 @@ public interface GuardedJobsContributor {
      * @param type         RETURN or WAIT
      * @param lease        the run lease, ISO-8601
      * @param waitFor      the WAIT bound, ISO-8601
+     * @param busyGrace    how long a RETURN firing waits for another fire time's run before it skips, ISO-8601
      * @param schedule     the schedule as text (e.g. {@code cron "0 0 2 * * ?"}), or null when unknown
      * @param nextFireTime the next fire time, or null when none is scheduled
      */
-    record ContributedJob(String name, String source, String type, String lease, String waitFor, String schedule,
-                          Instant nextFireTime) {
+    record ContributedJob(String name, String source, String type, String lease, String waitFor, String busyGrace,
+                          String schedule, Instant nextFireTime) {
     }
 }

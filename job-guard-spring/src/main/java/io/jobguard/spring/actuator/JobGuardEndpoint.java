@@ -183,13 +183,14 @@ public class JobGuardEndpoint {
         GuardedJob.Last last = job.last();
         Instant next = job.schedule().nextAfter(job.clock().instant());
         return new JobSummary(o.name(), GuardedJob.describe(job.beanClass(), job.method()), o.type().name(),
-                o.lease().toString(), o.waitFor().toString(), o.cooldown().toString(), job.schedule().describe(), next,
+                o.lease().toString(), o.waitFor().toString(), o.busyGrace().toString(), o.cooldown().toString(),
+                job.schedule().describe(), next,
                 last == null ? null : last.nominalFireTime(), last == null ? null : last.outcome().name());
     }
 
     private static JobSummary summary(GuardedJobsContributor.ContributedJob job) {
-        return new JobSummary(job.name(), job.source(), job.type(), job.lease(), job.waitFor(), null, job.schedule(),
-                job.nextFireTime(), null, null);
+        return new JobSummary(job.name(), job.source(), job.type(), job.lease(), job.waitFor(), job.busyGrace(), null,
+                job.schedule(), job.nextFireTime(), null, null);
     }
 
     private List<GuardedJobsContributor.ContributedJob> contributed() {
@@ -266,14 +267,16 @@ public class JobGuardEndpoint {
      * @param type                RETURN or WAIT
      * @param lease               the run lease
      * @param waitFor             the WAIT bound
+     * @param busyGrace           how long a RETURN firing waits for another fire time's run before it skips
      * @param cooldown            the fixed-delay cool-down
      * @param schedule            the schedule
      * @param nextNominalFireTime the next fire time of the schedule's grid (null for fixed delay)
      * @param lastFireTime        the fire time of the last firing decided on this node
      * @param lastOutcome         its outcome
      */
-    public record JobSummary(String name, String method, String type, String lease, String waitFor, String cooldown,
-                             String schedule, Instant nextNominalFireTime, Instant lastFireTime, String lastOutcome) {
+    public record JobSummary(String name, String method, String type, String lease, String waitFor, String busyGrace,
+                             String cooldown, String schedule, Instant nextNominalFireTime, Instant lastFireTime,
+                             String lastOutcome) {
     }
 
     /**

@@ -57,7 +57,7 @@ class JobPropertiesCheckTest {
         @Bean
         GuardedJobsContributor quartz() {
             return () -> List.of(new GuardedJobsContributor.ContributedJob("quartz-job", "Quartz job g.q", "RETURN",
-                    "PT10S", "PT10S", null, null));
+                    "PT10S", "PT10S", "PT1S", null, null));
         }
     }
 

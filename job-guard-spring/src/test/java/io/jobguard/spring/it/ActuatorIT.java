@@ -59,6 +59,7 @@ class ActuatorIT {
             assertThat(job.path("name").asString()).isEqualTo("held");
             assertThat(job.path("type").asString()).isEqualTo("RETURN");
             assertThat(job.path("lease").asString()).isEqualTo("PT30S");
+            assertThat(job.path("busyGrace").asString()).as("default grace, 1 s").isEqualTo("PT1S");
             assertThat(job.path("schedule").asString()).startsWith("cron \"* * * * * *\"");
             assertThat(Instant.parse(job.path("nextNominalFireTime").asString())).isAfter(Instant.now().minusSeconds(2));
             JsonNode lease = report.path("runLeases").get(0);

@@ -341,8 +341,11 @@ abstract class JobGuardContract {
         JobPermit run = a.admit(job, BASE).permit();
         assertThat(b.forceRelease("stolen")).isTrue();
         JobPermit thief = b.admit(job, BASE.plusSeconds(1)).permit();
-        await().atMost(Duration.ofSeconds(3)).until(() -> run.context().isLeaseLost());
-        assertThat(lost).extracting(RunContext::job).containsExactly("stolen");
+        // the keep-alive thread sets the flag first and tells listeners after; wait for both
+        await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+            assertThat(run.context().isLeaseLost()).isTrue();
+            assertThat(lost).extracting(RunContext::job).containsExactly("stolen");
+        });
         run.finish(null);
         assertThat(b.currentLease("stolen")).map(LeaseRecord::nodeId).contains("b");
         thief.finish(null);

@@ -93,11 +93,14 @@ class JobGuardStandaloneIT extends JobGuardContract {
         try (JobPermit permit = guard.admit(job, T).permit()) {
             redis.pause();
             try {
-                await().atMost(Duration.ofSeconds(5)).until(() -> permit.context().isLeaseLost());
+                // the flag is set before listeners are told: wait for both
+                await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                    assertThat(permit.context().isLeaseLost()).isTrue();
+                    assertThat(lost).hasSize(1);
+                });
             } finally {
                 redis.resume();
             }
-            assertThat(lost).hasSize(1);
         }
     }
 

@@ -12,6 +12,7 @@ import io.jobguard.store.LeaseStore;
 import io.jobguard.store.LeaseStoreException;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
+import io.jobguard.store.ScheduleClaim;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
@@ -42,6 +43,7 @@ public final class RedisLeaseStore implements LeaseStore {
     private static final LuaScript RENEW = LuaScript.load("run-renew");
     private static final LuaScript RELEASE = LuaScript.load("run-release");
     private static final LuaScript FORCE_RELEASE = LuaScript.load("run-force-release");
+    private static final LuaScript PUBLISH_SCHEDULE = LuaScript.load("schedule-publish");
 
     private final KeySchema keys;
     private final ScriptRunner scripts;
@@ -166,6 +168,18 @@ public final class RedisLeaseStore implements LeaseStore {
         Long deleted = call(() -> scripts.run(FORCE_RELEASE, ReturnType.INTEGER, List.of(keys.runLease(job)),
                 List.of(keys.releaseChannel(), keys.runReleaseTopic(job))), "force-release run lease of " + job);
         return deleted != null && deleted == 1L;
+    }
+
+    @Override
+    public List<ScheduleClaim> publishSchedule(JobId job, String nodeId, String schedule, Duration ttl) {
+        List<Object> reply = call(() -> scripts.run(PUBLISH_SCHEDULE, ReturnType.MULTI, List.of(keys.schedules(job)),
+                List.of(nodeId, schedule, Long.toString(millis(ttl)))), "publish the schedule of " + job);
+        List<ScheduleClaim> claims = new ArrayList<>();
+        for (int i = 0; i + 2 < reply.size(); i += 3) {
+            claims.add(new ScheduleClaim(ScriptRunner.text(reply.get(i)), ScriptRunner.text(reply.get(i + 2)),
+                    Instant.ofEpochMilli(ScriptRunner.number(reply.get(i + 1)))));
+        }
+        return claims;
     }
 
     @Override

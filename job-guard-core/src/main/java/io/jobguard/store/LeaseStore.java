@@ -85,6 +85,24 @@ public interface LeaseStore extends AutoCloseable {
     Instant serverTime();
 
     /**
+     * Records that {@code nodeId} fires {@code job} on {@code schedule}, and returns what every node
+     * that published within the last {@code ttl} (by the store's clock) said, this one included.
+     * Claims older than {@code ttl} are forgotten, so a node that stopped publishing drops out.
+     *
+     * <p>Stores that cannot share this between nodes return an empty list (the default): the
+     * schedule check then finds no peers and stays silent.
+     *
+     * @param job      the job
+     * @param nodeId   the publishing node
+     * @param schedule the node's schedule description
+     * @param ttl      how long a claim counts without being published again
+     * @return the live claims, in no particular order
+     */
+    default List<ScheduleClaim> publishSchedule(JobId job, String nodeId, String schedule, Duration ttl) {
+        return List.of();
+    }
+
+    /**
      * Whether {@link AcquireResult#fencingToken()} carries real fencing tokens.
      *
      * @return {@code true} if the store issues fencing tokens

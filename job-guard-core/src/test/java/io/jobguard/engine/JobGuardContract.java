@@ -10,8 +10,11 @@ import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
+import io.jobguard.ScheduleAgreementMonitor;
 import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.ScheduleClaim;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -395,6 +398,41 @@ abstract class JobGuardContract {
         assertThat(a.recentFires("history")).extracting(LeaseRecord::nodeId, LeaseRecord::nominalFireTime)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("b", BASE.plusSeconds(1)),
                         org.assertj.core.groups.Tuple.tuple("a", BASE));
+    }
+
+    @Test
+    void nodesThatFireAJobOnDifferentSchedulesAreNamed() {
+        String utc = "cron \"0 0 2 * * *\" (UTC)";
+        String tokyo = "cron \"0 0 2 * * *\" (Asia/Tokyo)";
+        ScheduleAgreementMonitor a = monitor(node("a"), Map.of("nightly", utc, "hourly", "cron \"0 0 * * * *\" (UTC)"));
+        ScheduleAgreementMonitor b = monitor(node("b"), Map.of("nightly", utc));
+        ScheduleAgreementMonitor c = monitor(node("c"), Map.of("nightly", tokyo, "hourly", "cron \"0 0 * * * *\" (UTC)"));
+        assertThat(a.checkNow()).isEmpty();
+        assertThat(b.checkNow()).isEmpty();
+        assertThat(c.checkNow()).isEqualTo(Map.of("nightly", Map.of(utc, List.of("a", "b"))));
+        assertThat(a.checkNow()).isEqualTo(Map.of("nightly", Map.of(tokyo, List.of("c"))));
+    }
+
+    @Test
+    void aNodeThatStopsPublishingItsScheduleNoLongerCounts() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        Duration interval = Duration.ofMillis(500);
+        ScheduleAgreementMonitor old = new ScheduleAgreementMonitor(a, () -> Map.of("rate", "fixedRate PT10S"), interval);
+        ScheduleAgreementMonitor current = new ScheduleAgreementMonitor(b, () -> Map.of("rate", "fixedRate PT5S"),
+                interval);
+        old.checkNow();
+        assertThat(current.checkNow()).isEqualTo(Map.of("rate", Map.of("fixedRate PT10S", List.of("a"))));
+        // claims live three intervals by Redis time; node a never publishes again
+        await().atMost(Duration.ofSeconds(5)).until(() -> current.checkNow().isEmpty());
+        assertThat(b.store().publishSchedule(new JobId(b.config().namespace(), "rate"), "b", "fixedRate PT5S",
+                Duration.ofSeconds(1))).extracting(ScheduleClaim::nodeId).containsExactly("b");
+    }
+
+    private ScheduleAgreementMonitor monitor(JobGuard guard, Map<String, String> schedules) {
+        ScheduleAgreementMonitor monitor = new ScheduleAgreementMonitor(guard, () -> schedules, Duration.ofMinutes(1));
+        closeables.add(monitor);
+        return monitor;
     }
 
     protected static byte[] bytes(String s) {

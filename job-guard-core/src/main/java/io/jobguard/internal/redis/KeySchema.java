@@ -90,6 +90,17 @@ public final class KeySchema {
     }
 
     /**
+     * Returns the hash of schedules the nodes published for a job (field = node id, value =
+     * {@code <published-at millis>|<schedule>}).
+     *
+     * @param job the job
+     * @return its schedules hash
+     */
+    public String schedules(JobId job) {
+        return jobBase(job) + ":schedules";
+    }
+
+    /**
      * Returns the common start of a batch namespace's keys: {@code <prefix>:{<ns>~batch}}. Its
      * fencing counter, lease index and (by default) its locked keys live under it, in one slot.
      *

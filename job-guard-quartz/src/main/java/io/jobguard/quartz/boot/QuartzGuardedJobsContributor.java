@@ -73,7 +73,8 @@ public final class QuartzGuardedJobsContributor implements GuardedJobsContributo
         JobDetail detail = scheduler.getJobDetail(key);
         List<? extends Trigger> triggers = scheduler.getTriggersOfJob(key);
         String schedule = triggers.isEmpty() ? null
-                : triggers.stream().map(QuartzGuardedJobsContributor::schedule).collect(Collectors.joining("; "));
+                : triggers.stream().map(QuartzGuardedJobsContributor::schedule).sorted()
+                .collect(Collectors.joining("; "));
         Instant next = triggers.stream().map(Trigger::getNextFireTime).filter(Objects::nonNull).map(Date::toInstant)
                 .min(Instant::compareTo).orElse(null);
         String source = "Quartz job " + key.getGroup() + "." + key.getName() + " on scheduler "

@@ -169,6 +169,23 @@ public class JobGuardAutoConfiguration {
     }
 
     /**
+     * Compares this node's job schedules with the other nodes' periodically and warns when they differ.
+     *
+     * @param guard        the engine
+     * @param properties   the properties
+     * @param registry     the guarded {@code @Scheduled} methods
+     * @param contributors other guarded jobs (Quartz)
+     * @return the check
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    ScheduleAgreementCheck jobGuardScheduleAgreementCheck(JobGuard guard, JobGuardProperties properties,
+                                                          ObjectProvider<GuardedJobRegistry> registry,
+                                                          ObjectProvider<GuardedJobsContributor> contributors) {
+        return new ScheduleAgreementCheck(guard, properties.getScheduleCheckInterval(), registry, contributors);
+    }
+
+    /**
      * Refuses to start when {@code @BatchLocked} methods exist but no batch locks do.
      *
      * @param beanFactory the bean factory to scan

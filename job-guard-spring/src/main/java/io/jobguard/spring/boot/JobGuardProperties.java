@@ -61,6 +61,12 @@ public class JobGuardProperties {
     /** How often this node's clock is compared with Redis TIME (jobguard.clock.skew gauge, WARN log). */
     private Duration clockSkewCheckInterval = Duration.ofMinutes(1);
 
+    /**
+     * How often this node publishes its job schedules to Redis and compares them with the other nodes' (WARN when
+     * they differ, e.g. a cron in another zone); a node counts for three intervals after it last published.
+     */
+    private Duration scheduleCheckInterval = Duration.ofMinutes(1);
+
     /** Per-job overrides, by job name; use brackets for names with dots: jobguard.jobs[Reports.nightly].lease=10m. */
     private Map<String, Job> jobs = new LinkedHashMap<>();
 
@@ -333,6 +339,24 @@ public class JobGuardProperties {
      */
     public void setClockSkewCheckInterval(Duration clockSkewCheckInterval) {
         this.clockSkewCheckInterval = clockSkewCheckInterval;
+    }
+
+    /**
+     * Returns the schedule check interval.
+     *
+     * @return the interval
+     */
+    public Duration getScheduleCheckInterval() {
+        return scheduleCheckInterval;
+    }
+
+    /**
+     * Sets the schedule check interval.
+     *
+     * @param scheduleCheckInterval the interval
+     */
+    public void setScheduleCheckInterval(Duration scheduleCheckInterval) {
+        this.scheduleCheckInterval = scheduleCheckInterval;
     }
 
     /**

@@ -51,6 +51,12 @@ class GuardApp {
         return new YearlyJob();
     }
 
+    @Bean
+    @ConditionalOnProperty(name = "test.job", havingValue = "zoned")
+    ZonedJob zonedJob() {
+        return new ZonedJob();
+    }
+
     static boolean isLong(Instant fireTime) {
         return fireTime.getEpochSecond() % LONG_EVERY == 0;
     }
@@ -112,6 +118,15 @@ class GuardApp {
             runs.incrementAndGet();
             lastFireTime = RunContext.current().orElseThrow().nominalFireTime();
             return "done";
+        }
+    }
+
+    /** A nightly job whose cron zone is a property, so two nodes can disagree on it. */
+    static class ZonedJob {
+        @Scheduled(cron = "0 0 2 * * *", zone = "${test.zone}")
+        @ClusterSingleton(name = "nightly", lease = "20s")
+        public void nightly() {
+            // never fires during a test: only its schedule matters
         }
     }
 }

@@ -148,7 +148,7 @@ class BatchLockRoundTripsIT {
     @Test
     void aCrashedHoldersKeysTurnFreeWithItsRecordAndLeaveNothingBehindOnceIdle() {
         // A holder that never releases (its process died): only its record's TTL frees the keys.
-        BatchLease crashed = locks.tryAcquire("crash", BatchLocksContract.keys(0, 100), Duration.ofMillis(300))
+        BatchLease crashed = locks.tryAcquire("crash", BatchLocksContract.keys(0, 100), Duration.ofSeconds(1))
                 .orElseThrow();
         assertThat(crashed.fencingToken()).isPositive();
         try (RedisBatchLocks other = RedisBatchLocks.create(connectionFactory, "jgtest",

@@ -289,8 +289,9 @@ abstract class BatchLocksContract {
                 lost.countDown();
             }
         });
-        BatchLease lease = a.tryAcquire(NS, keys(0, 20), Duration.ofMillis(300)).orElseThrow();
-        await().during(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(3))
+        // renewed every third of the lease: a 1 s lease survives a few hundred ms of a starved keep-alive thread
+        BatchLease lease = a.tryAcquire(NS, keys(0, 20), Duration.ofSeconds(1)).orElseThrow();
+        await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(6))
                 .until(() -> !b.tryAcquire(NS, keys(19, 20), LONG).acquired());
         assertThat(lease.isValid()).isTrue();
 

@@ -142,11 +142,11 @@ public abstract class LeaseStoreContract {
     void renewalKeepsTheLeaseBeyondItsTimeToLive() {
         LeaseStore a = node("a");
         LeaseStore b = node("b");
-        RunLeaseRequest held = request("a", T, Duration.ofMillis(600));
+        RunLeaseRequest held = request("a", T, Duration.ofSeconds(2));
         assertThat(a.acquireRun(held).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
         Instant later = nextT();
-        // Renew every 150 ms for 1.5 s, well past the 600 ms lease; nobody else may get in.
-        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(150))
+        // Renew every 150 ms for 3 s, well past the 2 s lease; nobody else may get in.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(150))
                 .until(() -> a.renewRun(held)
                         && b.acquireRun(request("b", later, LONG)).status() == AcquireResult.Status.BUSY);
         assertThat(a.releaseRun(held, Duration.ZERO)).isTrue();
@@ -158,7 +158,7 @@ public abstract class LeaseStoreContract {
         LeaseStore b = node("b");
         RunLeaseRequest held = request("a", T, LONG);
         assertThat(a.acquireRun(held).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
-        assertThat(a.releaseRun(held, Duration.ofMillis(700))).isTrue();
+        assertThat(a.releaseRun(held, Duration.ofSeconds(2))).isTrue();
 
         Instant later = nextT();
         assertThat(b.acquireRun(request("b", later, LONG)).status()).isEqualTo(AcquireResult.Status.COOLDOWN);

@@ -66,7 +66,7 @@ class QuartzGuardBehaviourIT {
         return events;
     }
 
-    /** The run outlasts the next firing by 0.5 s, longer than the job's busy grace (200 ms): that firing is BUSY. */
+    /** The run outlasts the next firing by 0.8 s, longer than the job's busy grace (200 ms): that firing is BUSY. */
     @Test
     void returnSkipsTheFiringThatOverlapsALongRunOnAnotherNode() throws Exception {
         Instant first = threeFiringsTwoSecondsApart(slowJob("RETURN").getJobBuilder()
@@ -104,7 +104,7 @@ class QuartzGuardBehaviourIT {
 
     /**
      * Schedules {@code job} on three nodes for exactly three fire times two seconds apart; the job
-     * runs 2.5 s, so each run overlaps the next fire time. Returns the first fire time.
+     * runs 2.8 s, so each run overlaps the next fire time. Returns the first fire time.
      */
     private Instant threeFiringsTwoSecondsApart(JobDetail job) throws SchedulerException {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(2);
@@ -274,7 +274,7 @@ class QuartzGuardBehaviourIT {
                 .usingJobData(ClusterSingletonListener.TYPE, type)
                 .usingJobData(ClusterSingletonListener.LEASE, "10s")
                 .usingJobData(ClusterSingletonListener.WAIT_FOR, "6s")
-                .usingJobData("workMillis", 2_500L).build();
+                .usingJobData("workMillis", 2_800L).build();
     }
 
     private static JobDetail quickJob() {

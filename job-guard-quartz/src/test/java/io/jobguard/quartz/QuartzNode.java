@@ -34,7 +34,7 @@ final class QuartzNode implements AutoCloseable {
 
     private QuartzNode(Builder b) throws SchedulerException {
         this.name = b.name;
-        this.connectionFactory = b.redis.connectionFactory(Duration.ofMillis(500));
+        this.connectionFactory = b.redis.connectionFactory(Duration.ofSeconds(2));
         this.guard = JobGuard.create(RedisLeaseStore.create(connectionFactory),
                 JobGuardConfig.custom().namespace(b.namespace).nodeId(b.name).defaultLease(Duration.ofSeconds(10))
                         .build());

@@ -116,11 +116,13 @@ class ActuatorIT {
 
             WebApp.release.countDown();
             MeterRegistry meters = app.getBean(MeterRegistry.class);
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(meters.find(MetricNames.JOB_RUNS)
-                    .tags(MetricNames.TAG_JOB, "held", MetricNames.TAG_OUTCOME, "RAN", MetricNames.TAG_NAMESPACE, "web")
-                    .counter()).isNotNull());
-            assertThat(meters.find(MetricNames.JOB_ACQUIRE).tags(MetricNames.TAG_JOB, "held").timer()).isNotNull();
-            assertThat(meters.find(MetricNames.JOB_DURATION).tags(MetricNames.TAG_JOB, "held").timer()).isNotNull();
+            // the scheduler thread registers the counter, then the timers: wait for all three
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(meters.find(MetricNames.JOB_RUNS).tags(MetricNames.TAG_JOB, "held", MetricNames.TAG_OUTCOME,
+                        "RAN", MetricNames.TAG_NAMESPACE, "web").counter()).isNotNull();
+                assertThat(meters.find(MetricNames.JOB_ACQUIRE).tags(MetricNames.TAG_JOB, "held").timer()).isNotNull();
+                assertThat(meters.find(MetricNames.JOB_DURATION).tags(MetricNames.TAG_JOB, "held").timer()).isNotNull();
+            });
             List<String> tagKeys = new ArrayList<>();
             meters.find(MetricNames.JOB_RUNS).counters().forEach(c -> c.getId().getTags()
                     .forEach(t -> tagKeys.add(t.getKey())));

@@ -190,6 +190,16 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
         return guardedJobs.seen();
     }
 
+    /** The options of a job, or null when this listener does not guard it or its options are invalid. */
+    JobOptions optionsOf(JobDetail detail) {
+        try {
+            return guardedJobs.resolve(detail);
+        } catch (IllegalArgumentException e) {
+            // reported (and the firing vetoed) when the job fires; a schedule report just leaves it out
+            return null;
+        }
+    }
+
     /**
      * How many callbacks failed for reasons other than the store (invalid options added after
      * install, bugs); each was logged and, for a guarded firing, vetoed.

@@ -2,25 +2,22 @@ package io.jobguard.quartz.boot;
 
 import io.jobguard.JobOptions;
 import io.jobguard.quartz.ClusterSingletonListener;
+import io.jobguard.quartz.QuartzSchedules;
 import io.jobguard.spring.actuator.GuardedJobsContributor;
-import org.quartz.CronTrigger;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.SimpleTrigger;
 import org.quartz.Trigger;
 import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.beans.factory.ObjectProvider;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
 /**
  * Shows the Quartz jobs that job-guard guards on the {@code jobguard} actuator endpoint: job name,
@@ -72,9 +69,7 @@ public final class QuartzGuardedJobsContributor implements GuardedJobsContributo
             throws SchedulerException {
         JobDetail detail = scheduler.getJobDetail(key);
         List<? extends Trigger> triggers = scheduler.getTriggersOfJob(key);
-        String schedule = triggers.isEmpty() ? null
-                : triggers.stream().map(QuartzGuardedJobsContributor::schedule).sorted()
-                .collect(Collectors.joining("; "));
+        String schedule = QuartzSchedules.of(triggers);
         Instant next = triggers.stream().map(Trigger::getNextFireTime).filter(Objects::nonNull).map(Date::toInstant)
                 .min(Instant::compareTo).orElse(null);
         String source = "Quartz job " + key.getGroup() + "." + key.getName() + " on scheduler "
@@ -82,17 +77,5 @@ public final class QuartzGuardedJobsContributor implements GuardedJobsContributo
                 + (detail == null || detail.getJobClass() == null ? "" : " (" + detail.getJobClass().getName() + ")");
         return new ContributedJob(options.name(), source, options.type().name(), options.lease().toString(),
                 options.waitFor().toString(), options.busyGrace().toString(), schedule, next);
-    }
-
-    private static String schedule(Trigger trigger) {
-        if (trigger instanceof CronTrigger cron) {
-            return "cron \"" + cron.getCronExpression() + "\" " + cron.getTimeZone().getID();
-        }
-        if (trigger instanceof SimpleTrigger simple) {
-            return "every " + Duration.ofMillis(simple.getRepeatInterval())
-                    + (simple.getRepeatCount() == SimpleTrigger.REPEAT_INDEFINITELY ? ""
-                    : " (" + simple.getRepeatCount() + " repeats)");
-        }
-        return trigger.getClass().getSimpleName() + " " + trigger.getKey();
     }
 }

@@ -1,0 +1,103 @@
+package io.jobguard.quartz;
+
+import io.jobguard.JobOptions;
+import org.quartz.CalendarIntervalTrigger;
+import org.quartz.CronTrigger;
+import org.quartz.DailyTimeIntervalTrigger;
+import org.quartz.JobDetail;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.SimpleTrigger;
+import org.quartz.Trigger;
+import org.quartz.impl.matchers.GroupMatcher;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The schedules of the Quartz jobs a {@link ClusterSingletonListener} guards, as text that is equal on
+ * two nodes exactly when their triggers produce the same fire times: cron expression and zone, or
+ * repeat interval and start time. Feed {@link #of(Scheduler, ClusterSingletonListener)} to an
+ * {@link io.jobguard.ScheduleAgreementMonitor} to be warned when nodes disagree, for example when each
+ * node starts a simple trigger "now":
+ * <pre>{@code
+ * new ScheduleAgreementMonitor(guard, () -> QuartzSchedules.of(scheduler, listener), Duration.ofMinutes(1)).start();
+ * }</pre>
+ */
+public final class QuartzSchedules {
+
+    private QuartzSchedules() {
+    }
+
+    /**
+     * The schedule of every guarded job of a scheduler: its triggers' descriptions, sorted and joined
+     * with {@code "; "}. Jobs without triggers are left out; a scheduler that cannot be read gives none.
+     *
+     * @param scheduler the scheduler the listener is installed on
+     * @param listener  the listener, which knows the guarded jobs and their job-guard names
+     * @return job-guard job name to schedule
+     */
+    public static Map<String, String> of(Scheduler scheduler, ClusterSingletonListener listener) {
+        Map<String, String> schedules = new TreeMap<>();
+        try {
+            for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
+                JobDetail detail = scheduler.getJobDetail(key);
+                JobOptions options = detail == null ? null : listener.optionsOf(detail);
+                String schedule = options == null ? null : of(scheduler.getTriggersOfJob(key));
+                if (schedule != null) {
+                    schedules.put(options.name(), schedule);
+                }
+            }
+        } catch (SchedulerException e) {
+            // a scheduler that is shut down or whose store fails has nothing to compare
+            return Map.of();
+        }
+        return schedules;
+    }
+
+    /**
+     * The schedule of one job given its triggers.
+     *
+     * @param triggers the job's triggers
+     * @return their descriptions, sorted and joined with {@code "; "}, or null when there are none
+     */
+    public static String of(List<? extends Trigger> triggers) {
+        if (triggers.isEmpty()) {
+            return null;
+        }
+        return triggers.stream().map(QuartzSchedules::describe).sorted().collect(Collectors.joining("; "));
+    }
+
+    /**
+     * One trigger's schedule.
+     *
+     * @param trigger the trigger
+     * @return for example {@code cron "0 0 2 * * ?" Europe/Berlin} or {@code every PT10S from 2026-11-22T10:00:00Z}
+     */
+    public static String describe(Trigger trigger) {
+        if (trigger instanceof CronTrigger cron) {
+            return "cron \"" + cron.getCronExpression() + "\" " + cron.getTimeZone().getID();
+        }
+        // the other kinds count from their start time, so nodes agree only if they start alike
+        String from = trigger.getStartTime() == null ? "" : " from " + trigger.getStartTime().toInstant();
+        if (trigger instanceof SimpleTrigger simple) {
+            return "every " + Duration.ofMillis(simple.getRepeatInterval()) + from
+                    + (simple.getRepeatCount() == SimpleTrigger.REPEAT_INDEFINITELY ? ""
+                    : " (" + simple.getRepeatCount() + " repeats)");
+        }
+        if (trigger instanceof CalendarIntervalTrigger calendar) {
+            return "every " + calendar.getRepeatInterval() + " " + calendar.getRepeatIntervalUnit() + from + " "
+                    + calendar.getTimeZone().getID();
+        }
+        if (trigger instanceof DailyTimeIntervalTrigger daily) {
+            return "every " + daily.getRepeatInterval() + " " + daily.getRepeatIntervalUnit() + " from "
+                    + daily.getStartTimeOfDay() + " to " + daily.getEndTimeOfDay() + " on days " + daily.getDaysOfWeek()
+                    + from;
+        }
+        return trigger.getClass().getSimpleName() + from;
+    }
+}

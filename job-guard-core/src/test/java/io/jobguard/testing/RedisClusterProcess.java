@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -110,6 +111,16 @@ public final class RedisClusterProcess implements AutoCloseable {
      */
     public LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
         return ConnectionFactories.cluster(new RedisClusterConfiguration(nodes()), commandTimeout);
+    }
+
+    /**
+     * A new, started, pooled Jedis cluster connection factory; the caller destroys it.
+     *
+     * @return the started factory
+     */
+    public JedisConnectionFactory jedisConnectionFactory() {
+        return ConnectionFactories.jedisCluster(new RedisClusterConfiguration(nodes()),
+                RedisEndpoint.DEFAULT_COMMAND_TIMEOUT);
     }
 
     /** Deletes every key on every master. */

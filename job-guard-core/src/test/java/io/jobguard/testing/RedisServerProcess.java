@@ -18,6 +18,7 @@ import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -290,6 +291,16 @@ public final class RedisServerProcess implements RedisEndpoint, AutoCloseable {
     @Override
     public LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
         return ConnectionFactories.standalone(new RedisStandaloneConfiguration(host(), port), commandTimeout, false);
+    }
+
+    /**
+     * A new, started, pooled Jedis connection factory for this server; the caller destroys it.
+     *
+     * @return the started factory
+     */
+    public JedisConnectionFactory jedisConnectionFactory() {
+        return ConnectionFactories.jedisStandalone(new RedisStandaloneConfiguration(host(), port),
+                DEFAULT_COMMAND_TIMEOUT);
     }
 
     /**

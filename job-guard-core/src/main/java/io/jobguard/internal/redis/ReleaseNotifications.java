@@ -4,6 +4,7 @@ import io.jobguard.internal.LocalSignals;
 import io.jobguard.store.ReleaseWatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -72,6 +73,11 @@ public final class ReleaseNotifications implements AutoCloseable {
             c.setConnectionFactory(connectionFactory);
             // Our handler only flips flags, so it can run on the client's I/O thread.
             c.setTaskExecutor(Runnable::run);
+            // A blocking client (Jedis) subscribes on this executor and keeps its thread for as long as the
+            // subscription lives: never the caller's thread, which would block the first waiter forever.
+            SimpleAsyncTaskExecutor subscriber = new SimpleAsyncTaskExecutor("jobguard-release-subscription-");
+            subscriber.setDaemon(true);
+            c.setSubscriptionExecutor(subscriber);
             c.addMessageListener((message, pattern) ->
                     signal(new String(message.getBody(), StandardCharsets.UTF_8)), new ChannelTopic(channel));
             c.afterPropertiesSet();

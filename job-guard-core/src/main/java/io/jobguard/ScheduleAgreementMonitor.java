@@ -1,5 +1,6 @@
 package io.jobguard;
 
+import io.jobguard.internal.DaemonThreads;
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;
 import org.slf4j.Logger;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -70,11 +70,7 @@ public final class ScheduleAgreementMonitor implements AutoCloseable {
         if (executor != null) {
             return;
         }
-        executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "jobguard-schedule-check");
-            t.setDaemon(true);
-            return t;
-        });
+        executor = DaemonThreads.scheduler("jobguard-schedule-check");
         executor.scheduleWithFixedDelay(this::checkNow, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -27,12 +27,7 @@ public final class KeepAlive implements AutoCloseable {
     /** Creates the scheduler with its one daemon thread. */
     public KeepAlive() {
         int n = INSTANCES.incrementAndGet();
-        executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "jobguard-keepalive-" + n);
-            t.setDaemon(true);
-            return t;
-        });
-        executor.setRemoveOnCancelPolicy(true);
+        executor = DaemonThreads.scheduler("jobguard-keepalive-" + n);
     }
 
     /** Renews one lease. */

@@ -134,7 +134,7 @@ final class RedisBatchLease implements BatchLease {
             return List.of();
         }
         BatchPlan plan = BatchPlan.of(namespace, fresh, locks.config(), locks.schema(), keys.size());
-        RedisBatchLocks.Outcome outcome = locks.lockChunks(plan, token, String.valueOf(fence), acquiredAt,
+        BatchChunks.Outcome outcome = locks.chunks().lock(plan, token, String.valueOf(fence), acquiredAt,
                 RedisBatchLocks.millis(lease), recordBases, true);
         if (outcome.leaseGone()) {
             markLost();
@@ -164,7 +164,7 @@ final class RedisBatchLease implements BatchLease {
             toRelease = List.copyOf(chunks);
             bases = Set.copyOf(recordBases);
         }
-        locks.release(namespace, toRelease, bases, token, value, null);
+        locks.chunks().release(namespace, toRelease, bases, token, value, null);
     }
 
     @Override

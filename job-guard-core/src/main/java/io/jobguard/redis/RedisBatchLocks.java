@@ -28,10 +28,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -63,6 +61,7 @@ public final class RedisBatchLocks implements BatchLocks {
     private final ScriptRunner runner;
     private final BatchScripts scripts;
     private final ReleaseNotifications notifications;
+    private final BatchChunks chunks;
     private final KeepAlive keepAlive = new KeepAlive();
     private final BatchLockConfig config;
     private final List<BatchLockListener> listeners = new CopyOnWriteArrayList<>();
@@ -73,6 +72,7 @@ public final class RedisBatchLocks implements BatchLocks {
         this.config = config;
         this.scripts = new BatchScripts(runner, schema, config.spread(), config.maxReportedConflicts());
         this.notifications = new ReleaseNotifications(connectionFactory, schema.releaseChannel());
+        this.chunks = new BatchChunks(scripts, schema, config.nodeId(), notifications);
     }
 
     /**
@@ -188,10 +188,10 @@ public final class RedisBatchLocks implements BatchLocks {
         long start = System.nanoTime();
         long leaseMs = millis(request.lease());
         Set<String> recordBases = new LinkedHashSet<>();
-        Outcome outcome;
+        BatchChunks.Outcome outcome;
         try {
             String fence = scripts.spread() ? scripts.nextFence(plan.namespace()) : "";
-            outcome = lockChunks(plan, token, fence, "", leaseMs, recordBases, false);
+            outcome = chunks.lock(plan, token, fence, "", leaseMs, recordBases, false);
         } catch (LeaseStoreException e) {
             if (Thread.currentThread().isInterrupted()) {
                 Thread.interrupted();
@@ -204,7 +204,7 @@ public final class RedisBatchLocks implements BatchLocks {
         if (!outcome.conflicts().isEmpty()) {
             return BatchAttempt.refused(plan.namespace(), plan.keys().size(), BatchResult.CONFLICT, outcome.conflicts());
         }
-        String value = lockValue(token, outcome.acquiredAt(), outcome.fence());
+        String value = chunks.lockValue(token, outcome.acquiredAt(), outcome.fence());
         if (scripts.spread()) {
             indexQuietly(plan.namespace(), value, leaseMs);
         }
@@ -217,11 +217,6 @@ public final class RedisBatchLocks implements BatchLocks {
         return BatchAttempt.acquired(lease);
     }
 
-    /** The record value of a lease; batch-acquire.lua builds the same string. */
-    private String lockValue(String token, String acquiredAt, String fence) {
-        return "jg1|" + token + "||" + acquiredAt + "|" + fence + "|" + config.nodeId();
-    }
-
     private void indexQuietly(String namespace, String value, long leaseMs) {
         try {
             scripts.index(namespace, value, leaseMs);
@@ -229,122 +224,6 @@ public final class RedisBatchLocks implements BatchLocks {
             // The index only feeds the actuator; the keys are held either way.
             log.warn("job-guard: could not index batch lease in namespace '{}': {}", namespace, e.getMessage());
         }
-    }
-
-    /**
-     * The result of locking every chunk of a plan: the fence and acquired-at used, or the conflicts,
-     * or {@code leaseGone} when the lease's own record expired meanwhile (nothing is held then).
-     */
-    record Outcome(String fence, String acquiredAt, List<BatchConflict> conflicts, boolean leaseGone) {
-    }
-
-    /**
-     * Locks the plan's chunks in order; on a conflict or a failure releases what this call locked
-     * before reporting, so nothing new stays held.
-     *
-     * @param recordBases the key bases where the lease already has its record; bases this call
-     *                    creates a record under are added when the whole plan succeeds
-     * @param extending   whether the lease already exists (an extension keeps its records and index entry)
-     */
-    Outcome lockChunks(BatchPlan plan, String token, String fence, String acquiredAt, long leaseMs,
-                       Set<String> recordBases, boolean extending) {
-        List<BatchPlan.Chunk> done = new ArrayList<>();
-        Set<String> created = new LinkedHashSet<>();
-        String f = fence;
-        String at = acquiredAt;
-        for (BatchPlan.Chunk chunk : plan.chunks()) {
-            boolean create = !recordBases.contains(chunk.base()) && !created.contains(chunk.base());
-            BatchScripts.ChunkReply reply;
-            try {
-                reply = scripts.acquire(plan.namespace(), chunk, token, config.nodeId(), leaseMs, f, at, create);
-            } catch (RuntimeException e) {
-                // The failed call may have run on the server: release it too, owner-checked key by key.
-                if (create) {
-                    created.add(chunk.base());
-                }
-                List<BatchPlan.Chunk> undo = new ArrayList<>(done);
-                undo.add(chunk);
-                release(plan.namespace(), undo, created, token, extending ? null : lockValue(token, at, f), chunk);
-                throw e instanceof LeaseStoreException lse ? lse : new LeaseStoreException(
-                        "job-guard could not lock batch keys in namespace '" + plan.namespace() + "': " + e.getMessage(), e);
-            }
-            if (reply.status() == BatchScripts.Status.ACQUIRED) {
-                f = reply.fence();
-                at = reply.acquiredAt();
-                done.add(chunk);
-                if (create) {
-                    created.add(chunk.base());
-                }
-                continue;
-            }
-            if (!done.isEmpty()) {
-                release(plan.namespace(), done, created, token, extending ? null : lockValue(token, at, f), null);
-            }
-            if (reply.status() == BatchScripts.Status.LEASE_GONE) {
-                return new Outcome(f, at, List.of(new BatchConflict(chunk.keys().get(0),
-                        LeaseRecord.foreign("(this lease expired while acquiring)", null))), true);
-            }
-            List<BatchConflict> conflicts = new ArrayList<>();
-            for (BatchScripts.Conflict c : reply.conflicts()) {
-                conflicts.add(new BatchConflict(chunk.keys().get(c.index()),
-                        LeaseValues.parse(c.value(), LeaseValues.ttl(c.pttl()))));
-            }
-            if (conflicts.isEmpty()) {
-                // The script reports at least one conflict; keep the refusal explicit if it ever does not.
-                conflicts.add(new BatchConflict(chunk.keys().get(0), LeaseRecord.foreign("(released meanwhile)", null)));
-            }
-            return new Outcome(f, at, conflicts, false);
-        }
-        recordBases.addAll(created);
-        return new Outcome(f, at, List.of(), false);
-    }
-
-    /**
-     * Owner-checked release of chunks; never throws (keys left behind expire with their lease record).
-     *
-     * @param endLeaseIn the key bases whose lease record is deleted (every base, when the lease ends);
-     *                   each with the last chunk under it, so earlier chunks skip the owner check
-     * @param indexEntry the lease's entry in the index, or null if it was never indexed
-     * @param uncertain  a chunk whose acquisition call failed on its way (owner-checked key by key), or null
-     */
-    void release(String namespace, List<BatchPlan.Chunk> chunks, Set<String> endLeaseIn, String token,
-                 String indexEntry, BatchPlan.Chunk uncertain) {
-        boolean interrupted = Thread.interrupted();
-        String topic = schema.batchReleaseTopic(namespace);
-        Map<String, BatchPlan.Chunk> lastUnderBase = new HashMap<>();
-        for (BatchPlan.Chunk chunk : chunks) {
-            lastUnderBase.put(chunk.base(), chunk);
-        }
-        try {
-            for (int i = 0; i < chunks.size(); i++) {
-                BatchPlan.Chunk chunk = chunks.get(i);
-                boolean end = endLeaseIn.contains(chunk.base()) && lastUnderBase.get(chunk.base()) == chunk;
-                boolean complete = chunk != uncertain;
-                String publish = i == chunks.size() - 1 ? topic : "";
-                try {
-                    scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
-                } catch (RuntimeException e) {
-                    if (!Thread.interrupted()) {
-                        throw e;
-                    }
-                    // An interrupt that arrived during the call aborted only our wait for the reply;
-                    // releasing is owner-checked and idempotent, so do it again rather than leave keys held.
-                    interrupted = true;
-                    scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
-                }
-            }
-            if (scripts.spread() && indexEntry != null) {
-                scripts.unindex(namespace, indexEntry);
-            }
-        } catch (RuntimeException e) {
-            log.warn("job-guard: releasing batch keys in namespace '{}' on node {} failed; they expire with their lease: {}",
-                    namespace, config.nodeId(), e.getMessage());
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        notifications.signal(topic);
     }
 
     void leaseLost(BatchLease lease) {
@@ -391,6 +270,10 @@ public final class RedisBatchLocks implements BatchLocks {
     @Override
     public BatchLockConfig config() {
         return config;
+    }
+
+    BatchChunks chunks() {
+        return chunks;
     }
 
     BatchScripts scripts() {

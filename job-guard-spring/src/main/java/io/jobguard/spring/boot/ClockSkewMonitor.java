@@ -1,13 +1,13 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
+import io.jobguard.internal.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -62,11 +62,7 @@ final class ClockSkewMonitor implements SmartLifecycle {
         if (executor != null) {
             return;
         }
-        executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "jobguard-clock-skew");
-            t.setDaemon(true);
-            return t;
-        });
+        executor = DaemonThreads.scheduler("jobguard-clock-skew");
         executor.scheduleWithFixedDelay(this::measure, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -1,0 +1,161 @@
+package io.jobguard.redis;
+
+import io.jobguard.batch.BatchConflict;
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.LeaseValues;
+import io.jobguard.internal.redis.ReleaseNotifications;
+import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.LeaseStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The chunk protocol behind {@link RedisBatchLocks}: a plan's chunks are locked one script call each,
+ * in the plan's global order, and whatever one call locked is rolled back before a conflict or a
+ * failure is reported, so a refused batch leaves nothing held; release is owner-checked chunk by chunk
+ * and never throws (keys left behind expire with their lease record).
+ */
+final class BatchChunks {
+
+    private static final Logger log = LoggerFactory.getLogger(BatchChunks.class);
+
+    private final BatchScripts scripts;
+    private final KeySchema schema;
+    private final String nodeId;
+    private final ReleaseNotifications notifications;
+
+    BatchChunks(BatchScripts scripts, KeySchema schema, String nodeId, ReleaseNotifications notifications) {
+        this.scripts = scripts;
+        this.schema = schema;
+        this.nodeId = nodeId;
+        this.notifications = notifications;
+    }
+
+    /**
+     * The result of locking every chunk of a plan: the fence and acquired-at used, or the conflicts,
+     * or {@code leaseGone} when the lease's own record expired meanwhile (nothing is held then).
+     */
+    record Outcome(String fence, String acquiredAt, List<BatchConflict> conflicts, boolean leaseGone) {
+    }
+
+    /**
+     * Locks the plan's chunks in order; on a conflict or a failure releases what this call locked
+     * before reporting, so nothing new stays held.
+     *
+     * @param recordBases the key bases where the lease already has its record; bases this call
+     *                    creates a record under are added when the whole plan succeeds
+     * @param extending   whether the lease already exists (an extension keeps its records and index entry)
+     */
+    Outcome lock(BatchPlan plan, String token, String fence, String acquiredAt, long leaseMs,
+                       Set<String> recordBases, boolean extending) {
+        List<BatchPlan.Chunk> done = new ArrayList<>();
+        Set<String> created = new LinkedHashSet<>();
+        String f = fence;
+        String at = acquiredAt;
+        for (BatchPlan.Chunk chunk : plan.chunks()) {
+            boolean create = !recordBases.contains(chunk.base()) && !created.contains(chunk.base());
+            BatchScripts.ChunkReply reply;
+            try {
+                reply = scripts.acquire(plan.namespace(), chunk, token, nodeId, leaseMs, f, at, create);
+            } catch (RuntimeException e) {
+                // The failed call may have run on the server: release it too, owner-checked key by key.
+                if (create) {
+                    created.add(chunk.base());
+                }
+                List<BatchPlan.Chunk> undo = new ArrayList<>(done);
+                undo.add(chunk);
+                release(plan.namespace(), undo, created, token, extending ? null : lockValue(token, at, f), chunk);
+                throw e instanceof LeaseStoreException lse ? lse : new LeaseStoreException(
+                        "job-guard could not lock batch keys in namespace '" + plan.namespace() + "': " + e.getMessage(), e);
+            }
+            if (reply.status() == BatchScripts.Status.ACQUIRED) {
+                f = reply.fence();
+                at = reply.acquiredAt();
+                done.add(chunk);
+                if (create) {
+                    created.add(chunk.base());
+                }
+                continue;
+            }
+            if (!done.isEmpty()) {
+                release(plan.namespace(), done, created, token, extending ? null : lockValue(token, at, f), null);
+            }
+            if (reply.status() == BatchScripts.Status.LEASE_GONE) {
+                return new Outcome(f, at, List.of(new BatchConflict(chunk.keys().get(0),
+                        LeaseRecord.foreign("(this lease expired while acquiring)", null))), true);
+            }
+            List<BatchConflict> conflicts = new ArrayList<>();
+            for (BatchScripts.Conflict c : reply.conflicts()) {
+                conflicts.add(new BatchConflict(chunk.keys().get(c.index()),
+                        LeaseValues.parse(c.value(), LeaseValues.ttl(c.pttl()))));
+            }
+            if (conflicts.isEmpty()) {
+                // The script reports at least one conflict; keep the refusal explicit if it ever does not.
+                conflicts.add(new BatchConflict(chunk.keys().get(0), LeaseRecord.foreign("(released meanwhile)", null)));
+            }
+            return new Outcome(f, at, conflicts, false);
+        }
+        recordBases.addAll(created);
+        return new Outcome(f, at, List.of(), false);
+    }
+
+    /**
+     * Owner-checked release of chunks; never throws (keys left behind expire with their lease record).
+     *
+     * @param endLeaseIn the key bases whose lease record is deleted (every base, when the lease ends);
+     *                   each with the last chunk under it, so earlier chunks skip the owner check
+     * @param indexEntry the lease's entry in the index, or null if it was never indexed
+     * @param uncertain  a chunk whose acquisition call failed on its way (owner-checked key by key), or null
+     */
+    void release(String namespace, List<BatchPlan.Chunk> chunks, Set<String> endLeaseIn, String token,
+                 String indexEntry, BatchPlan.Chunk uncertain) {
+        boolean interrupted = Thread.interrupted();
+        String topic = schema.batchReleaseTopic(namespace);
+        Map<String, BatchPlan.Chunk> lastUnderBase = new HashMap<>();
+        for (BatchPlan.Chunk chunk : chunks) {
+            lastUnderBase.put(chunk.base(), chunk);
+        }
+        try {
+            for (int i = 0; i < chunks.size(); i++) {
+                BatchPlan.Chunk chunk = chunks.get(i);
+                boolean end = endLeaseIn.contains(chunk.base()) && lastUnderBase.get(chunk.base()) == chunk;
+                boolean complete = chunk != uncertain;
+                String publish = i == chunks.size() - 1 ? topic : "";
+                try {
+                    scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
+                } catch (RuntimeException e) {
+                    if (!Thread.interrupted()) {
+                        throw e;
+                    }
+                    // An interrupt that arrived during the call aborted only our wait for the reply;
+                    // releasing is owner-checked and idempotent, so do it again rather than leave keys held.
+                    interrupted = true;
+                    scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
+                }
+            }
+            if (scripts.spread() && indexEntry != null) {
+                scripts.unindex(namespace, indexEntry);
+            }
+        } catch (RuntimeException e) {
+            log.warn("job-guard: releasing batch keys in namespace '{}' on node {} failed; they expire with their lease: {}",
+                    namespace, nodeId, e.getMessage());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        notifications.signal(topic);
+    }
+
+    /** The record value of a lease; batch-acquire.lua builds the same string. */
+    String lockValue(String token, String acquiredAt, String fence) {
+        return "jg1|" + token + "||" + acquiredAt + "|" + fence + "|" + nodeId;
+    }
+}

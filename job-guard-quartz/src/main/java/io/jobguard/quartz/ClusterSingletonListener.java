@@ -190,13 +190,18 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
         return guardedJobs.seen();
     }
 
-    /** The options of a job, or null when this listener does not guard it or its options are invalid. */
-    JobOptions optionsOf(JobDetail detail) {
+    /**
+     * The options this listener guards a job with, whether or not it has fired yet.
+     *
+     * @param detail the job
+     * @return the options, or empty when the job is not guarded or its job-guard entries are invalid
+     *         (an invalid job is reported, and its firing vetoed, when it fires)
+     */
+    public Optional<JobOptions> optionsOf(JobDetail detail) {
         try {
-            return guardedJobs.resolve(detail);
+            return Optional.ofNullable(guardedJobs.resolve(detail));
         } catch (IllegalArgumentException e) {
-            // reported (and the firing vetoed) when the job fires; a schedule report just leaves it out
-            return null;
+            return Optional.empty();
         }
     }
 

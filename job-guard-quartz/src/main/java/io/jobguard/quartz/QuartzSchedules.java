@@ -46,7 +46,7 @@ public final class QuartzSchedules {
         try {
             for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
                 JobDetail detail = scheduler.getJobDetail(key);
-                JobOptions options = detail == null ? null : listener.optionsOf(detail);
+                JobOptions options = detail == null ? null : listener.optionsOf(detail).orElse(null);
                 String schedule = options == null ? null : of(scheduler.getTriggersOfJob(key));
                 if (schedule != null) {
                     schedules.put(options.name(), schedule);

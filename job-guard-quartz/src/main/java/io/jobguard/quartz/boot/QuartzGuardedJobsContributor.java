@@ -18,6 +18,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Shows the Quartz jobs that job-guard guards on the {@code jobguard} actuator endpoint: job name,
@@ -50,11 +51,12 @@ public final class QuartzGuardedJobsContributor implements GuardedJobsContributo
                 if (listener == null) {
                     continue;
                 }
-                Map<String, JobOptions> guarded = listener.guardedJobs();
                 for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
-                    JobOptions options = guarded.get(key.getGroup() + "." + key.getName());
-                    if (options != null) {
-                        out.add(describe(scheduler, key, options));
+                    JobDetail detail = scheduler.getJobDetail(key);
+                    // resolved now, so a job added after install shows before its first firing
+                    Optional<JobOptions> options = detail == null ? Optional.empty() : listener.optionsOf(detail);
+                    if (options.isPresent()) {
+                        out.add(describe(scheduler, detail, options.get()));
                     }
                 }
             } catch (SchedulerException e) {
@@ -65,16 +67,16 @@ public final class QuartzGuardedJobsContributor implements GuardedJobsContributo
         return out;
     }
 
-    private static ContributedJob describe(Scheduler scheduler, JobKey key, JobOptions options)
+    private static ContributedJob describe(Scheduler scheduler, JobDetail detail, JobOptions options)
             throws SchedulerException {
-        JobDetail detail = scheduler.getJobDetail(key);
+        JobKey key = detail.getKey();
         List<? extends Trigger> triggers = scheduler.getTriggersOfJob(key);
         String schedule = QuartzSchedules.of(triggers);
         Instant next = triggers.stream().map(Trigger::getNextFireTime).filter(Objects::nonNull).map(Date::toInstant)
                 .min(Instant::compareTo).orElse(null);
         String source = "Quartz job " + key.getGroup() + "." + key.getName() + " on scheduler "
                 + scheduler.getSchedulerName()
-                + (detail == null || detail.getJobClass() == null ? "" : " (" + detail.getJobClass().getName() + ")");
+                + (detail.getJobClass() == null ? "" : " (" + detail.getJobClass().getName() + ")");
         return new ContributedJob(options.name(), source, options.type().name(), options.lease().toString(),
                 options.waitFor().toString(), options.busyGrace().toString(), schedule, next);
     }

@@ -16,6 +16,7 @@ import org.quartz.Job;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
 import org.quartz.JobExecutionContext;
+import org.quartz.Scheduler;
 import org.quartz.TriggerBuilder;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -86,6 +87,32 @@ class QuartzActuatorIT {
                 release.countDown();
             }
         });
+    }
+
+    @Test
+    void aJobScheduledAfterStartupIsListedBeforeItFirstFires() {
+        release = new CountDownLatch(1);
+        runner.withUserConfiguration(HeldJobConfig.class).run(context -> {
+            try {
+                JobDetail later = JobBuilder.newJob(Later.class).withIdentity("later", "g").build();
+                context.getBean(Scheduler.class).scheduleJob(later, TriggerBuilder.newTrigger()
+                        .withSchedule(CronScheduleBuilder.cronSchedule("0 0 0 1 1 ? 2099")).build());
+                assertThat(context.getBean(JobGuardEndpoint.class).report().jobs())
+                        .filteredOn(job -> job.name().equals("g.later")).singleElement()
+                        .satisfies(job -> assertThat(job.schedule()).startsWith("cron \"0 0 0 1 1 ? 2099\""));
+            } finally {
+                release.countDown();
+            }
+        });
+    }
+
+    /** Scheduled far in the future: it never fires during the test. */
+    @ClusterSingleton(lease = "10s")
+    public static final class Later implements Job {
+        @Override
+        public void execute(JobExecutionContext context) {
+            // never runs
+        }
     }
 
     /** Every second; holds its run lease until the test releases it. */

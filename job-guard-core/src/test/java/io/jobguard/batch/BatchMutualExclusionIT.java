@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BatchMutualExclusionIT {
 
     private static final int THREADS = 8;
-    private static final int ATTEMPTS_PER_THREAD = 2_500;
+    private static final int ATTEMPTS_PER_THREAD = 5_000;
     private static final int POOL = 150;
 
     /** One hold of one key: [start, end] in the checker's sequence. */
@@ -125,7 +125,8 @@ class BatchMutualExclusionIT {
             }
         });
         assertThat(overlaps).isEmpty();
-        assertThat(acquired.get()).as("enough successful batches to mean something").isGreaterThan(1_000);
-        assertThat((long) THREADS * ATTEMPTS_PER_THREAD).isEqualTo(20_000L);
+        System.out.printf("[measure] batch mutual exclusion: %d of %d attempts acquired, %d hold intervals checked%n",
+                acquired.get(), THREADS * ATTEMPTS_PER_THREAD, holds.size());
+        assertThat(acquired.get()).as("over ten thousand successful batches").isGreaterThanOrEqualTo(10_000);
     }
 }

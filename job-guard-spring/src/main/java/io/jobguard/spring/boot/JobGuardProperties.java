@@ -1,8 +1,8 @@
 package io.jobguard.spring.boot;
 
-import io.jobguard.GuardType;
 import io.jobguard.StoreFailurePolicy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -68,10 +68,11 @@ public class JobGuardProperties {
     private Duration scheduleCheckInterval = Duration.ofMinutes(1);
 
     /** Per-job overrides, by job name; use brackets for names with dots: jobguard.jobs[Reports.nightly].lease=10m. */
-    private Map<String, Job> jobs = new LinkedHashMap<>();
+    private Map<String, JobOverrideProperties> jobs = new LinkedHashMap<>();
 
     /** The actuator endpoint. */
-    private final Actuator actuator = new Actuator();
+    @NestedConfigurationProperty
+    private final JobGuardActuatorProperties actuator = new JobGuardActuatorProperties();
 
     /** Where leases live. */
     public enum Store {
@@ -364,7 +365,7 @@ public class JobGuardProperties {
      *
      * @return overrides by job name
      */
-    public Map<String, Job> getJobs() {
+    public Map<String, JobOverrideProperties> getJobs() {
         return jobs;
     }
 
@@ -373,7 +374,7 @@ public class JobGuardProperties {
      *
      * @param jobs overrides by job name
      */
-    public void setJobs(Map<String, Job> jobs) {
+    public void setJobs(Map<String, JobOverrideProperties> jobs) {
         this.jobs = jobs;
     }
 
@@ -382,141 +383,7 @@ public class JobGuardProperties {
      *
      * @return the actuator settings
      */
-    public Actuator getActuator() {
+    public JobGuardActuatorProperties getActuator() {
         return actuator;
-    }
-
-    /** Overrides for one job; unset values keep the annotation's. */
-    public static class Job {
-
-        /** The job's lease. */
-        private Duration lease;
-
-        /** How long a WAIT firing waits for the lease. */
-        private Duration waitFor;
-
-        /** How long a RETURN firing waits for a run lease held by another fire time's run before it is skipped. */
-        private Duration busyGrace;
-
-        /** RETURN or WAIT. */
-        private GuardType type;
-
-        /** Whether the lease is renewed while the run is alive. */
-        private Boolean keepAlive;
-
-        /**
-         * Returns the lease.
-         *
-         * @return the lease, or null
-         */
-        public Duration getLease() {
-            return lease;
-        }
-
-        /**
-         * Sets the lease.
-         *
-         * @param lease the lease
-         */
-        public void setLease(Duration lease) {
-            this.lease = lease;
-        }
-
-        /**
-         * Returns the wait bound.
-         *
-         * @return the wait bound, or null
-         */
-        public Duration getWaitFor() {
-            return waitFor;
-        }
-
-        /**
-         * Sets the wait bound.
-         *
-         * @param waitFor the wait bound
-         */
-        public void setWaitFor(Duration waitFor) {
-            this.waitFor = waitFor;
-        }
-
-        /**
-         * Returns the busy grace.
-         *
-         * @return the busy grace, or null
-         */
-        public Duration getBusyGrace() {
-            return busyGrace;
-        }
-
-        /**
-         * Sets the busy grace.
-         *
-         * @param busyGrace the busy grace
-         */
-        public void setBusyGrace(Duration busyGrace) {
-            this.busyGrace = busyGrace;
-        }
-
-        /**
-         * Returns the guard type.
-         *
-         * @return the guard type, or null
-         */
-        public GuardType getType() {
-            return type;
-        }
-
-        /**
-         * Sets the guard type.
-         *
-         * @param type the guard type
-         */
-        public void setType(GuardType type) {
-            this.type = type;
-        }
-
-        /**
-         * Returns the keep-alive override.
-         *
-         * @return the keep-alive override, or null
-         */
-        public Boolean getKeepAlive() {
-            return keepAlive;
-        }
-
-        /**
-         * Sets the keep-alive override.
-         *
-         * @param keepAlive the keep-alive override
-         */
-        public void setKeepAlive(Boolean keepAlive) {
-            this.keepAlive = keepAlive;
-        }
-    }
-
-    /** The actuator endpoint {@code jobguard}. */
-    public static class Actuator {
-
-        /** Whether DELETE /actuator/jobguard/{job} may force-release a stuck run lease. Off by default. */
-        private boolean forceReleaseEnabled;
-
-        /**
-         * Returns whether force-release is allowed.
-         *
-         * @return whether force-release is allowed
-         */
-        public boolean isForceReleaseEnabled() {
-            return forceReleaseEnabled;
-        }
-
-        /**
-         * Sets whether force-release is allowed.
-         *
-         * @param forceReleaseEnabled whether force-release is allowed
-         */
-        public void setForceReleaseEnabled(boolean forceReleaseEnabled) {
-            this.forceReleaseEnabled = forceReleaseEnabled;
-        }
     }
 }

@@ -35,7 +35,7 @@ final class PropertiesJobOptionsCustomizer implements JobOptionsCustomizer {
         if (!properties.isKeepAlive()) {
             builder.keepAlive(false);
         }
-        JobGuardProperties.Job job = properties.getJobs().get(options.name());
+        JobOverrideProperties job = properties.getJobs().get(options.name());
         if (job != null) {
             if (job.getLease() != null) {
                 builder.lease(job.getLease());

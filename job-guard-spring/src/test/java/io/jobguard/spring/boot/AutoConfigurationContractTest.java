@@ -60,7 +60,7 @@ class AutoConfigurationContractTest {
         }
         assertThat(metadata).contains("\"jobguard.namespace\"", "\"jobguard.node-id\"", "\"jobguard.key-prefix\"",
                 "\"jobguard.default-lease\"", "\"jobguard.default-wait-for\"", "\"jobguard.busy-grace\"",
-                "\"jobguard.skew-tolerance\"",
+                "\"jobguard.skew-tolerance\"", "\"jobguard.schedule-check-interval\"",
                 "\"jobguard.on-store-failure\"", "\"jobguard.keep-alive\"", "\"jobguard.jobs\"", "\"jobguard.store\"",
                 "\"jobguard.enabled\"", "\"jobguard.actuator.force-release-enabled\"", "\"jobguard.batch.chunk-size\"",
                 "\"jobguard.batch.max-keys\"", "\"jobguard.batch.max-key-length\"", "\"jobguard.batch.spread\"",

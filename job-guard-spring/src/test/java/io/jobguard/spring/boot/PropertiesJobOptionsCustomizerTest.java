@@ -32,7 +32,7 @@ class PropertiesJobOptionsCustomizerTest {
     @Test
     void aPerJobGraceBeatsTheAnnotationAndTheGlobalOne() throws NoSuchMethodException {
         properties.setBusyGrace(Duration.ZERO);
-        JobGuardProperties.Job job = new JobGuardProperties.Job();
+        JobOverrideProperties job = new JobOverrideProperties();
         job.setBusyGrace(Duration.ofSeconds(3));
         properties.getJobs().put("annotated", job);
         assertThat(customize("annotated", Duration.ofMinutes(1)).busyGrace()).isEqualTo(Duration.ofSeconds(3));
@@ -40,7 +40,7 @@ class PropertiesJobOptionsCustomizerTest {
 
     @Test
     void aPerJobLeaseReDerivesTheDefaultGraceCappedAtTheNewLease() throws NoSuchMethodException {
-        JobGuardProperties.Job job = new JobGuardProperties.Job();
+        JobOverrideProperties job = new JobOverrideProperties();
         job.setLease(Duration.ofMinutes(10));
         properties.getJobs().put("plain", job);
         // the annotation's 400 ms lease capped the default grace at 400 ms; the 10 min lease does not

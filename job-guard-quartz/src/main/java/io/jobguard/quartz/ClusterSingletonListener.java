@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -117,16 +116,15 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     private final JobGuard jobGuard;
     private final GuardedJobs guardedJobs;
     private final NominalFireTimes fireTimes = new NominalFireTimes();
-    private final Map<String, JobPermit> permits = new ConcurrentHashMap<>();
-    /** The fire instance whose permit the current worker thread holds, to clean up after a lost callback. */
-    private final ThreadLocal<String> heldOnThread = new ThreadLocal<>();
     private final AtomicLong listenerErrors = new AtomicLong();
+    private final FirePermits permits;
 
     private ClusterSingletonListener(Builder builder) {
         this.name = builder.name;
         this.jobGuard = builder.jobGuard;
         Duration lease = builder.lease != null ? builder.lease : jobGuard.config().defaultLease();
         this.guardedJobs = new GuardedJobs(builder.guard, builder.type, lease, builder.waitFor);
+        this.permits = new FirePermits(jobGuard.config().nodeId(), listenerErrors);
     }
 
     /**
@@ -231,8 +229,8 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
         Instant fireTime = null;
         try {
             String fireId = context.getFireInstanceId();
-            releaseStale(fireId);
-            if (permits.containsKey(fireId)) {
+            permits.releaseStale(fireId);
+            if (permits.holds(fireId)) {
                 log.debug("job-guard: Quartz job {} re-executes fire instance {} under its lease",
                         context.getJobDetail().getKey(), fireId);
                 return false;
@@ -251,8 +249,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
                 return true;
             }
             JobPermit permit = admission.permit();
-            permits.put(fireId, permit);
-            heldOnThread.set(fireId);
+            permits.hold(fireId, permit);
             RunContext run = permit.context();
             context.put(RUN_CONTEXT_KEY, run);
             context.put(FENCING_TOKEN_KEY, run.fencingToken());
@@ -265,7 +262,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
             log.error("job-guard: Quartz job {} T={} node={} could not be guarded; firing {}",
                     context.getJobDetail().getKey(), fireTime, jobGuard.config().nodeId(),
                     veto ? "vetoed" : "not vetoed", e);
-            releaseQuietly(context.getFireInstanceId(), e);
+            permits.release(context.getFireInstanceId(), e);
             return veto;
         }
     }
@@ -280,7 +277,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
                                 CompletedExecutionInstruction instruction) {
         if (instruction != CompletedExecutionInstruction.RE_EXECUTE_JOB) {
             // normally jobWasExecuted released it already; this covers a JobListener chain Quartz cut short
-            releaseQuietly(context.getFireInstanceId(), null);
+            permits.release(context.getFireInstanceId(), null);
         }
     }
 
@@ -291,7 +288,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
 
     @Override
     public void jobExecutionVetoed(JobExecutionContext context) {
-        releaseQuietly(context.getFireInstanceId(),
+        permits.release(context.getFireInstanceId(),
                 new CancellationException("firing vetoed by another Quartz trigger listener"));
     }
 
@@ -299,11 +296,11 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     public void jobWasExecuted(JobExecutionContext context, JobExecutionException jobException) {
         try {
             if (jobException != null && jobException.refireImmediately()
-                    && permits.containsKey(context.getFireInstanceId())) {
+                    && permits.holds(context.getFireInstanceId())) {
                 // Quartz runs the same fire instance again right away; keep the lease for it
                 return;
             }
-            releaseQuietly(context.getFireInstanceId(), jobException);
+            permits.release(context.getFireInstanceId(), jobException);
         } catch (Throwable e) {
             listenerErrors.incrementAndGet();
             log.error("job-guard: Quartz job {} node={}: jobWasExecuted failed", context.getJobDetail().getKey(),
@@ -314,31 +311,6 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     @Override
     public String toString() {
         return "ClusterSingletonListener[" + name + ", node=" + jobGuard.config().nodeId() + "]";
-    }
-
-    /** Finishes a permit this thread still holds for an earlier fire instance whose callbacks were lost. */
-    private void releaseStale(String fireId) {
-        String stale = heldOnThread.get();
-        if (stale != null && !stale.equals(fireId) && permits.containsKey(stale)) {
-            log.warn("job-guard: fire instance {} on node {} was never completed by Quartz; releasing its lease",
-                    stale, jobGuard.config().nodeId());
-            releaseQuietly(stale, new CancellationException("Quartz never completed the firing"));
-        }
-    }
-
-    private void releaseQuietly(String fireId, Throwable failure) {
-        try {
-            JobPermit permit = fireId == null ? null : permits.remove(fireId);
-            if (fireId != null && fireId.equals(heldOnThread.get())) {
-                heldOnThread.remove();
-            }
-            if (permit != null) {
-                permit.finish(failure);
-            }
-        } catch (Throwable e) {
-            listenerErrors.incrementAndGet();
-            log.error("job-guard: node {} could not release fire instance {}", jobGuard.config().nodeId(), fireId, e);
-        }
     }
 
     private void register(Scheduler scheduler) {

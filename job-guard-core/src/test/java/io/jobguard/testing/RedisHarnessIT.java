@@ -62,6 +62,7 @@ class RedisHarnessIT {
             client.connection.stringCommands().set(bytes("leftover"), bytes("x"));
         }
         redis.pause();
+        assertThat(redis.isPaused()).isTrue();
     }
 
     @Test
@@ -77,6 +78,8 @@ class RedisHarnessIT {
     @Order(4)
     void leavesAStoppedServerBehind() {
         redis.stop();
+        assertThat(redis.isRunning()).isFalse();
+        assertThat(FreePorts.isListening(redis.port())).isFalse();
     }
 
     @Test

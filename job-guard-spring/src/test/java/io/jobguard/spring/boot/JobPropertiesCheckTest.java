@@ -66,7 +66,7 @@ class JobPropertiesCheckTest {
         @Scheduled(fixedRate = 3_600_000, initialDelay = 3_600_000)
         @ClusterSingleton(name = "known", lease = "5s")
         public void run() {
-            assertThat(this).isNotNull();
+            // never runs: only its annotations are read
         }
     }
 }

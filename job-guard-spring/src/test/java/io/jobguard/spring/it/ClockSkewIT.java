@@ -1,6 +1,7 @@
 package io.jobguard.spring.it;
 
 import io.jobguard.micrometer.MetricNames;
+import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -80,7 +81,7 @@ class ClockSkewIT {
         try (Nodes nodes = Nodes.start(redis, SkewApp.class, List.of(List.of("jobguard.node-id=lagging",
                 "jobguard.namespace=skew-lagging-" + job, "test.clock-offset-ms=-2000", "test.job=" + job,
                 "test.scheduler=" + scheduler)))) {
-            assertThat(nodes.contexts()).hasSize(1);
+            assertThat(nodes.contexts().get(0).getBean(GuardedJobRegistry.class).forName("skew-" + job)).isPresent();
             // fire times from 1 s after startup on; the node, 2 s behind, fires each 2 s later in real time
             Instant from = Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS);
             Instant to = from.plusSeconds(window - 1L);
@@ -125,7 +126,6 @@ class ClockSkewIT {
                 assertThat(byFireTime).as("fire time %s ran (decisions: %s)", t, SkewApp.LOG.decisionsFor(t))
                         .containsKey(t);
             }
-            assertThat(times.size()).isGreaterThanOrEqualTo(FIRE_TIMES);
             // counters lag the log by at most the run in flight on each node; the nodes keep running meanwhile
             assertThat(ranCounted).isBetween(loggedBefore - 3, (long) SkewApp.LOG.runs().size());
             assertThat(alreadyRan).as("other nodes saw the fire times taken").isPositive();

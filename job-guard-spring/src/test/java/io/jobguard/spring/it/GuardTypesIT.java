@@ -1,5 +1,6 @@
 package io.jobguard.spring.it;
 
+import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,7 +77,8 @@ class GuardTypesIT {
         try (Nodes nodes = Nodes.start(redis, GuardApp.class, List.of(
                 List.of("jobguard.node-id=a", "jobguard.namespace=delay", "test.job=delay"),
                 List.of("jobguard.node-id=b", "jobguard.namespace=delay", "test.job=delay")))) {
-            assertThat(nodes.contexts()).hasSize(2);
+            assertThat(nodes.contexts()).allSatisfy(c ->
+                    assertThat(c.getBean(GuardedJobRegistry.class).forName("delay")).isPresent());
             await().atMost(Duration.ofSeconds(30)).until(() -> GuardApp.LOG.runs().size() >= 8);
         }
         List<FireLog.Run> runs = GuardApp.LOG.runs().stream().sorted(Comparator.comparingLong(FireLog.Run::startNanos))
@@ -114,7 +116,8 @@ class GuardTypesIT {
         allUp = null;
         closing = null;
         try (Nodes nodes = Nodes.start(redis, GuardApp.class, props)) {
-            assertThat(nodes.contexts()).hasSize(2);
+            assertThat(nodes.contexts()).allSatisfy(c ->
+                    assertThat(c.getBean(GuardedJobRegistry.class).forName("overrun")).isPresent());
             allUp = Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS);
             await().atMost(Duration.ofSeconds(40)).until(() -> longFireTimesFollowedByMore(GuardApp.LOG.byFireTime())
                     .size() >= 2);

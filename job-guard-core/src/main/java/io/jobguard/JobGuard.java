@@ -1,6 +1,7 @@
 package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.TimeBounds;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -102,14 +103,12 @@ public final class JobGuard implements AutoCloseable {
      * @param job             how the job is guarded
      * @param nominalFireTime the fire time the schedule designated (not the node's "now")
      * @return the permit, or why the firing is skipped; never throws for store failures
-     * @throws IllegalArgumentException if {@code nominalFireTime} is null
+     * @throws IllegalArgumentException if {@code nominalFireTime} is null or outside 1970 to 9999
      * @throws NullPointerException     if {@code job} is null
      */
     public Admission admit(JobOptions job, Instant nominalFireTime) {
         Objects.requireNonNull(job, "job");
-        if (nominalFireTime == null) {
-            throw new IllegalArgumentException("nominal fire time of job '" + job.name() + "' is null");
-        }
+        TimeBounds.fireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
         long started = System.nanoTime();
         JobId id = new JobId(config.namespace(), job.name());
         RunLeaseRequest request = new RunLeaseRequest(id, nominalFireTime, UUID.randomUUID().toString(),

@@ -1,5 +1,8 @@
 package io.jobguard;
 
+import io.jobguard.internal.Names;
+import io.jobguard.internal.TimeBounds;
+
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -11,7 +14,9 @@ import java.util.Objects;
  * Node-wide settings of a {@link JobGuard}. Immutable; build with {@link #custom()},
  * {@link #ofDefaults()} or {@link #from(JobGuardConfig)}.
  *
- * @param namespace            isolates applications sharing one store (default {@code default})
+ * @param namespace            isolates applications sharing one store (default {@code default}); one word
+ *                             without {@code :}, {@code ~}, {@code |} or braces, so that no two
+ *                             (namespace, job) pairs share a key
  * @param nodeId               this node's identity, recorded with every lease (default {@code hostname:pid})
  * @param defaultLease         lease of jobs that do not set one (default 5 minutes)
  * @param skewTolerance        the largest clock difference between nodes under which each fire time
@@ -34,11 +39,11 @@ public record JobGuardConfig(String namespace, String nodeId, Duration defaultLe
      * @throws IllegalArgumentException naming the offending setting
      */
     public JobGuardConfig {
-        namespace = checkName(namespace, "namespace");
-        nodeId = checkName(nodeId, "nodeId");
-        requirePositive(defaultLease, "defaultLease");
-        requirePositive(skewTolerance, "skewTolerance");
-        requirePositive(waitPollInterval, "waitPollInterval");
+        namespace = Names.namespace(namespace, "namespace");
+        nodeId = Names.name(nodeId, "nodeId");
+        TimeBounds.lease(defaultLease, "defaultLease");
+        TimeBounds.positive(skewTolerance, "skewTolerance");
+        TimeBounds.positive(waitPollInterval, "waitPollInterval");
         Objects.requireNonNull(storeFailurePolicy, "storeFailurePolicy");
         Objects.requireNonNull(clock, "clock");
         if (historySize < 0) {
@@ -104,7 +109,8 @@ public record JobGuardConfig(String namespace, String nodeId, Duration defaultLe
 
     /**
      * Checks a name used in keys and logs: not blank, at most {@value JobOptions#MAX_NAME_LENGTH}
-     * characters, no control characters.
+     * characters, no whitespace at either end, no control characters, no braces (the rules of every
+     * job-guard name; namespaces have stricter ones, see {@link #namespace()}).
      *
      * @param value the name
      * @param what  what the name is, for the message
@@ -112,25 +118,7 @@ public record JobGuardConfig(String namespace, String nodeId, Duration defaultLe
      * @throws IllegalArgumentException naming {@code what} and the value
      */
     public static String checkName(String value, String what) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(what + " must not be blank");
-        }
-        if (value.length() > JobOptions.MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException(what + " '" + value.substring(0, 40) + "...' is longer than "
-                    + JobOptions.MAX_NAME_LENGTH + " characters");
-        }
-        for (int i = 0; i < value.length(); i++) {
-            if (Character.isISOControl(value.charAt(i))) {
-                throw new IllegalArgumentException(what + " '" + value + "' contains a control character");
-            }
-        }
-        return value;
-    }
-
-    private static void requirePositive(Duration d, String what) {
-        if (d == null || d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException(what + " must be positive, got " + d);
-        }
+        return Names.name(value, what);
     }
 
     /** Builds a {@link JobGuardConfig}; validation happens in {@link #build()}. */

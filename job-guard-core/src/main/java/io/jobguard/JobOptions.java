@@ -1,5 +1,8 @@
 package io.jobguard;
 
+import io.jobguard.internal.Names;
+import io.jobguard.internal.TimeBounds;
+
 import java.time.Duration;
 
 /**
@@ -7,9 +10,9 @@ import java.time.Duration;
  * fixed-delay cool-down and the grace of RETURN firings. Immutable; every instance is valid.
  *
  * @param name      the job name shared by all nodes (1 to {@value #MAX_NAME_LENGTH} characters, no
- *                  control characters)
+ *                  whitespace at either end, no control characters, no braces)
  * @param type      RETURN or WAIT
- * @param lease     the run lease, positive
+ * @param lease     the run lease, 1 ms to 3,650 days (every duration here is at most 3,650 days)
  * @param waitFor   how long WAIT waits for the lease, zero or positive
  * @param keepAlive whether the lease is renewed while the run is alive
  * @param cooldown  after a run ends, no run of the job starts on any node for this long (zero for
@@ -24,7 +27,7 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
                          Duration cooldown, Duration busyGrace) {
 
     /** The longest accepted job name. */
-    public static final int MAX_NAME_LENGTH = 200;
+    public static final int MAX_NAME_LENGTH = Names.MAX_LENGTH;
 
     /** The grace of RETURN firings of jobs that set none (capped at the job's lease). */
     public static final Duration DEFAULT_BUSY_GRACE = Duration.ofSeconds(1);
@@ -39,28 +42,19 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         if (type == null) {
             throw new IllegalArgumentException("type of job '" + name + "' is null");
         }
-        if (lease == null || lease.isZero() || lease.isNegative()) {
-            throw new IllegalArgumentException("lease of job '" + name + "' must be positive, got " + lease);
-        }
+        TimeBounds.lease(lease, "lease of job '" + name + "'");
         if (waitFor == null) {
             waitFor = lease;
         }
-        if (waitFor.isNegative()) {
-            throw new IllegalArgumentException("waitFor of job '" + name + "' must not be negative, got " + waitFor);
-        }
+        TimeBounds.nonNegative(waitFor, "waitFor of job '" + name + "'");
         if (cooldown == null) {
             cooldown = Duration.ZERO;
         }
-        if (cooldown.isNegative()) {
-            throw new IllegalArgumentException("cooldown of job '" + name + "' must not be negative, got " + cooldown);
-        }
+        TimeBounds.nonNegative(cooldown, "cooldown of job '" + name + "'");
         if (busyGrace == null) {
             busyGrace = DEFAULT_BUSY_GRACE.compareTo(lease) < 0 ? DEFAULT_BUSY_GRACE : lease;
         }
-        if (busyGrace.isNegative()) {
-            throw new IllegalArgumentException("busyGrace of job '" + name + "' must not be negative, got "
-                    + busyGrace);
-        }
+        TimeBounds.nonNegative(busyGrace, "busyGrace of job '" + name + "'");
     }
 
     /**
@@ -68,7 +62,7 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
      *
      * @param name      the job name
      * @param type      RETURN or WAIT
-     * @param lease     the run lease, positive
+     * @param lease     the run lease, 1 ms to 3,650 days (every duration here is at most 3,650 days)
      * @param waitFor   how long WAIT waits for the lease (null = the lease)
      * @param keepAlive whether the lease is renewed while the run is alive
      * @param cooldown  the fixed-delay cool-down (null = none)

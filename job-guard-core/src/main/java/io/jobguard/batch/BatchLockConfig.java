@@ -1,6 +1,8 @@
 package io.jobguard.batch;
 
 import io.jobguard.JobGuardConfig;
+import io.jobguard.internal.Names;
+import io.jobguard.internal.TimeBounds;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -43,18 +45,13 @@ public record BatchLockConfig(String nodeId, int chunkSize, int maxKeys, int max
      * @throws IllegalArgumentException naming the invalid setting
      */
     public BatchLockConfig {
-        if (nodeId == null || nodeId.isBlank()) {
-            throw new IllegalArgumentException("BatchLockConfig.nodeId must not be blank, got '" + nodeId + "'");
-        }
+        Names.name(nodeId, "BatchLockConfig.nodeId");
         positive(chunkSize, "chunkSize");
         positive(maxKeys, "maxKeys");
         positive(maxKeyLength, "maxKeyLength");
         positive(maxReportedConflicts, "maxReportedConflicts");
         Objects.requireNonNull(waitPollInterval, "BatchLockConfig.waitPollInterval");
-        if (waitPollInterval.isZero() || waitPollInterval.isNegative()) {
-            throw new IllegalArgumentException("BatchLockConfig.waitPollInterval must be positive, got "
-                    + waitPollInterval);
-        }
+        TimeBounds.positive(waitPollInterval, "BatchLockConfig.waitPollInterval");
     }
 
     private static void positive(int value, String name) {

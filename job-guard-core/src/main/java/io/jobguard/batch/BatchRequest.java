@@ -1,6 +1,7 @@
 package io.jobguard.batch;
 
 import io.jobguard.GuardType;
+import io.jobguard.internal.TimeBounds;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,12 +38,11 @@ public record BatchRequest(String namespace, Collection<String> keys, Duration l
         if (keys == null) {
             throw new IllegalArgumentException("batch keys must not be null");
         }
-        if (lease == null || lease.isZero() || lease.isNegative()) {
-            throw new IllegalArgumentException("batch lease must be positive, got " + lease);
-        }
+        TimeBounds.lease(lease, "batch lease");
         if (waitFor == null || waitFor.isNegative()) {
             throw new IllegalArgumentException("batch waitFor must be zero or positive, got " + waitFor);
         }
+        TimeBounds.nonNegative(waitFor, "batch waitFor");
         // Copied without rejecting nulls here: the acquisition reports them by position.
         keys = Collections.unmodifiableList(new ArrayList<>(keys));
     }

@@ -1,6 +1,7 @@
 package io.jobguard.redis;
 
 import io.jobguard.batch.BatchLockConfig;
+import io.jobguard.internal.Names;
 import io.jobguard.internal.redis.KeySchema;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 
@@ -54,12 +55,7 @@ final class BatchPlan {
     }
 
     static void checkNamespace(String namespace) {
-        if (namespace == null || namespace.isBlank()) {
-            throw new IllegalArgumentException("batch namespace must not be blank, got '" + namespace + "'");
-        }
-        if (namespace.contains("{") || namespace.contains("}")) {
-            throw new IllegalArgumentException("batch namespace must not contain '{' or '}', got '" + namespace + "'");
-        }
+        Names.namespace(namespace, "batch namespace");
     }
 
     /**

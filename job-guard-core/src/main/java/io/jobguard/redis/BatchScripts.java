@@ -135,7 +135,13 @@ final class BatchScripts {
                 return c.stringCommands().incr(BatchPlan.bytes(schema.batchFence(namespace)));
             }
         });
-        return Long.toString(fence == null ? 0 : fence);
+        if (fence == null || fence <= 0) {
+            // a foreign or corrupted counter (issue 20): never hand out a token that is not positive
+            throw new LeaseStoreException("job-guard: fencing counter " + schema.batchFence(namespace) + " gave "
+                    + fence + ", not a positive token; the batch is refused (delete the key only if no batch lease "
+                    + "of the namespace is live)");
+        }
+        return Long.toString(fence);
     }
 
     /** Spread mode: records (or re-scores) a live lease in the namespace's index. */

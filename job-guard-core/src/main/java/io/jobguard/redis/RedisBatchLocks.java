@@ -11,6 +11,7 @@ import io.jobguard.batch.BatchLocks;
 import io.jobguard.batch.BatchRequest;
 import io.jobguard.batch.BatchResult;
 import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.Names;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.ReleaseNotifications;
@@ -92,16 +93,14 @@ public final class RedisBatchLocks implements BatchLocks {
      * @param keyPrefix         first segment of every key
      * @param config            the settings
      * @return the batch locks
-     * @throws IllegalArgumentException if the prefix is blank or contains braces
+     * @throws IllegalArgumentException if the prefix is blank, contains whitespace, control characters or
+     *                                  braces, or is longer than 200 characters
      */
     public static RedisBatchLocks create(RedisConnectionFactory connectionFactory, String keyPrefix,
                                          BatchLockConfig config) {
         Objects.requireNonNull(connectionFactory, "connectionFactory");
         Objects.requireNonNull(config, "config");
-        if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
-            throw new IllegalArgumentException("keyPrefix must be non-blank and free of '{' and '}', got '"
-                    + keyPrefix + "'");
-        }
+        Names.keyPrefix(keyPrefix, "keyPrefix");
         return new RedisBatchLocks(connectionFactory, keyPrefix, config);
     }
 

@@ -1,5 +1,6 @@
 package io.jobguard.redis;
 
+import io.jobguard.internal.Names;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.LuaScript;
@@ -71,14 +72,12 @@ public final class RedisLeaseStore implements LeaseStore {
      * @param connectionFactory the Redis connections to use
      * @param keyPrefix         first segment of every key
      * @return the store
-     * @throws IllegalArgumentException if the prefix is blank or contains braces
+     * @throws IllegalArgumentException if the prefix is blank, contains whitespace, control characters or
+     *                                  braces, or is longer than 200 characters
      */
     public static RedisLeaseStore create(RedisConnectionFactory connectionFactory, String keyPrefix) {
         Objects.requireNonNull(connectionFactory, "connectionFactory");
-        if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
-            throw new IllegalArgumentException("keyPrefix must be non-blank and free of '{' and '}', got '"
-                    + keyPrefix + "'");
-        }
+        Names.keyPrefix(keyPrefix, "keyPrefix");
         return new RedisLeaseStore(connectionFactory, keyPrefix);
     }
 

@@ -4,6 +4,8 @@ import io.jobguard.JobEvent;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.RunOutcome;
+import io.jobguard.internal.Names;
+import io.jobguard.internal.TimeBounds;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
@@ -92,13 +94,14 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
      *
      * @param configuration the lock name, lockAtMostFor and lockAtLeastFor
      * @return the lock, or empty if it is held elsewhere (or kept for its lockAtLeastFor)
-     * @throws IllegalArgumentException if lockAtMostFor is not positive
+     * @throws IllegalArgumentException if the lock name breaks job-guard's name rules or lockAtMostFor is not
+     *                                  between 1 ms and 3,650 days
      * @throws LockException            if Redis cannot be reached
      */
     @Override
     public Optional<SimpleLock> lock(LockConfiguration configuration) {
         Objects.requireNonNull(configuration, "configuration");
-        String name = configuration.getName();
+        String name = Names.name(configuration.getName(), "ShedLock lock name");
         requirePositive(configuration.getLockAtMostFor(), name);
         long started = System.nanoTime();
         String token = UUID.randomUUID().toString();
@@ -195,10 +198,7 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
     }
 
     static void requirePositive(Duration lockAtMostFor, String name) {
-        if (lockAtMostFor.isZero() || lockAtMostFor.isNegative()) {
-            throw new IllegalArgumentException("lockAtMostFor of ShedLock lock '" + name + "' must be positive, got "
-                    + lockAtMostFor);
-        }
+        TimeBounds.lease(lockAtMostFor, "lockAtMostFor of ShedLock lock '" + name + "'");
     }
 
     private static long millis(Duration d) {
@@ -304,23 +304,15 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
          * Builds the provider.
          *
          * @return the provider
-         * @throws IllegalArgumentException naming the setting that is blank (or, for prefix and namespace,
-         *                                  contains braces)
+         * @throws IllegalArgumentException naming the setting that breaks job-guard's name rules (blank,
+         *                                  whitespace at an end, control characters, braces, too long; for
+         *                                  prefix and namespace any whitespace; for the namespace ':', '~', '|')
          */
         public JobGuardLockProvider build() {
-            check(keyPrefix, "keyPrefix");
-            check(namespace, "namespace");
-            if (nodeId == null || nodeId.isBlank()) {
-                throw new IllegalArgumentException("JobGuardLockProvider nodeId must be non-blank, got '" + nodeId + "'");
-            }
+            Names.keyPrefix(keyPrefix, "JobGuardLockProvider keyPrefix");
+            Names.namespace(namespace, "JobGuardLockProvider namespace");
+            Names.name(nodeId, "JobGuardLockProvider nodeId");
             return new JobGuardLockProvider(this);
-        }
-
-        private static void check(String value, String setting) {
-            if (value == null || value.isBlank() || value.contains("{") || value.contains("}")) {
-                throw new IllegalArgumentException("JobGuardLockProvider " + setting
-                        + " must be non-blank and free of '{' and '}', got '" + value + "'");
-            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.jobguard.shedlock;
 
 import io.jobguard.internal.LocalSignals;
+import io.jobguard.internal.TimeBounds;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -108,14 +109,12 @@ public final class ShedLockLeaseStore implements LeaseStore {
      * @param pollInterval the longest a WAIT firing sleeps before asking the provider again
      * @return the store
      * @throws NullPointerException     if an argument is null
-     * @throws IllegalArgumentException if the poll interval is not positive
+     * @throws IllegalArgumentException if the poll interval is not positive or longer than 3,650 days
      */
     public static ShedLockLeaseStore create(LockProvider provider, Clock clock, Duration pollInterval) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(clock, "clock");
-        if (pollInterval == null || pollInterval.isZero() || pollInterval.isNegative()) {
-            throw new IllegalArgumentException("ShedLockLeaseStore pollInterval must be positive, got " + pollInterval);
-        }
+        TimeBounds.positive(pollInterval, "ShedLockLeaseStore pollInterval");
         return new ShedLockLeaseStore(provider, clock, pollInterval);
     }
 

@@ -18,6 +18,25 @@
 --
 -- Returns the number of keys released.
 
+-- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
+-- every key this script may write with a type-sensitive command is checked before the first write:
+-- a key of another type fails the call with an error naming the key, and nothing is written.
+local function checkType(key, want)
+  local kind = redis.call('TYPE', key).ok
+  if kind ~= 'none' and kind ~= want then
+    return 'job-guard: key ' .. key .. ' holds a ' .. kind .. ' where job-guard keeps a ' .. want
+      .. '; nothing was written (the key is not job-guard\'s: rename or delete it)'
+  end
+  return nil
+end
+if ARGV[3] == '1' then
+  local problem = checkType(KEYS[3], 'zset')
+  if problem then
+    return redis.error_reply(problem)
+  end
+end
+-- END key type check
+
 local held, token = KEYS[1], ARGV[1]
 local first, n = 8, #ARGV
 local call = redis.call
@@ -55,6 +74,8 @@ if ARGV[2] == '1' then
   end
 end
 if ARGV[6] ~= '' then
-  call('PUBLISH', ARGV[5], ARGV[6])
+  -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
+  -- the release has happened all the same and waiters fall back to polling (issue 20)
+  redis.pcall('PUBLISH', ARGV[5], ARGV[6])
 end
 return released

@@ -8,6 +8,25 @@
 --
 -- Returns 1 when the lease was extended, 0 when its record or the hash is gone (lease lost).
 
+-- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
+-- every key this script may write with a type-sensitive command is checked before the first write:
+-- a key of another type fails the call with an error naming the key, and nothing is written.
+local function checkType(key, want)
+  local kind = redis.call('TYPE', key).ok
+  if kind ~= 'none' and kind ~= want then
+    return 'job-guard: key ' .. key .. ' holds a ' .. kind .. ' where job-guard keeps a ' .. want
+      .. '; nothing was written (the key is not job-guard\'s: rename or delete it)'
+  end
+  return nil
+end
+if ARGV[2] == '1' then
+  local problem = checkType(KEYS[3], 'zset')
+  if problem then
+    return redis.error_reply(problem)
+  end
+end
+-- END key type check
+
 local ms = tonumber(ARGV[1])
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('PEXPIRE', KEYS[2], ms) == 0 then
   return 0

@@ -14,6 +14,38 @@
 -- Values are 'jg1|<token>|<T millis>|<acquired-at millis>|<fencing token>|<node id>'. A value of
 -- another shape or type is somebody else's and is reported, never parsed here.
 
+-- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
+-- every key this script may write with a type-sensitive command is checked before the first write:
+-- a key of another type, or a fencing counter that is not a count from 0 below 10^15 (the next
+-- token would not be positive, or not exact as a Lua number), fails the call with an error naming
+-- the key, and nothing is written.
+local function checkCounter(key)
+  local kind = redis.call('TYPE', key).ok
+  if kind == 'none' then
+    return nil
+  end
+  local value = kind == 'string' and redis.call('GET', key)
+  if not value or not string.match(value, '^%d+$') or #value > 15 then
+    return 'job-guard: fencing counter ' .. key .. ' holds ' .. (value and ('"' .. value .. '"') or ('a ' .. kind))
+      .. ', not a count from 0 below 10^15, so the next fencing token would not be positive; nothing was'
+      .. ' written (delete the key only if no run or batch lease of it is live)'
+  end
+  return nil
+end
+local function checkType(key, want)
+  local kind = redis.call('TYPE', key).ok
+  if kind ~= 'none' and kind ~= want then
+    return 'job-guard: key ' .. key .. ' holds a ' .. kind .. ' where job-guard keeps a ' .. want
+      .. '; nothing was written (the key is not job-guard\'s: rename or delete it)'
+  end
+  return nil
+end
+local problem = checkCounter(KEYS[3]) or checkType(KEYS[5], 'list')
+if problem then
+  return redis.error_reply(problem)
+end
+-- END key type check
+
 local function read(key)
   local value = redis.pcall('GET', key)
   if type(value) == 'table' and value.err then

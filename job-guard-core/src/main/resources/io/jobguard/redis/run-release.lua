@@ -20,5 +20,7 @@ local markerTtl = redis.call('PTTL', KEYS[2])
 if markerTtl >= 0 and markerTtl < tonumber(ARGV[2]) then
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
 end
-redis.call('PUBLISH', ARGV[4], ARGV[5])
+-- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
+-- the release has happened all the same and waiters fall back to polling (issue 20)
+redis.pcall('PUBLISH', ARGV[4], ARGV[5])
 return 1

@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * Wakes local waiters when a lease is released anywhere in the cluster. One pub/sub subscription
  * per instance, opened on first use; release scripts publish the released resource's topic on it.
  * A missed message costs a waiter at most its fallback poll interval, never correctness: waiters
- * always re-try the store.
+ * always re-try the store. When the subscription cannot be opened (for example a Redis user
+ * without channel rights), watches still receive this node's own releases and waiters poll; one
+ * WARN says so and the subscription is retried at most once a minute.
  *
  * <p>Internal API: not for use outside job-guard, may change without notice.
  */
@@ -29,8 +31,13 @@ public final class ReleaseNotifications implements AutoCloseable {
     private final String channel;
     private final LocalSignals<String> signals = new LocalSignals<>(Duration.ofDays(365));
     private final Object startLock = new Object();
+    /** After a failed subscription, the next attempt waits this long (the WARN is logged once). */
+    private static final long RETRY_SUBSCRIPTION_NANOS = TimeUnit.MINUTES.toNanos(1);
+
     private RedisMessageListenerContainer container;
     private boolean closed;
+    private boolean failedBefore;
+    private long failedAtNanos;
 
     /**
      * Creates the hub; nothing is subscribed until the first {@link #watch(String)}.
@@ -50,8 +57,38 @@ public final class ReleaseNotifications implements AutoCloseable {
      * @return the watch; close it when done
      */
     public ReleaseWatch watch(String topic) {
-        ensureSubscribed();
+        try {
+            ensureSubscribed();
+        } catch (RuntimeException e) {
+            // Typically an ACL user without channel rights (Redis 7's default for new users): waiters
+            // still see local releases at once and everything else by polling, so this is no store failure.
+            subscriptionFailed(e);
+        }
         return signals.watch(topic);
+    }
+
+    private void subscriptionFailed(RuntimeException e) {
+        boolean report;
+        synchronized (startLock) {
+            failedAtNanos = System.nanoTime();
+            report = !failedBefore;
+            failedBefore = true;
+        }
+        if (report) {
+            log.warn("job-guard: cannot subscribe to release notifications on channel '{}' ({}); waiting firings "
+                    + "and batches poll instead (grant the Redis user this channel, e.g. ACL SETUSER <user> "
+                    + "&{}, to be woken at once)", channel, rootMessage(e), channel);
+        } else {
+            log.debug("job-guard: subscribing to channel '{}' failed again: {}", channel, rootMessage(e));
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 
     /**
@@ -69,6 +106,9 @@ public final class ReleaseNotifications implements AutoCloseable {
             if (container != null || closed) {
                 return;
             }
+            if (failedBefore && System.nanoTime() - failedAtNanos < RETRY_SUBSCRIPTION_NANOS) {
+                return;
+            }
             RedisMessageListenerContainer c = new RedisMessageListenerContainer();
             c.setConnectionFactory(connectionFactory);
             // Our handler only flips flags, so it can run on the client's I/O thread.
@@ -81,7 +121,12 @@ public final class ReleaseNotifications implements AutoCloseable {
             c.addMessageListener((message, pattern) ->
                     signal(new String(message.getBody(), StandardCharsets.UTF_8)), new ChannelTopic(channel));
             c.afterPropertiesSet();
-            c.start();
+            try {
+                c.start();
+            } catch (RuntimeException e) {
+                destroyQuietly(c);
+                throw e;
+            }
             container = c;
         }
     }
@@ -95,12 +140,16 @@ public final class ReleaseNotifications implements AutoCloseable {
             container = null;
         }
         if (c != null) {
-            try {
-                c.stop();
-                c.destroy();
-            } catch (Exception e) {
-                log.debug("job-guard: closing the release subscription failed", e);
-            }
+            destroyQuietly(c);
+        }
+    }
+
+    private static void destroyQuietly(RedisMessageListenerContainer c) {
+        try {
+            c.stop();
+            c.destroy();
+        } catch (Exception e) {
+            log.debug("job-guard: closing the release subscription failed", e);
         }
     }
 

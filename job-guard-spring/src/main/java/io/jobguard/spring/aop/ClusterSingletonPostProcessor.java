@@ -76,6 +76,7 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
             return bean;
         }
         Class<?> userClass = ClassUtils.getUserClass(AopUtils.getTargetClass(bean));
+        GuardableMethods.checkNotOnClass(userClass, beanName);
         if (AnnotationUtils.isCandidateClass(userClass, ClusterSingleton.class)) {
             Map<Method, ClusterSingleton> methods = MethodIntrospector.selectMethods(userClass,
                     (MethodIntrospector.MetadataLookup<ClusterSingleton>) m ->

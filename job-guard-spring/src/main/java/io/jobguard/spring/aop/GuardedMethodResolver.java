@@ -54,7 +54,9 @@ final class GuardedMethodResolver {
                     + "supported (the lease would end before the returned " + method.getReturnType().getSimpleName()
                     + " completes); make the method blocking and return void");
         }
+        GuardableMethods.check(beanClass, method, where);
         ScheduleSpec schedule = ScheduleSpec.of(schedules.iterator().next(), values, where);
+        GuardableMethods.checkSharedGrid(schedule, where);
         JobGuardConfig config = engine.get().config();
         String name = resolve(annotation.name());
         if (name.isEmpty()) {

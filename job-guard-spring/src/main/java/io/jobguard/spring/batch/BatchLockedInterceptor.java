@@ -17,10 +17,7 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 
-import java.lang.reflect.Array;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 
 /**
@@ -80,18 +77,6 @@ final class BatchLockedInterceptor implements MethodInterceptor {
             throw new IllegalArgumentException(culprit + ": keys expression '" + spec.keys().getExpressionString()
                     + "' evaluated to null");
         }
-        List<String> keys = new ArrayList<>();
-        if (value instanceof Collection<?> collection) {
-            collection.forEach(k -> keys.add(k == null ? null : k.toString()));
-        } else if (value.getClass().isArray()) {
-            int n = Array.getLength(value);
-            for (int i = 0; i < n; i++) {
-                Object k = Array.get(value, i);
-                keys.add(k == null ? null : k.toString());
-            }
-        } else {
-            keys.add(value.toString());
-        }
-        return keys;
+        return BatchKeys.of(value, culprit + ": keys expression '" + spec.keys().getExpressionString() + "'");
     }
 }

@@ -3,6 +3,7 @@ package io.jobguard.spring.batch;
 import io.jobguard.BatchLocked;
 import io.jobguard.DurationParser;
 import io.jobguard.GuardType;
+import io.jobguard.internal.Names;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -21,10 +22,10 @@ record BatchLockedMethod(String namespace, Expression keys, GuardType type, Dura
 
     static BatchLockedMethod parse(Method method, BatchLocked annotation, Duration defaultLease, Duration defaultWaitFor) {
         String culprit = "@BatchLocked on " + method.getDeclaringClass().getName() + "." + method.getName();
-        if (annotation.namespace().isBlank() || annotation.namespace().contains("{")
-                || annotation.namespace().contains("}")) {
-            throw new IllegalStateException(culprit + ": namespace must be non-blank and free of '{' and '}', got '"
-                    + annotation.namespace() + "'");
+        try {
+            Names.namespace(annotation.namespace(), "namespace");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(culprit + ": " + e.getMessage(), e);
         }
         if (annotation.keys().isBlank()) {
             throw new IllegalStateException(culprit + ": keys must be a SpEL expression over the arguments");

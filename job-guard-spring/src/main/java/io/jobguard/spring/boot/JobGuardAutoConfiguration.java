@@ -2,6 +2,7 @@ package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.internal.Names;
 import io.jobguard.memory.InMemoryLeaseStore;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.EnableJobGuard;
@@ -94,6 +95,14 @@ public class JobGuardAutoConfiguration {
                                   ObjectProvider<JobGuardConfigCustomizer> customizers) {
         String namespace = properties.getNamespace() != null ? properties.getNamespace()
                 : environment.getProperty("spring.application.name", "default");
+        if (properties.getNamespace() == null) {
+            try {
+                Names.namespace(namespace, "spring.application.name");
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(e.getMessage() + "; it is job-guard's namespace because "
+                        + "jobguard.namespace is not set: set jobguard.namespace", e);
+            }
+        }
         JobGuardConfig.Builder builder = JobGuardConfig.custom()
                 .namespace(namespace)
                 .defaultLease(properties.getDefaultLease())
@@ -151,6 +160,17 @@ public class JobGuardAutoConfiguration {
                                                   ObjectProvider<GuardedJobRegistry> registry,
                                                   ObjectProvider<GuardedJobsContributor> contributors) {
         return new JobPropertiesCheck(properties, registry, contributors);
+    }
+
+    /**
+     * Warns at startup about {@code jobguard.*} properties that no setting binds (typos).
+     *
+     * @param environment the application's properties
+     * @return the check
+     */
+    @Bean
+    static UnknownPropertiesCheck jobGuardUnknownPropertiesCheck(Environment environment) {
+        return new UnknownPropertiesCheck(environment);
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.jobguard.spring.boot;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +13,7 @@ import java.util.List;
  * {@code BatchLockConfig.ofDefaults()}.
  */
 @ConfigurationProperties("jobguard.batch")
-public class JobGuardBatchProperties {
+public class JobGuardBatchProperties implements Validator {
 
     /** Whether a BatchLocks bean and the @BatchLocked advisor are auto-configured. */
     private boolean enabled = true;
@@ -228,5 +230,29 @@ public class JobGuardBatchProperties {
      */
     public void setDefaultWaitFor(Duration defaultWaitFor) {
         this.defaultWaitFor = defaultWaitFor;
+    }
+
+    /**
+     * Whether {@link #validate} checks the given type (Spring Boot validates properties that
+     * implement {@link Validator} when it binds them, at startup).
+     *
+     * @param type the type to check
+     * @return whether it is this class
+     */
+    @Override
+    public boolean supports(Class<?> type) {
+        return JobGuardBatchProperties.class.isAssignableFrom(type);
+    }
+
+    /**
+     * Checks the bound values at startup: names by job-guard's name rules, durations and counts by the
+     * ranges the core accepts; each error names its {@code jobguard.batch.*} property.
+     *
+     * @param target the bound properties
+     * @param errors where the errors go
+     */
+    @Override
+    public void validate(Object target, Errors errors) {
+        JobGuardPropertiesValidator.validate((JobGuardBatchProperties) target, errors);
     }
 }

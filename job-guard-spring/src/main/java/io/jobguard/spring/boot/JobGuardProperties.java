@@ -2,6 +2,8 @@ package io.jobguard.spring.boot;
 
 import io.jobguard.StoreFailurePolicy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import java.time.Duration;
@@ -14,7 +16,7 @@ import java.util.Map;
  * be bound fails startup naming the property.
  */
 @ConfigurationProperties("jobguard")
-public class JobGuardProperties {
+public class JobGuardProperties implements Validator {
 
     /** Whether job-guard is active. When false, @ClusterSingleton methods run unguarded on every node. */
     private boolean enabled = true;
@@ -385,5 +387,29 @@ public class JobGuardProperties {
      */
     public JobGuardActuatorProperties getActuator() {
         return actuator;
+    }
+
+    /**
+     * Whether {@link #validate} checks the given type (Spring Boot validates properties that
+     * implement {@link Validator} when it binds them, at startup).
+     *
+     * @param type the type to check
+     * @return whether it is this class
+     */
+    @Override
+    public boolean supports(Class<?> type) {
+        return JobGuardProperties.class.isAssignableFrom(type);
+    }
+
+    /**
+     * Checks the bound values at startup: names by job-guard's name rules, durations and counts by the
+     * ranges the core accepts; each error names its {@code jobguard.*} property.
+     *
+     * @param target the bound properties
+     * @param errors where the errors go
+     */
+    @Override
+    public void validate(Object target, Errors errors) {
+        JobGuardPropertiesValidator.validate((JobGuardProperties) target, errors);
     }
 }

@@ -4,6 +4,7 @@ import io.jobguard.BatchLocked;
 import io.jobguard.DurationParser;
 import io.jobguard.GuardType;
 import io.jobguard.internal.Names;
+import io.jobguard.internal.TimeBounds;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -41,11 +42,13 @@ record BatchLockedMethod(String namespace, Expression keys, GuardType type, Dura
         if (lease.isZero() || lease.isNegative()) {
             throw new IllegalStateException(culprit + ": lease must be positive, got " + annotation.lease());
         }
+        bounded(() -> TimeBounds.lease(lease, "lease"), culprit);
         Duration waitFor = annotation.waitFor().isBlank() ? (defaultWaitFor == null ? lease : defaultWaitFor)
                 : DurationParser.parse(annotation.waitFor(), culprit + " waitFor");
         if (waitFor.isNegative()) {
             throw new IllegalStateException(culprit + ": waitFor must not be negative, got " + annotation.waitFor());
         }
+        bounded(() -> TimeBounds.nonNegative(waitFor, "waitFor"), culprit);
         if (annotation.whenUnavailable() == BatchLocked.Unavailable.SKIP && method.getReturnType() != void.class) {
             throw new IllegalStateException(culprit + ": whenUnavailable = SKIP needs a void method; "
                     + method.getName() + " returns " + method.getReturnType().getSimpleName()
@@ -53,5 +56,14 @@ record BatchLockedMethod(String namespace, Expression keys, GuardType type, Dura
         }
         return new BatchLockedMethod(annotation.namespace(), keys, annotation.type(), lease, waitFor,
                 annotation.keepAlive(), annotation.whenUnavailable());
+    }
+
+    /** Runs a core range check, reporting a violation as a startup error naming the method. */
+    private static void bounded(Runnable check, String culprit) {
+        try {
+            check.run();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(culprit + ": " + e.getMessage(), e);
+        }
     }
 }

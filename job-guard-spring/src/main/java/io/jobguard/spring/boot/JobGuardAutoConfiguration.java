@@ -169,6 +169,7 @@ public class JobGuardAutoConfiguration {
      * @return the check
      */
     @Bean
+    @ConditionalOnMissingBean
     static UnknownPropertiesCheck jobGuardUnknownPropertiesCheck(Environment environment) {
         return new UnknownPropertiesCheck(environment);
     }

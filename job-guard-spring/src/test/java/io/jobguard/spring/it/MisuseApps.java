@@ -67,6 +67,30 @@ class MisuseApps {
     }
 
     @Bean
+    @ConditionalOnProperty(name = "test.case", havingValue = "brace-name")
+    BraceName braceName() {
+        return new BraceName();
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "test.case", havingValue = "huge-lease")
+    HugeLease hugeLease() {
+        return new HugeLease();
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "test.case", havingValue = "batch-separator")
+    BatchSeparator batchSeparator() {
+        return new BatchSeparator();
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "test.case", havingValue = "batch-microsecond")
+    BatchMicrosecond batchMicrosecond() {
+        return new BatchMicrosecond();
+    }
+
+    @Bean
     @ConditionalOnProperty(name = "test.case", havingValue = "valid")
     Valid valid() {
         return new Valid();
@@ -111,6 +135,32 @@ class MisuseApps {
         @Scheduled(initialDelay = 3_600_000)
         @ClusterSingleton
         public void run() {
+        }
+    }
+
+    static class BraceName {
+        @Scheduled(fixedRate = 3_600_000)
+        @ClusterSingleton(name = "reports{eu}")
+        public void run() {
+        }
+    }
+
+    static class HugeLease {
+        @Scheduled(fixedRate = 3_600_000)
+        @ClusterSingleton(lease = "106751991167300d")
+        public void run() {
+        }
+    }
+
+    static class BatchSeparator {
+        @BatchLocked(namespace = "sku:eu", keys = "#skus")
+        public void reserve(List<String> skus) {
+        }
+    }
+
+    static class BatchMicrosecond {
+        @BatchLocked(namespace = "sku", keys = "#skus", lease = "PT0.000001S")
+        public void reserve(List<String> skus) {
         }
     }
 

@@ -142,6 +142,23 @@ class MisuseRefusedIT {
     }
 
     @Test
+    void badAnnotationValuesFailStartupNamingTheMethodAndSendNothing(RedisServerProcess redis) {
+        redis.resetStats();
+        startupFails(redis, "@ClusterSingleton on " + APP + "$BraceName.run(): job name 'reports{eu}' contains '{'",
+                "test.case=brace-name");
+        startupFails(redis, "@ClusterSingleton on " + APP + "$HugeLease.run(): lease of job 'HugeLease.run' must be "
+                + "at most 3650 days", "test.case=huge-lease");
+        startupFails(redis, "@BatchLocked on " + APP + "$BatchSeparator.reserve: namespace 'sku:eu' contains ':'",
+                "test.case=batch-separator");
+        startupFails(redis, "@BatchLocked on " + APP + "$BatchMicrosecond.reserve: lease must be at least 1 ms",
+                "test.case=batch-microsecond");
+        startupFails(redis, "jobguard.namespace 'a:b' contains ':'", "test.case=valid", "jobguard.namespace=a:b");
+        Map<String, Long> calls = redis.commandStats();
+        assertThat(calls.keySet()).as("nothing but the stats reset reached Redis: %s", calls)
+                .allMatch(command -> command.startsWith("config"));
+    }
+
+    @Test
     void unknownJobGuardPropertiesAreWarnedAbout(RedisServerProcess redis, CapturedOutput output) {
         try (ConfigurableApplicationContext ok = start(redis, "test.case=valid", "jobguard.namspace=billing",
                 "jobguard.batch.chunk-sise=10", "jobguard.jobs.MisuseApps.Valid.run.leese=1m")) {

@@ -109,8 +109,13 @@ class MisuseRefusedIT {
 
     @Test
     void separatorsInTheNamespaceFailStartupNamingTheProperty(RedisServerProcess redis) {
-        startupFails(redis, "jobguard.namespace 'a:b' contains ':', a separator in job-guard's keys",
-                "test.case=valid", "jobguard.namespace=a:b");
+        // node a runs in namespace 'a'; node b's 'a:b' would have shared keys with a's jobs named 'b:...'
+        try (ConfigurableApplicationContext a = start(redis, "test.case=valid", "jobguard.namespace=a",
+                "jobguard.node-id=a")) {
+            assertThat(a.isRunning()).isTrue();
+            startupFails(redis, "jobguard.namespace 'a:b' contains ':', a separator in job-guard's keys",
+                    "test.case=valid", "jobguard.namespace=a:b", "jobguard.node-id=b");
+        }
         startupFails(redis, "spring.application.name 'shop~eu' contains '~'", "test.case=valid",
                 "spring.application.name=shop~eu");
     }

@@ -45,10 +45,12 @@ public final class JobGuard implements AutoCloseable {
     private final List<JobGuardListener> listeners = new CopyOnWriteArrayList<>();
     private final KeepAlive keepAlive = new KeepAlive();
     private final AtomicInteger activeLeases = new AtomicInteger();
+    private final HistoryLossLog historyLoss;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
+        this.historyLoss = new HistoryLossLog(config.namespace(), config.nodeId());
     }
 
     /**
@@ -113,7 +115,8 @@ public final class JobGuard implements AutoCloseable {
         long started = System.nanoTime();
         JobId id = new JobId(config.namespace(), job.name());
         RunLeaseRequest request = new RunLeaseRequest(id, nominalFireTime, UUID.randomUUID().toString(),
-                config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()), config.historySize());
+                config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()), config.historySize(),
+                config.skewTolerance());
         boolean waits = job.type() == GuardType.WAIT;
         // WAIT: bounded by waitFor, on a busy lease or a cool-down; RETURN: a grace on a busy lease only
         RunOutcome gaveUp = waits ? RunOutcome.WAIT_TIMEOUT : RunOutcome.BUSY;
@@ -131,6 +134,9 @@ public final class JobGuard implements AutoCloseable {
                         return Admission.granted(grant(job, request, result.fencingToken(), true, started));
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
+                    case HISTORY_LOST:
+                        historyLoss.warn(job.name(), nominalFireTime, result.holder());
+                        return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null);
                     default:
                         break;
                 }

@@ -19,6 +19,11 @@
 --           position among the business keys, with the holder's record value and TTL;
 --         {-1, 0, 0}: refused, nothing changed; this lease's record is gone (the lease expired).
 -- Records are 'jg1|<token>||<acquired-at>|<fencing token>|<node id>'.
+--
+-- Fencing tokens never go backwards, even when Redis lost the counter (restart without persistence,
+-- FLUSHALL, eviction, failover to a replica that missed writes): a new token is
+-- max(counter + 1, Redis TIME in microseconds), which assumes the Redis servers' clocks differ by
+-- less than the time the loss and the way back take. Exact in Lua's doubles until the year 2255.
 
 local held, record = KEYS[1], KEYS[2]
 local token, ms = ARGV[1], tonumber(ARGV[3])
@@ -72,7 +77,10 @@ end
 
 local fence = ARGV[4]
 if fence == '' then
-  fence = tostring(call('INCR', KEYS[3]))
+  local time = call('TIME')
+  local last = tonumber(call('GET', KEYS[3]) or '0') or 0
+  fence = string.format('%d', math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2])))
+  call('SET', KEYS[3], fence)
 end
 local at = ARGV[5]
 if at == '' then

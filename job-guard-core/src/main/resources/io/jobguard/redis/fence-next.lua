@@ -1,0 +1,15 @@
+-- Takes the next fencing token of a counter (spread-mode batch leases, whose chunks live in other
+-- slots than the counter). Tokens never go backwards, even when Redis lost the counter (restart
+-- without persistence, FLUSHALL, eviction, failover to a replica that missed writes): the next token
+-- is max(counter + 1, Redis TIME in microseconds), which assumes the Redis servers' clocks differ by
+-- less than the time the loss and the way back take. Exact in Lua's doubles until the year 2255.
+--
+-- KEYS[1] fencing counter (a string holding an integer, or missing)
+--
+-- Returns the token (integer).
+
+local time = redis.call('TIME')
+local last = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local fence = math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2]))
+redis.call('SET', KEYS[1], string.format('%d', fence))
+return fence

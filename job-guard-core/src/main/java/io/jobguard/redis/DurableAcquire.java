@@ -70,8 +70,9 @@ public record DurableAcquire(int replicas, Duration timeout) {
         if (connection instanceof RedisClusterConnection) {
             return -1;
         }
-        Object acked = connection.execute("WAIT", bytes(Integer.toString(replicas)),
-                bytes(Long.toString(Math.max(1, timeout.toMillis()))));
+        byte[][] args = {bytes(Integer.toString(replicas)), bytes(Long.toString(Math.max(1, timeout.toMillis())))};
+        Object acked = LettuceWait.handles(connection) ? LettuceWait.await(connection, args)
+                : connection.execute("WAIT", args);
         return acked == null ? 0 : ScriptRunner.number(acked);
     }
 

@@ -32,6 +32,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>when the store cannot be reached the firing is skipped with {@link RunOutcome#STORE_ERROR}
  *       (unless {@link StoreFailurePolicy#RUN}); no exception reaches the caller of
  *       {@link #admit(JobOptions, Instant)}.</li>
+ *   <li>when the store lost J's history (Redis restarted without persistence, was flushed, failed
+ *       over to a replica that missed writes, evicted keys), a fire time that may have run before
+ *       the loss is skipped with {@link RunOutcome#HISTORY_LOST}, never run (as far as the store
+ *       can tell; see {@code RedisLeaseStore}).</li>
  * </ol>
  * Adapters (Spring, Quartz) call {@link #admit(JobOptions, Instant)} and finish the permit; plain
  * Java can use {@link #run(JobOptions, Instant, Runnable)}. Thread-safe; one instance per node.

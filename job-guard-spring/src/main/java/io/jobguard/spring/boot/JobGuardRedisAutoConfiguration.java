@@ -58,9 +58,10 @@ public class JobGuardRedisAutoConfiguration {
          * back, and every guarded firing meanwhile is skipped.
          *
          * @param properties the properties
-         * @return the customizer
+         * @return the customizer (an application bean of the same name replaces it)
          */
         @Bean
+        @ConditionalOnMissingBean(name = "jobGuardReconnectDelay")
         ClientResourcesBuilderCustomizer jobGuardReconnectDelay(JobGuardRedisProperties properties) {
             Duration max = properties.getReconnectDelayMax();
             return builder -> {

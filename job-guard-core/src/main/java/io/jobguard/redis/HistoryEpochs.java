@@ -11,11 +11,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * This node's memory of each job's epoch in Redis (see {@code run-acquire.lua}): the creation time
  * of the epoch it saw last. A node that remembers an epoch and finds it gone or replaced knows that
  * Redis lost the job's history; a node that never saw one cannot tell a new job from a loss.
- * Bounded by the number of jobs this node guards.
+ * It also remembers the highest fencing token it saw per job: a store whose counter is below it
+ * lost writes even if its epoch survived (a failover to a replica that missed them). Bounded by the
+ * number of jobs this node guards.
  */
 final class HistoryEpochs {
 
     private final Map<JobId, String> seen = new ConcurrentHashMap<>();
+    private final Map<JobId, Long> tokens = new ConcurrentHashMap<>();
 
     String lastSeen(JobId job) {
         return seen.getOrDefault(job, "");
@@ -24,6 +27,16 @@ final class HistoryEpochs {
     void saw(JobId job, String created) {
         if (created != null && !created.isEmpty()) {
             seen.put(job, created);
+        }
+    }
+
+    String highestToken(JobId job) {
+        return Long.toString(tokens.getOrDefault(job, 0L));
+    }
+
+    void sawToken(JobId job, long token) {
+        if (token > 0) {
+            tokens.merge(job, token, Math::max);
         }
     }
 

@@ -115,7 +115,7 @@ public final class RedisLeaseStore implements LeaseStore {
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
                         Integer.toString(r.historySize()), epochs.lastSeen(job),
-                        Long.toString(Math.max(0, r.historyLossWindow().toMillis()))),
+                        Long.toString(Math.max(0, r.historyLossWindow().toMillis())), epochs.highestToken(job)),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
@@ -124,11 +124,12 @@ public final class RedisLeaseStore implements LeaseStore {
         epochs.saw(job, ScriptRunner.text(reply.get(reply.size() - 1)));
         String status = ScriptRunner.text(reply.get(0));
         if ("ACQUIRED".equals(status)) {
+            long token = ScriptRunner.number(reply.get(2));
+            epochs.sawToken(job, token);
             if (acked[0] < durable.replicas()) {
                 refuseNotDurable(r, acked[0]);
             }
-            return AcquireResult.acquired(ScriptRunner.number(reply.get(2)),
-                    Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
+            return AcquireResult.acquired(token, Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
         }
         if ("HISTORY_LOST".equals(status)) {
             return AcquireResult.refused(AcquireResult.Status.HISTORY_LOST,
@@ -136,6 +137,7 @@ public final class RedisLeaseStore implements LeaseStore {
         }
         Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
         LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
+        epochs.sawToken(job, holder.fencingToken());
         return AcquireResult.refused(AcquireResult.Status.valueOf(status), holder, ttl);
     }
 

@@ -6,6 +6,7 @@
 -- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms)    ARGV[6] history size
 -- ARGV[7] the epoch this node saw last for the job ('<created millis>', '' if none)
 -- ARGV[8] history-loss window (ms): after a loss, fire times before epoch start + window are refused
+-- ARGV[9] the highest fencing token this node saw for the job ('0' if none)
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
@@ -20,8 +21,11 @@
 -- missed writes, eviction). It is written the first time a node finds it missing: as 'lost' when that
 -- node had seen an earlier epoch of the job (the history it saw is gone), as 'new' otherwise (a new
 -- job or a new store; a node cannot tell those from a loss). A node that saw an earlier epoch and meets
--- a 'new' one turns it into 'lost'. After a loss, a fire time T < created + window may have run
--- before the loss (its marker is gone), so every node refuses it; later fire times run as usual.
+-- a 'new' one turns it into 'lost'. A node that saw a fencing token above the counter knows that writes
+-- were lost while the epoch survived (a failover to a replica that missed the last writes, an evicted
+-- counter): the epoch is renewed as 'lost' and the counter raised to that token. After a loss, a fire
+-- time T < created + window may have run before the loss (its marker is gone), so every node refuses
+-- it; later fire times run as usual.
 --
 -- Fencing tokens never go backwards, even when the counter is lost: the next token is
 -- max(counter + 1, Redis TIME in microseconds), so a fresh or promoted Redis continues above every
@@ -66,6 +70,16 @@ else
   epoch = created .. '|' .. kind
   redis.call('SET', KEYS[6], epoch)
 end
+local last = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
+local seen = tonumber(ARGV[9]) or 0
+if seen > last then
+  created = string.format('%d', now)
+  kind = 'lost'
+  epoch = created .. '|' .. kind
+  redis.call('SET', KEYS[6], epoch)
+  last = seen
+  redis.call('SET', KEYS[3], string.format('%d', seen))
+end
 
 local marker = read(KEYS[2])
 local lease = read(KEYS[1])
@@ -92,7 +106,6 @@ if cooldown then
 end
 
 -- The fencing token: see the header.
-local last = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
 local fence = math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2]))
 redis.call('SET', KEYS[3], string.format('%d', fence))
 local value = 'jg1|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. string.format('%d', now) .. '|'

@@ -140,6 +140,34 @@ class HistoryLossIT {
         }
     }
 
+    /**
+     * What a replica promoted before it received the last writes holds: the epoch (replicated long
+     * ago), an older fencing counter, no marker of the last fire time. The epoch cannot tell; the
+     * node that was handed the lost token can.
+     */
+    @Test
+    void aPromotedReplicaThatMissedTheLastWritesIsALossForTheNodeThatSawTheLostToken() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        Instant t0 = now().minusSeconds(1);
+        fenceOf(a, t0);
+        assertThat(b.run(JOB, t0, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+        String fence = "jgtest:{default:report}:fence";
+        Object replicated = redis.call("GET", fence);
+
+        Instant t1 = t0.plusSeconds(1);
+        long lost = fenceOf(a, t1);
+        // the failover: the new primary never got t1's acquisition
+        redis.call("SET", fence, String.valueOf(replicated));
+        redis.call("DEL", "jgtest:{default:report}:fired:" + t1.toEpochMilli());
+
+        // a fires its next fire time first and sees the counter below the token it was handed
+        assertThat(a.run(JOB, t1.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        // b, late, fires t1: without the renewed epoch it would run t1 a second time
+        assertThat(b.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(fenceOf(b, now().plus(SKEW).plusSeconds(2))).isGreaterThan(lost);
+    }
+
     @Test
     void anEvictedEpochIsALoss() {
         JobGuard a = node("a");

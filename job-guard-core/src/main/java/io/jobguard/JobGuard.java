@@ -33,6 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>when the store cannot be reached the firing is skipped with {@link RunOutcome#STORE_ERROR}
  *       (unless {@link StoreFailurePolicy#RUN}); no exception reaches the caller of
  *       {@link #admit(JobOptions, Instant)}.</li>
+ *   <li>when the store lost J's history (Redis restarted without persistence, was flushed, failed
+ *       over to a replica that missed writes, evicted keys), a fire time that may have run before
+ *       the loss is skipped with {@link RunOutcome#HISTORY_LOST}, never run (as far as the store
+ *       can tell; see {@code RedisLeaseStore}).</li>
  * </ol>
  * Adapters (Spring, Quartz) call {@link #admit(JobOptions, Instant)} and finish the permit; plain
  * Java can use {@link #run(JobOptions, Instant, Runnable)}. Thread-safe; one instance per node.
@@ -46,10 +50,12 @@ public final class JobGuard implements AutoCloseable {
     private final List<JobGuardListener> listeners = new CopyOnWriteArrayList<>();
     private final KeepAlive keepAlive = new KeepAlive();
     private final AtomicInteger activeLeases = new AtomicInteger();
+    private final HistoryLossLog historyLoss;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
+        this.historyLoss = new HistoryLossLog(config.namespace(), config.nodeId());
     }
 
     /**
@@ -112,7 +118,8 @@ public final class JobGuard implements AutoCloseable {
         long started = System.nanoTime();
         JobId id = new JobId(config.namespace(), job.name());
         RunLeaseRequest request = new RunLeaseRequest(id, nominalFireTime, UUID.randomUUID().toString(),
-                config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()), config.historySize());
+                config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()), config.historySize(),
+                config.skewTolerance());
         boolean waits = job.type() == GuardType.WAIT;
         // WAIT: bounded by waitFor, on a busy lease or a cool-down; RETURN: a grace on a busy lease only
         RunOutcome gaveUp = waits ? RunOutcome.WAIT_TIMEOUT : RunOutcome.BUSY;
@@ -130,6 +137,9 @@ public final class JobGuard implements AutoCloseable {
                         return Admission.granted(grant(job, request, result.fencingToken(), true, started));
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
+                    case HISTORY_LOST:
+                        historyLoss.warn(job.name(), nominalFireTime, result.holder());
+                        return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null);
                     default:
                         break;
                 }

@@ -17,7 +17,13 @@ public enum RunOutcome {
     /** A {@link GuardType#WAIT} firing waited {@code waitFor} without getting the lease; skipped. */
     WAIT_TIMEOUT,
     /** The lease store could not be reached; the firing was skipped (fail closed). */
-    STORE_ERROR;
+    STORE_ERROR,
+    /**
+     * The store lost the job's history (Redis restarted without persistence, was flushed, failed
+     * over to a replica that missed writes, or evicted job-guard's keys) after this fire time may
+     * have run on another node; it is skipped and never caught up. Later fire times run as usual.
+     */
+    HISTORY_LOST;
 
     /**
      * Tells whether the job body was started for this outcome.

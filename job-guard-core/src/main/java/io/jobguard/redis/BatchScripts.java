@@ -22,6 +22,7 @@ final class BatchScripts {
     private static final LuaScript ACQUIRE = LuaScript.load("batch-acquire");
     private static final LuaScript RELEASE = LuaScript.load("batch-release");
     private static final LuaScript RENEW = LuaScript.load("batch-renew");
+    private static final LuaScript NEXT_FENCE = LuaScript.load("fence-next");
     /** Cluster re-sharding answers: the call did not run and can be repeated (the scripts are idempotent per token). */
     private static final String[] RETRYABLE = {"TRYAGAIN", "MOVED", "ASK", "CLUSTERDOWN"};
     private static final int ATTEMPTS = 5;
@@ -130,11 +131,8 @@ final class BatchScripts {
 
     /** Spread mode: the next fencing token, from the namespace's counter. */
     String nextFence(String namespace) {
-        Long fence = retrying(() -> {
-            try (RedisConnection c = runner.connectionFactory().getConnection()) {
-                return c.stringCommands().incr(BatchPlan.bytes(schema.batchFence(namespace)));
-            }
-        });
+        Long fence = retrying(() -> runner.<Long>run(NEXT_FENCE, ReturnType.INTEGER,
+                List.of(schema.batchFence(namespace)), List.of()));
         if (fence == null || fence <= 0) {
             // a foreign or corrupted counter (issue 20): never hand out a token that is not positive
             throw new LeaseStoreException("job-guard: fencing counter " + schema.batchFence(namespace) + " gave "

@@ -33,7 +33,11 @@ import java.util.concurrent.TimeUnit;
  * Lua script checks the fire-time marker, the run lease and the cool-down and writes lease and
  * marker atomically; release and renew are owner-checked scripts. Leases expire by Redis TTL,
  * acquisition times come from Redis {@code TIME}, fencing tokens from a per-job counter that only
- * grows.
+ * grows: each token is at least Redis {@code TIME} in microseconds, so tokens keep growing even
+ * after Redis lost the counter (assuming the Redis servers' clocks are roughly right). A per-job
+ * epoch key tells a store that lost the job's history (restart without persistence, flush,
+ * failover to a replica that missed writes, eviction) and fire times that may have run before the
+ * loss are refused as {@link AcquireResult.Status#HISTORY_LOST}.
  *
  * <p>The connection factory is not closed by this store; {@link #close()} only ends the release
  * subscription.
@@ -49,8 +53,11 @@ public final class RedisLeaseStore implements LeaseStore {
     private final KeySchema keys;
     private final ScriptRunner scripts;
     private final ReleaseNotifications notifications;
+    private final DurableAcquire durable;
+    private final HistoryEpochs epochs = new HistoryEpochs();
 
-    private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix) {
+    private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
+        this.durable = durable;
         this.keys = new KeySchema(keyPrefix);
         this.scripts = new ScriptRunner(connectionFactory);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
@@ -76,28 +83,76 @@ public final class RedisLeaseStore implements LeaseStore {
      *                                  braces, or is longer than 200 characters
      */
     public static RedisLeaseStore create(RedisConnectionFactory connectionFactory, String keyPrefix) {
+        return create(connectionFactory, keyPrefix, DurableAcquire.off());
+    }
+
+    /**
+     * Creates a store that waits for replicas to acknowledge each granted run lease before the run
+     * starts ({@link DurableAcquire}).
+     *
+     * @param connectionFactory the Redis connections to use
+     * @param keyPrefix         first segment of every key
+     * @param durable           how many replicas must acknowledge an acquire, and how long to wait
+     * @return the store
+     * @throws IllegalArgumentException if the prefix is blank, contains whitespace, control characters or
+     *                                  braces, or is longer than 200 characters
+     */
+    public static RedisLeaseStore create(RedisConnectionFactory connectionFactory, String keyPrefix,
+                                         DurableAcquire durable) {
         Objects.requireNonNull(connectionFactory, "connectionFactory");
+        Objects.requireNonNull(durable, "durable");
         Names.keyPrefix(keyPrefix, "keyPrefix");
-        return new RedisLeaseStore(connectionFactory, keyPrefix);
+        return new RedisLeaseStore(connectionFactory, keyPrefix, durable);
     }
 
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r) {
         JobId job = r.job();
-        List<Object> reply = call(() -> scripts.run(ACQUIRE, ReturnType.MULTI,
+        long[] acked = {Long.MAX_VALUE};
+        List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.runLease(job), keys.fireMarker(job, r.nominalFireTime()), keys.fence(job),
-                        keys.cooldown(job), keys.history(job)),
+                        keys.cooldown(job), keys.history(job), keys.epoch(job)),
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
-                        Integer.toString(r.historySize()))), "acquire run lease of " + job);
+                        Integer.toString(r.historySize()), epochs.lastSeen(job),
+                        Long.toString(Math.max(0, r.historyLossWindow().toMillis())), epochs.highestToken(job)),
+                (connection, answer) -> {
+                    if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
+                        acked[0] = durable.await(connection);
+                    }
+                }), "acquire run lease of " + job);
+        epochs.saw(job, ScriptRunner.text(reply.get(reply.size() - 1)));
         String status = ScriptRunner.text(reply.get(0));
         if ("ACQUIRED".equals(status)) {
-            return AcquireResult.acquired(ScriptRunner.number(reply.get(2)),
-                    Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
+            long token = ScriptRunner.number(reply.get(2));
+            epochs.sawToken(job, token);
+            if (acked[0] < durable.replicas()) {
+                refuseNotDurable(r, acked[0]);
+            }
+            return AcquireResult.acquired(token, Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
+        }
+        if ("HISTORY_LOST".equals(status)) {
+            return AcquireResult.refused(AcquireResult.Status.HISTORY_LOST,
+                    HistoryEpochs.record(ScriptRunner.text(reply.get(1))), null);
         }
         Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
         LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
+        epochs.sawToken(job, holder.fencingToken());
         return AcquireResult.refused(AcquireResult.Status.valueOf(status), holder, ttl);
+    }
+
+    /** Durable acquire: the lease was granted but too few replicas acknowledged it; give it back and fail. */
+    private void refuseNotDurable(RunLeaseRequest r, long acked) {
+        String why = acked < 0 ? "durable acquire is not supported on Redis Cluster (WAIT reaches one node only)"
+                : "the acquire was acknowledged by " + acked + " of " + durable.replicas() + " required replicas within "
+                + durable.timeout();
+        try {
+            releaseRun(r, Duration.ZERO);
+        } catch (LeaseStoreException e) {
+            why += "; the lease could not be given back (" + e.getMessage() + ") and expires by TTL";
+        }
+        throw new LeaseStoreException("job-guard refused the run lease of " + r.job() + " for "
+                + r.nominalFireTime() + ": " + why);
     }
 
     @Override

@@ -41,7 +41,7 @@ public record AcquireResult(Status status, long fencingToken, Instant acquiredAt
     /**
      * A refusal.
      *
-     * @param status     ALREADY_RAN, BUSY or COOLDOWN
+     * @param status     ALREADY_RAN, BUSY, COOLDOWN or HISTORY_LOST
      * @param holder     who blocks, or null
      * @param retryAfter when the block expires by itself, or null
      * @return the result
@@ -59,6 +59,11 @@ public record AcquireResult(Status status, long fencingToken, Instant acquiredAt
         /** Another run of the job holds the lease. */
         BUSY,
         /** The fixed-delay cool-down after the previous run is still active. */
-        COOLDOWN
+        COOLDOWN,
+        /**
+         * The store lost the job's history (restart without persistence, flush, failover to a
+         * replica that missed writes, eviction) after the fire time may have run; it is never run.
+         */
+        HISTORY_LOST
     }
 }

@@ -15,9 +15,32 @@ import java.util.Objects;
  * @param markerRetention how long the fire-time marker outlives the end of the run; at least the
  *                        skew tolerance, so late nodes still see that the fire time was taken
  * @param historySize     how many recent fire times the store keeps for the job
+ * @param historyLossWindow after the store lost the job's history, fire times earlier than the
+ *                        loss's detection plus this window may have run before it and are refused
+ *                        ({@link AcquireResult.Status#HISTORY_LOST}); at least the largest clock
+ *                        skew between nodes (the engine passes its skew tolerance)
  */
 public record RunLeaseRequest(JobId job, Instant nominalFireTime, String ownerToken, String nodeId,
-                              Duration lease, Duration markerRetention, int historySize) {
+                              Duration lease, Duration markerRetention, int historySize,
+                              Duration historyLossWindow) {
+
+    /**
+     * A request whose history-loss window is the marker retention.
+     *
+     * @param job             the job
+     * @param nominalFireTime the fire time the schedule designated
+     * @param ownerToken      unique per attempt
+     * @param nodeId          the node making the attempt
+     * @param lease           how long the lease lives without renewal
+     * @param markerRetention how long the fire-time marker outlives the end of the run
+     * @param historySize     how many recent fire times the store keeps for the job
+     * @throws NullPointerException     if a part is null
+     * @throws IllegalArgumentException if the lease is not positive
+     */
+    public RunLeaseRequest(JobId job, Instant nominalFireTime, String ownerToken, String nodeId,
+                           Duration lease, Duration markerRetention, int historySize) {
+        this(job, nominalFireTime, ownerToken, nodeId, lease, markerRetention, historySize, markerRetention);
+    }
 
     /**
      * Checks the request.
@@ -31,6 +54,7 @@ public record RunLeaseRequest(JobId job, Instant nominalFireTime, String ownerTo
         Objects.requireNonNull(ownerToken, "ownerToken");
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(markerRetention, "markerRetention");
+        Objects.requireNonNull(historyLossWindow, "historyLossWindow");
         if (lease == null || lease.isZero() || lease.isNegative()) {
             throw new IllegalArgumentException("lease must be positive, got " + lease);
         }

@@ -19,10 +19,15 @@
 --           position among the business keys, with the holder's record value and TTL;
 --         {-1, 0, 0}: refused, nothing changed; this lease's record is gone (the lease expired).
 -- Records are 'jg1|<token>||<acquired-at>|<fencing token>|<node id>'.
+--
+-- Fencing tokens never go backwards, even when Redis lost the counter (restart without persistence,
+-- FLUSHALL, eviction, failover to a replica that missed writes): a new token is
+-- max(counter + 1, Redis TIME in microseconds), which assumes the Redis servers' clocks differ by
+-- less than the time the loss and the way back take. Exact in Lua's doubles until the year 2255.
 
 -- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
 -- every key this script may write with a type-sensitive command is checked before the first write:
--- a key of another type, or a fencing counter that is not a count from 0 below 10^15 (the next
+-- a key of another type, or a fencing counter that is not a count from 0 below 2^53 (the next
 -- token would not be positive, or not exact as a Lua number), fails the call with an error naming
 -- the key, and nothing is written.
 local function checkCounter(key)
@@ -31,9 +36,9 @@ local function checkCounter(key)
     return nil
   end
   local value = kind == 'string' and redis.call('GET', key)
-  if not value or not string.match(value, '^%d+$') or #value > 15 then
+  if not value or not string.match(value, '^%d+$') or #value > 16 or tonumber(value) >= 9007199254740991 then
     return 'job-guard: fencing counter ' .. key .. ' holds ' .. (value and ('"' .. value .. '"') or ('a ' .. kind))
-      .. ', not a count from 0 below 10^15, so the next fencing token would not be positive; nothing was'
+      .. ', not a count from 0 below 2^53, so the next fencing token would not be positive; nothing was'
       .. ' written (delete the key only if no run or batch lease of it is live)'
   end
   return nil
@@ -106,7 +111,10 @@ end
 
 local fence = ARGV[4]
 if fence == '' then
-  fence = tostring(call('INCR', KEYS[3]))
+  local time = call('TIME')
+  local last = tonumber(call('GET', KEYS[3]) or '0') or 0
+  fence = string.format('%d', math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2])))
+  call('SET', KEYS[3], fence)
 end
 local at = ARGV[5]
 if at == '' then

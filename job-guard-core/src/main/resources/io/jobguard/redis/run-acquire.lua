@@ -1,22 +1,44 @@
 -- Takes the run lease of one job for one nominal fire time, atomically.
 --
 -- KEYS[1] run lease        KEYS[2] fire-time marker   KEYS[3] fencing counter
--- KEYS[4] cool-down        KEYS[5] recent fire times (list)
+-- KEYS[4] cool-down        KEYS[5] recent fire times (list)                      KEYS[6] epoch
 -- ARGV[1] owner token      ARGV[2] node id            ARGV[3] nominal fire time (epoch millis)
 -- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms)    ARGV[6] history size
+-- ARGV[7] the epoch this node saw last for the job ('<created millis>', '' if none)
+-- ARGV[8] history-loss window (ms): after a loss, fire times before epoch start + window are refused
+-- ARGV[9] the highest fencing token this node saw for the job ('0' if none)
 --
--- Returns one of
---   {'ACQUIRED', acquiredAtMillis, fencingToken}   lease and marker now belong to ARGV[1]
---   {'ALREADY_RAN', markerValue, markerPttl}       the fire time was taken before
---   {'BUSY', leaseValue, leasePttl}                another run holds the lease
---   {'COOLDOWN', cooldownValue, cooldownPttl}      the fixed-delay gap is still running
+-- Returns one of (the last element is always the epoch's creation time, for the node to remember)
+--   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
+--   {'ALREADY_RAN', markerValue, markerPttl, epoch}       the fire time was taken before
+--   {'HISTORY_LOST', epochValue, refusedUntilMillis, epoch}  the store lost the job's history
+--                                                  after T may have run; T is never run
+--   {'BUSY', leaseValue, leasePttl, epoch}                another run holds the lease
+--   {'COOLDOWN', cooldownValue, cooldownPttl, epoch}      the fixed-delay gap is still running
+--
+-- The epoch (no TTL, '<created millis>|new' or '<created millis>|lost') tells a store that kept its
+-- history from one that lost it (restart without persistence, FLUSHALL, failover to a replica that
+-- missed writes, eviction). It is written the first time a node finds it missing: as 'lost' when that
+-- node had seen an earlier epoch of the job (the history it saw is gone), as 'new' otherwise (a new
+-- job or a new store; a node cannot tell those from a loss). A node that saw an earlier epoch and meets
+-- a 'new' one turns it into 'lost'. A node that saw a fencing token above the counter knows that writes
+-- were lost while the epoch survived (a failover to a replica that missed the last writes, an evicted
+-- counter): the epoch is renewed as 'lost' and the counter raised to that token. After a loss, a fire
+-- time T < created + window may have run before the loss (its marker is gone), so every node refuses
+-- it; later fire times run as usual.
+--
+-- Fencing tokens never go backwards, even when the counter is lost: the next token is
+-- max(counter + 1, Redis TIME in microseconds), so a fresh or promoted Redis continues above every
+-- token it handed out before, provided the servers' clocks differ by less than the time the loss and
+-- the way back take (a restart or failover takes seconds). Microseconds stay exact in Lua's doubles
+-- (below 2^53) until the year 2255.
 --
 -- Values are 'jg1|<token>|<T millis>|<acquired-at millis>|<fencing token>|<node id>'. A value of
 -- another shape or type is somebody else's and is reported, never parsed here.
 
 -- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
 -- every key this script may write with a type-sensitive command is checked before the first write:
--- a key of another type, or a fencing counter that is not a count from 0 below 10^15 (the next
+-- a key of another type, or a fencing counter that is not a count from 0 below 2^53 (the next
 -- token would not be positive, or not exact as a Lua number), fails the call with an error naming
 -- the key, and nothing is written.
 local function checkCounter(key)
@@ -25,9 +47,9 @@ local function checkCounter(key)
     return nil
   end
   local value = kind == 'string' and redis.call('GET', key)
-  if not value or not string.match(value, '^%d+$') or #value > 15 then
+  if not value or not string.match(value, '^%d+$') or #value > 16 or tonumber(value) >= 9007199254740991 then
     return 'job-guard: fencing counter ' .. key .. ' holds ' .. (value and ('"' .. value .. '"') or ('a ' .. kind))
-      .. ', not a count from 0 below 10^15, so the next fencing token would not be positive; nothing was'
+      .. ', not a count from 0 below 2^53, so the next fencing token would not be positive; nothing was'
       .. ' written (delete the key only if no run or batch lease of it is live)'
   end
   return nil
@@ -58,28 +80,68 @@ local function owner(value)
   return string.match(value, '^jg1|([^|]*)|')
 end
 
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
+-- The epoch: see the header.
+local epoch = read(KEYS[6])
+local created, kind
+if epoch then
+  created, kind = string.match(epoch, '^(%d+)|(%a+)$')
+  if not created then
+    return redis.error_reply('job-guard: ' .. KEYS[6] .. ' holds a value job-guard did not write')
+  end
+  if kind == 'new' and ARGV[7] ~= '' and ARGV[7] ~= created then
+    kind = 'lost'
+    epoch = created .. '|' .. kind
+    redis.call('SET', KEYS[6], epoch)
+  end
+else
+  created = string.format('%d', now)
+  kind = ARGV[7] == '' and 'new' or 'lost'
+  epoch = created .. '|' .. kind
+  redis.call('SET', KEYS[6], epoch)
+end
+local last = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
+local seen = tonumber(ARGV[9]) or 0
+if seen > last then
+  created = string.format('%d', now)
+  kind = 'lost'
+  epoch = created .. '|' .. kind
+  redis.call('SET', KEYS[6], epoch)
+  last = seen
+  redis.call('SET', KEYS[3], string.format('%d', seen))
+end
+
 local marker = read(KEYS[2])
 local lease = read(KEYS[1])
 if marker then
   if owner(marker) == ARGV[1] and lease and owner(lease) == ARGV[1] then
     -- The same attempt asks again (a re-executed Quartz firing): it keeps what it holds.
     local at, fence = string.match(lease, '^jg1|[^|]*|[^|]*|(%d+)|(%d+)|')
-    return {'ACQUIRED', tonumber(at), tonumber(fence)}
+    return {'ACQUIRED', tonumber(at), tonumber(fence), created}
   end
-  return {'ALREADY_RAN', marker, redis.call('PTTL', KEYS[2])}
+  return {'ALREADY_RAN', marker, redis.call('PTTL', KEYS[2]), created}
+end
+if kind == 'lost' then
+  local refusedUntil = tonumber(created) + tonumber(ARGV[8])
+  if tonumber(ARGV[3]) < refusedUntil then
+    return {'HISTORY_LOST', epoch, refusedUntil, created}
+  end
 end
 if lease and owner(lease) ~= ARGV[1] then
-  return {'BUSY', lease, redis.call('PTTL', KEYS[1])}
+  return {'BUSY', lease, redis.call('PTTL', KEYS[1]), created}
 end
 local cooldown = read(KEYS[4])
 if cooldown then
-  return {'COOLDOWN', cooldown, redis.call('PTTL', KEYS[4])}
+  return {'COOLDOWN', cooldown, redis.call('PTTL', KEYS[4]), created}
 end
 
-local fence = redis.call('INCR', KEYS[3])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local value = 'jg1|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. string.format('%d', now) .. '|' .. fence .. '|' .. ARGV[2]
+-- The fencing token: see the header.
+local fence = math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2]))
+redis.call('SET', KEYS[3], string.format('%d', fence))
+local value = 'jg1|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. string.format('%d', now) .. '|'
+    .. string.format('%d', fence) .. '|' .. ARGV[2]
 redis.call('SET', KEYS[1], value, 'PX', ARGV[4])
 redis.call('SET', KEYS[2], value, 'PX', ARGV[5])
 local history = tonumber(ARGV[6])
@@ -87,4 +149,4 @@ if history > 0 then
   redis.call('LPUSH', KEYS[5], value)
   redis.call('LTRIM', KEYS[5], 0, history - 1)
 end
-return {'ACQUIRED', now, fence}
+return {'ACQUIRED', now, fence, created}

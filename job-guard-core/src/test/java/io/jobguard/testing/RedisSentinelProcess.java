@@ -84,6 +84,15 @@ public final class RedisSentinelProcess implements AutoCloseable {
         throw new IllegalStateException("Sentinel names no known master: " + reply);
     }
 
+    /**
+     * The server Sentinel currently does not name as master: the replica.
+     *
+     * @return the replica's process
+     */
+    public RedisServerProcess replica() {
+        return master() == first ? second : first;
+    }
+
     /** Promotes the replica with {@code SENTINEL FAILOVER} and waits until it is the writable master. */
     public void failOver() {
         RedisServerProcess old = master();

@@ -121,7 +121,10 @@ class QuartzGuardBehaviourIT {
 
     @Test
     void redisDownVetoesAndCountsTheFiringWithoutAnExceptionReachingQuartzAndTheNextFiringRuns() throws Exception {
-        QuartzNode node = node("a");
+        // the restart loses Redis' data: fire times up to the skew tolerance after that is noticed are HISTORY_LOST
+        QuartzNode node = QuartzNode.builder("a", redis, namespace).recorder(recorder)
+                .skewTolerance(Duration.ofSeconds(1)).build();
+        nodes.add(node);
         AtomicInteger vetoed = new AtomicInteger();
         AtomicInteger schedulerErrors = new AtomicInteger();
         node.scheduler.getListenerManager().addJobListener(new JobListenerSupport() {
@@ -153,6 +156,7 @@ class QuartzGuardBehaviourIT {
         redis.restart();
         await().atMost(Duration.ofSeconds(10)).until(() -> node.count(RunOutcome.RAN) > ranBefore);
         node.scheduler.standby();
+        assertThat(node.count(RunOutcome.HISTORY_LOST)).as("fire times refused after the data loss").isPositive();
 
         assertThat(vetoed.get()).as("vetoed firings").isGreaterThanOrEqualTo(2);
         assertThat(schedulerErrors.get()).as("errors Quartz saw from listeners").isZero();

@@ -37,7 +37,7 @@ final class QuartzNode implements AutoCloseable {
         this.connectionFactory = b.redis.connectionFactory(Duration.ofSeconds(2));
         this.guard = JobGuard.create(RedisLeaseStore.create(connectionFactory),
                 JobGuardConfig.custom().namespace(b.namespace).nodeId(b.name).defaultLease(Duration.ofSeconds(10))
-                        .build());
+                        .skewTolerance(b.skewTolerance).build());
         guard.addListener(events::add);
         Properties props = new Properties();
         // SchedulerRepository is JVM-wide and keyed by instance name: each node needs its own
@@ -81,6 +81,7 @@ final class QuartzNode implements AutoCloseable {
         private final String namespace;
         private int threads = 3;
         private Duration misfireThreshold = Duration.ofSeconds(60);
+        private Duration skewTolerance = Duration.ofMinutes(5);
         private TriggerListener before;
         private Recorder recorder;
 
@@ -92,6 +93,12 @@ final class QuartzNode implements AutoCloseable {
 
         Builder threads(int threads) {
             this.threads = threads;
+            return this;
+        }
+
+        /** The engine's skew tolerance, which is also how long fire times are refused after Redis lost its data. */
+        Builder skewTolerance(Duration tolerance) {
+            this.skewTolerance = tolerance;
             return this;
         }
 

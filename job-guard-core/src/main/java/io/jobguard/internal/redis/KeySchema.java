@@ -70,6 +70,17 @@ public final class KeySchema {
     }
 
     /**
+     * Returns its epoch key: written once (no TTL) with its creation time, so that the acquire
+     * script can tell a store that kept the job's history from one that lost it.
+     *
+     * @param job the job
+     * @return its epoch key
+     */
+    public String epoch(JobId job) {
+        return jobBase(job) + ":epoch";
+    }
+
+    /**
      * Returns its fixed-delay cool-down key.
      *
      * @param job the job

@@ -6,6 +6,7 @@ import org.springframework.data.redis.connection.ReturnType;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * Runs job-guard's Lua scripts with EVALSHA, falling back to EVAL once when the server does not
@@ -71,14 +72,48 @@ public final class ScriptRunner {
      */
     public <T> T run(LuaScript script, ReturnType returnType, int numKeys, byte[]... keysAndArgs) {
         try (RedisConnection connection = connectionFactory.getConnection()) {
-            try {
-                return connection.scriptingCommands().evalSha(script.sha1(), returnType, numKeys, keysAndArgs);
-            } catch (RuntimeException e) {
-                if (!isNoScript(e)) {
-                    throw e;
-                }
-                return connection.scriptingCommands().eval(script.body(), returnType, numKeys, keysAndArgs);
+            return run(connection, script, returnType, numKeys, keysAndArgs);
+        }
+    }
+
+    /**
+     * Runs a script and then, on the same connection, a follow-up with its reply (for example
+     * {@code WAIT}, which only counts the writes of its own connection).
+     *
+     * @param script     the script
+     * @param returnType how Redis' reply is converted
+     * @param keys       the KEYS
+     * @param args       the ARGV
+     * @param then       runs after the script on the same connection, with the script's reply
+     * @param <T>        the reply type
+     * @return the reply
+     */
+    public <T> T run(LuaScript script, ReturnType returnType, List<String> keys, List<String> args,
+                     BiConsumer<RedisConnection, T> then) {
+        byte[][] keysAndArgs = new byte[keys.size() + args.size()][];
+        int i = 0;
+        for (String key : keys) {
+            keysAndArgs[i++] = key.getBytes(StandardCharsets.UTF_8);
+        }
+        for (String arg : args) {
+            keysAndArgs[i++] = arg.getBytes(StandardCharsets.UTF_8);
+        }
+        try (RedisConnection connection = connectionFactory.getConnection()) {
+            T reply = run(connection, script, returnType, keys.size(), keysAndArgs);
+            then.accept(connection, reply);
+            return reply;
+        }
+    }
+
+    private static <T> T run(RedisConnection connection, LuaScript script, ReturnType returnType, int numKeys,
+                             byte[]... keysAndArgs) {
+        try {
+            return connection.scriptingCommands().evalSha(script.sha1(), returnType, numKeys, keysAndArgs);
+        } catch (RuntimeException e) {
+            if (!isNoScript(e)) {
+                throw e;
             }
+            return connection.scriptingCommands().eval(script.body(), returnType, numKeys, keysAndArgs);
         }
     }
 

@@ -54,13 +54,15 @@ public class JobGuardAutoConfiguration {
      * @param properties  the properties
      * @param redis       the application's Redis connections
      * @param beanFactory supplies the ShedLock {@code LockProvider} for {@code jobguard.store=shedlock}
+     * @param redisProperties {@code jobguard.redis.*} (durable acquire)
      * @return the store
      * @throws IllegalStateException if the store needs a bean the application lacks
      */
     @Bean
     @ConditionalOnMissingBean
     LeaseStore jobGuardLeaseStore(JobGuardProperties properties, ObjectProvider<RedisConnectionFactory> redis,
-                                  ListableBeanFactory beanFactory) {
+                                  ListableBeanFactory beanFactory,
+                                  ObjectProvider<JobGuardRedisProperties> redisProperties) {
         switch (properties.getStore()) {
             case IN_MEMORY:
                 log.warn("job-guard: jobguard.store=in-memory: leases live in this JVM only; other instances of the "
@@ -76,7 +78,8 @@ public class JobGuardAutoConfiguration {
                             + "has no RedisConnectionFactory bean: add spring-boot-starter-data-redis and configure "
                             + "spring.data.redis.*, or set jobguard.enabled=false");
                 }
-                return RedisLeaseStore.create(factory, properties.getKeyPrefix());
+                return RedisLeaseStore.create(factory, properties.getKeyPrefix(),
+                        redisProperties.getIfAvailable(JobGuardRedisProperties::new).durableAcquire());
             }
         }
     }

@@ -27,6 +27,10 @@ final class FireLog {
         return decisions.stream().filter(d -> d.startsWith(prefix)).toList();
     }
 
+    List<String> decisions() {
+        return List.copyOf(decisions);
+    }
+
     void add(Run run) {
         runs.add(run);
     }

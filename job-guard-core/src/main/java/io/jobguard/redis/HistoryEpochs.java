@@ -1,0 +1,56 @@
+package io.jobguard.redis;
+
+import io.jobguard.store.JobId;
+import io.jobguard.store.LeaseRecord;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * This node's memory of each job's epoch in Redis (see {@code run-acquire.lua}): the creation time
+ * of the epoch it saw last. A node that remembers an epoch and finds it gone or replaced knows that
+ * Redis lost the job's history; a node that never saw one cannot tell a new job from a loss.
+ * It also remembers the highest fencing token it saw per job: a store whose counter is below it
+ * lost writes even if its epoch survived (a failover to a replica that missed them). Bounded by the
+ * number of jobs this node guards.
+ */
+final class HistoryEpochs {
+
+    private final Map<JobId, String> seen = new ConcurrentHashMap<>();
+    private final Map<JobId, Long> tokens = new ConcurrentHashMap<>();
+
+    String lastSeen(JobId job) {
+        return seen.getOrDefault(job, "");
+    }
+
+    void saw(JobId job, String created) {
+        if (created != null && !created.isEmpty()) {
+            seen.put(job, created);
+        }
+    }
+
+    String highestToken(JobId job) {
+        return Long.toString(tokens.getOrDefault(job, 0L));
+    }
+
+    void sawToken(JobId job, long token) {
+        if (token > 0) {
+            tokens.merge(job, token, Math::max);
+        }
+    }
+
+    /** The epoch of a HISTORY_LOST reply ({@code <created millis>|lost}) as a record: acquiredAt = creation. */
+    static LeaseRecord record(String epoch) {
+        Instant created = null;
+        int bar = epoch == null ? -1 : epoch.indexOf('|');
+        if (bar > 0) {
+            try {
+                created = Instant.ofEpochMilli(Long.parseLong(epoch.substring(0, bar)));
+            } catch (NumberFormatException e) {
+                created = null;
+            }
+        }
+        return new LeaseRecord("", "", null, created, -1, null, false, epoch);
+    }
+}

@@ -1,0 +1,227 @@
+package io.jobguard.engine;
+
+import io.jobguard.Admission;
+import io.jobguard.JobEvent;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobGuardListener;
+import io.jobguard.JobOptions;
+import io.jobguard.JobPermit;
+import io.jobguard.RunOutcome;
+import io.jobguard.batch.BatchLease;
+import io.jobguard.batch.BatchLockConfig;
+import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 16, items 1 and 2 on a real redis-server: when Redis loses its data (restart without
+ * persistence, FLUSHALL, an evicted key), fencing tokens keep growing and no fire time that may
+ * have run before the loss runs again; later fire times run as usual.
+ */
+@WithRedis
+class HistoryLossIT {
+
+    /** The skew tolerance of the nodes here, which is also the window refused after a loss. */
+    private static final Duration SKEW = Duration.ofSeconds(2);
+    private static final JobOptions JOB = JobOptions.of("report", Duration.ofSeconds(10));
+
+    private final RedisServerProcess redis;
+    private final LettuceConnectionFactory connectionFactory;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final List<JobEvent> events = new CopyOnWriteArrayList<>();
+
+    HistoryLossIT(RedisServerProcess redis) {
+        this.redis = redis;
+        this.connectionFactory = redis.connectionFactory(Duration.ofSeconds(2));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        redis.ensureRunning();
+        connectionFactory.destroy();
+    }
+
+    private JobGuard node(String id) {
+        RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgtest");
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(SKEW).build())
+                .addListener(new JobGuardListener() {
+                    @Override
+                    public void onJobEvent(JobEvent event) {
+                        events.add(event);
+                    }
+                });
+        closeables.add(guard);
+        closeables.add(store);
+        return guard;
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    private void awaitRedisAnswers() {
+        await().atMost(Duration.ofSeconds(15)).ignoreExceptions().until(() -> {
+            try (RedisConnection c = connectionFactory.getConnection()) {
+                return "PONG".equals(c.ping());
+            }
+        });
+    }
+
+    private long fenceOf(JobGuard guard, Instant fireTime) {
+        Admission admission = guard.admit(JOB, fireTime);
+        assertThat(admission.granted()).as("%s granted", fireTime).isTrue();
+        try (JobPermit permit = admission.permit()) {
+            return permit.context().fencingToken();
+        }
+    }
+
+    @Test
+    void afterARestartWithDataLossTokensKeepGrowingAndNoFireTimeThatRanRunsAgain() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        Instant t1 = now();
+        long before = fenceOf(a, t1);
+        assertThat(b.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+
+        redis.restart();
+        awaitRedisAnswers();
+
+        // t1's marker is gone with the data: both nodes knew the job's epoch, so both refuse t1
+        int[] runs = {0};
+        assertThat(b.run(JOB, t1, () -> runs[0]++)).isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(a.run(JOB, t1, () -> runs[0]++)).isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(runs[0]).isZero();
+
+        // a fire time after the loss plus the window runs, with a higher token than before the loss
+        Instant later = now().plus(SKEW).plusSeconds(2);
+        long after = fenceOf(b, later);
+        assertThat(after).isGreaterThan(before);
+        assertThat(events).filteredOn(e -> e.outcome() == RunOutcome.HISTORY_LOST).hasSize(2);
+    }
+
+    @Test
+    void aFlushAllDuringARunLetsNoOtherNodeRunThatFireTimeAndTheLaterRunHasTheHigherToken() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        Instant t0 = now().minusSeconds(1);
+        fenceOf(a, t0);
+        assertThat(b.run(JOB, t0, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+
+        Instant t1 = t0.plusSeconds(1);
+        try (JobPermit running = a.admit(JOB, t1).permit()) {
+            long first = running.context().fencingToken();
+            redis.flushAll();
+            // b fires t1 late (clock behind): the marker and the lease are gone, b must not run t1
+            assertThat(b.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+
+            Instant later = now().plus(SKEW).plusSeconds(2);
+            long second = fenceOf(b, later);
+            assertThat(second).isGreaterThan(first);
+        }
+    }
+
+    /**
+     * What a replica promoted before it received the last writes holds: the epoch (replicated long
+     * ago), an older fencing counter, no marker of the last fire time. The epoch cannot tell; the
+     * node that was handed the lost token can.
+     */
+    @Test
+    void aPromotedReplicaThatMissedTheLastWritesIsALossForTheNodeThatSawTheLostToken() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        Instant t0 = now().minusSeconds(1);
+        fenceOf(a, t0);
+        assertThat(b.run(JOB, t0, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+        String fence = "jgtest:{default:report}:fence";
+        Object replicated = redis.call("GET", fence);
+
+        Instant t1 = t0.plusSeconds(1);
+        long lost = fenceOf(a, t1);
+        // the failover: the new primary never got t1's acquisition
+        redis.call("SET", fence, String.valueOf(replicated));
+        redis.call("DEL", "jgtest:{default:report}:fired:" + t1.toEpochMilli());
+
+        // a fires its next fire time first and sees the counter below the token it was handed
+        assertThat(a.run(JOB, t1.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        // b, late, fires t1: without the renewed epoch it would run t1 a second time
+        assertThat(b.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(fenceOf(b, now().plus(SKEW).plusSeconds(2))).isGreaterThan(lost);
+    }
+
+    @Test
+    void anEvictedEpochIsALoss() {
+        JobGuard a = node("a");
+        Instant t1 = now();
+        fenceOf(a, t1);
+        try (RedisConnection c = connectionFactory.getConnection()) {
+            // what maxmemory eviction would do to the job's keys: the epoch and the marker go
+            for (byte[] key : c.keyCommands().keys("jgtest:*".getBytes(StandardCharsets.UTF_8))) {
+                c.keyCommands().del(key);
+            }
+        }
+        assertThat(a.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+    }
+
+    @Test
+    void aNewJobOnANewStoreRunsItsFirstFireTime() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        Instant t1 = now();
+        assertThat(a.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(b.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+        assertThat(b.run(JOB, t1.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.RAN);
+    }
+
+    @Test
+    void aNodeThatKnewTheEpochTurnsAFreshOneIntoALoss() {
+        JobGuard a = node("a");
+        Instant t1 = now();
+        fenceOf(a, t1);
+        redis.flushAll();
+        // c never saw the job: it cannot tell the flushed store from a new one and runs t2
+        JobGuard c = node("c");
+        Instant t2 = t1.plusSeconds(1);
+        assertThat(c.run(JOB, t2, () -> { })).isEqualTo(RunOutcome.RAN);
+        // a knew the old epoch: the store lost t1's marker; t1 is refused for everybody from now on
+        assertThat(a.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(c.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(a.run(JOB, t2, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+    }
+
+    @Test
+    void batchTokensKeepGrowingAfterAFlush() {
+        for (boolean spread : new boolean[] {false, true}) {
+            RedisBatchLocks locks = RedisBatchLocks.create(connectionFactory, "jgtest",
+                    BatchLockConfig.custom().nodeId("a").spread(spread).build());
+            closeables.add(locks);
+            long before;
+            try (BatchLease lease = locks.tryAcquire("sku", List.of("k1", "k2"), Duration.ofSeconds(10)).orElseThrow()) {
+                before = lease.fencingToken();
+            }
+            redis.flushAll();
+            try (BatchLease lease = locks.tryAcquire("sku", List.of("k1", "k2"), Duration.ofSeconds(10)).orElseThrow()) {
+                assertThat(lease.fencingToken()).as("spread=%s", spread).isGreaterThan(before);
+            }
+        }
+    }
+}

@@ -4,7 +4,7 @@
 # per-node ledgers and an independent checker; writes a markdown table and prints its path.
 # Needs JDK 17+, Maven and redis-server (on PATH, else the harness's fallbacks). Nothing is installed into
 # ~/.m2: the modules are compiled in the reactor and run from their target directories.
-#   examples/run-fault-suite.sh [--scenario NAME ...] [--library job-guard|shedlock|both] [--seconds N]
+#   examples/run-fault-suite.sh [--scenario NAME ...] [--library job-guard|shedlock|both] [--seconds N] [--node-arg ARG ...]
 # Scenario names: none sigkill-holder sigstop-holder redis-stop redis-restart client-pause client-kill
 #   flushall eviction sentinel-failover cluster-master-kill proxy-delay proxy-drop proxy-blackhole clock-step
 set -euo pipefail

@@ -25,7 +25,9 @@ import java.util.Map;
  * table of every run, whose path it prints.
  *
  * <p>Usage: {@code FaultSuite [--scenario NAME ...] [--library job-guard|shedlock|both] [--seconds N]
- * [--out DIR]}; defaults: every scenario, both libraries, 30 s, {@code target/fault-suite}.
+ * [--node-arg ARG ...] [--out DIR]}; defaults: every scenario, both libraries, 30 s, no extra node
+ * arguments, {@code target/fault-suite}. {@code --node-arg} passes a Spring Boot argument to every node
+ * (e.g. a job-guard property to compare a setting); the table's library column names it.
  */
 public final class FaultSuite {
 
@@ -59,6 +61,7 @@ public final class FaultSuite {
         List<String> libraries = List.of("job-guard", "shedlock");
         int seconds = 30;
         Path out = Path.of("target", "fault-suite");
+        List<String> nodeArgs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -71,8 +74,9 @@ public final class FaultSuite {
                 };
                 case "--seconds" -> seconds = Integer.parseInt(require(value, "--seconds"));
                 case "--out" -> out = Path.of(require(value, "--out"));
+                case "--node-arg" -> nodeArgs.add(require(value, "--node-arg"));
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i]
-                        + "'; usage: [--scenario NAME ...] [--library job-guard|shedlock|both] [--seconds N] [--out DIR]");
+                        + "'; usage: [--scenario NAME ...] [--library job-guard|shedlock|both] [--seconds N] [--node-arg ARG ...] [--out DIR]");
             }
             i++;
         }
@@ -92,7 +96,7 @@ public final class FaultSuite {
             for (String library : libraries) {
                 String row;
                 try {
-                    Result result = run(scenario, library, seconds, runDir, classpath);
+                    Result result = run(scenario, library, seconds, runDir, classpath, nodeArgs);
                     row = result.row();
                 } catch (Exception e) {
                     row = "| " + scenario.description + " | " + library + " | | | | | | | run failed: "
@@ -130,11 +134,12 @@ public final class FaultSuite {
      * @param seconds   how long the nodes are observed after all are up
      * @param parent    where the run's directory (ledgers, logs) is created
      * @param classpath the node JVMs' class path
+     * @param nodeArgs  extra Spring Boot arguments for every node
      * @return the verdict and its table row
      * @throws Exception if the run cannot be set up
      */
-    static Result run(Scenario scenario, String library, int seconds, Path parent, String classpath)
-            throws Exception {
+    static Result run(Scenario scenario, String library, int seconds, Path parent, String classpath,
+                      List<String> nodeArgs) throws Exception {
         Path dir = parent.resolve(scenario.cliName() + "-" + library);
         Files.createDirectories(dir);
         System.out.printf("== %s with %s (ledgers and logs in %s)%n", scenario.cliName(), library, dir);
@@ -153,7 +158,9 @@ public final class FaultSuite {
                     List<String> redisArgs = proxy != null && node[0].equals("node-C")
                             ? List.of("--spring.data.redis.host=" + proxy.host(), "--spring.data.redis.port=" + proxy.port())
                             : redis.springArgs();
-                    nodes.add(NodeJvm.start(node[0], node[1], library, dir, classpath, redisArgs));
+                    List<String> args = new ArrayList<>(redisArgs);
+                    args.addAll(nodeArgs);
+                    nodes.add(NodeJvm.start(node[0], node[1], library, dir, classpath, args));
                 }
                 awaitReady(nodes);
                 long allReady = ledger.write("ALL_READY", "-");
@@ -169,7 +176,8 @@ public final class FaultSuite {
             }
         }
         LedgerChecker.Verdict verdict = new LedgerChecker(SCHEDULES, MARGIN, EDGE).check(dir);
-        return new Result(scenario, library, verdict, notes);
+        return new Result(scenario, nodeArgs.isEmpty() ? library : library + " " + String.join(" ", nodeArgs),
+                verdict, notes);
     }
 
     private static void awaitReady(List<NodeJvm> nodes) throws InterruptedException {

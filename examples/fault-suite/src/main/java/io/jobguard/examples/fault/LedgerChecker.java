@@ -125,7 +125,8 @@ public final class LedgerChecker {
             for (Map.Entry<Long, List<Interval>> fire : byFire.entrySet()) {
                 if (fire.getValue().size() > 1) {
                     ranTwice++;
-                    twice.add(job.getKey() + "@" + fire.getKey() % 100_000 + "×" + fire.getValue().size());
+                    twice.add(job.getKey() + "@" + java.time.LocalTime.ofInstant(java.time.Instant.ofEpochMilli(fire.getKey()),
+                            java.time.ZoneOffset.UTC) + "×" + fire.getValue().size());
                 }
             }
             long from = ceil(allReady + edge.toMillis(), period);
@@ -151,7 +152,7 @@ public final class LedgerChecker {
             tokenNotes(job.getKey(), jobRuns, notes);
         }
         if (!twice.isEmpty()) {
-            notes.add("ran twice (job@fire ms mod 100000): " + String.join(" ", twice.subList(0, Math.min(6, twice.size())))
+            notes.add("ran twice (job@fire time UTC): " + String.join(" ", twice.subList(0, Math.min(6, twice.size())))
                     + (twice.size() > 6 ? " …" : ""));
         }
         int[] batchPairs = overlapping(holds, true);

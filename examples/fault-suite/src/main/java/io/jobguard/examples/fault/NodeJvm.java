@@ -29,7 +29,7 @@ final class NodeJvm {
     }
 
     static NodeJvm start(String name, String clockOffset, String library, Path dir, String classpath,
-                         List<String> redisArgs) throws IOException {
+                         List<String> extraArgs) throws IOException {
         Path ledger = dir.resolve(name + ".ledger");
         Path clockFile = dir.resolve(name + ".clock-step-ms");
         Path log = dir.resolve(name + ".log");
@@ -42,7 +42,7 @@ final class NodeJvm {
                 "--fault.node=" + name, "--fault.library=" + library, "--fault.ledger=" + ledger,
                 "--fault.clock-offset=" + clockOffset, "--fault.clock-file=" + clockFile,
                 "--jobguard.enabled=" + "job-guard".equals(library)));
-        command.addAll(redisArgs);
+        command.addAll(extraArgs);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new NodeJvm(name, clockOffset, ledger, clockFile, log, process);
     }

@@ -26,7 +26,8 @@ import java.util.Map;
  *
  * <p>Usage: {@code FaultSuite [--scenario NAME ...] [--library job-guard|shedlock|both] [--seconds N]
  * [--node-arg ARG ...] [--out DIR]}; defaults: every scenario, both libraries, 30 s, no extra node
- * arguments, {@code target/fault-suite}. {@code --node-arg} passes a Spring Boot argument to every node
+ * arguments, {@code target/fault-suite}. {@code --recheck RUN_DIR} only runs the checker again over
+ * the ledgers of an earlier run and writes {@code results-rechecked.md} there. {@code --node-arg} passes a Spring Boot argument to every node
  * (e.g. a job-guard property to compare a setting); the table's library column names it.
  */
 public final class FaultSuite {
@@ -62,6 +63,10 @@ public final class FaultSuite {
         int seconds = 30;
         Path out = Path.of("target", "fault-suite");
         List<String> nodeArgs = new ArrayList<>();
+        if (args.length == 2 && args[0].equals("--recheck")) {
+            recheck(Path.of(args[1]));
+            return;
+        }
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -111,6 +116,29 @@ public final class FaultSuite {
         System.out.println("table written to " + table.toAbsolutePath());
     }
 
+    private static void recheck(Path runDir) throws IOException {
+        StringBuilder table = new StringBuilder(header(-1));
+        List<Path> dirs;
+        try (var list = Files.list(runDir)) {
+            dirs = list.filter(d -> Files.exists(d.resolve(LedgerChecker.RUNNER_LEDGER))).sorted().toList();
+        }
+        for (Scenario scenario : Scenario.values()) {
+            for (Path dir : dirs) {
+                String name = dir.getFileName().toString();
+                String library = name.startsWith(scenario.cliName() + "-") ? name.substring(scenario.cliName().length() + 1)
+                        : null;
+                if (library != null && (library.equals("job-guard") || library.equals("shedlock"))) {
+                    table.append(new Result(scenario, library,
+                            new LedgerChecker(SCHEDULES, MARGIN, EDGE).check(dir)).row());
+                }
+            }
+        }
+        Path out = runDir.resolve("results-rechecked.md");
+        Files.writeString(out, table);
+        System.out.print(table);
+        System.out.println("table written to " + out.toAbsolutePath());
+    }
+
     private static String require(String value, String option) {
         if (value == null) {
             throw new IllegalArgumentException(option + " needs a value");
@@ -119,7 +147,7 @@ public final class FaultSuite {
     }
 
     static String header(int seconds) {
-        return "Observed " + seconds + " s per run; 3 node JVMs (scheduler clocks -2 s, 0, +3 s); jobs: every-second"
+        return (seconds < 0 ? "Ledgers re-checked" : "Observed " + seconds + " s per run") + "; 3 node JVMs (scheduler clocks -2 s, 0, +3 s); jobs: every-second"
                 + " (RETURN, 400 ms) and every-2s-wait (WAIT, 700 ms), lease 5 s; batches of 3 of 12 keys.\n\n"
                 + "| fault | library | fire times | ran twice | overlaps (token out of order) "
                 + "| never ran: inside / outside window | recovery | batch: two holders of a key | notes |\n"
@@ -144,7 +172,6 @@ public final class FaultSuite {
         Files.createDirectories(dir);
         System.out.printf("== %s with %s (ledgers and logs in %s)%n", scenario.cliName(), library, dir);
         List<NodeJvm> nodes = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
         try (RedisSetup redis = switch (scenario.topology) {
                 case SENTINEL -> RedisSetup.startSentinel();
                 case CLUSTER -> RedisSetup.startCluster();
@@ -166,7 +193,7 @@ public final class FaultSuite {
                 long allReady = ledger.write("ALL_READY", "-");
                 long injectAt = allReady + Math.max(8_000, seconds * 1000L / 3);
                 sleepUntil(injectAt);
-                FaultRunImpl run = new FaultRunImpl(nodes, redis, proxy, ledger, notes);
+                FaultRunImpl run = new FaultRunImpl(nodes, redis, proxy, ledger);
                 scenario.inject(run);
                 long end = Math.max(allReady + seconds * 1000L, System.currentTimeMillis() + 10_000);
                 sleepUntil(end);
@@ -177,7 +204,7 @@ public final class FaultSuite {
         }
         LedgerChecker.Verdict verdict = new LedgerChecker(SCHEDULES, MARGIN, EDGE).check(dir);
         return new Result(scenario, nodeArgs.isEmpty() ? library : library + " " + String.join(" ", nodeArgs),
-                verdict, notes);
+                verdict);
     }
 
     private static void awaitReady(List<NodeJvm> nodes) throws InterruptedException {
@@ -229,8 +256,8 @@ public final class FaultSuite {
         }
     }
 
-    private record FaultRunImpl(List<NodeJvm> nodes, RedisSetup redis, TcpProxy proxy, RunnerLedger ledger,
-                                List<String> notes) implements Scenario.FaultRun {
+    private record FaultRunImpl(List<NodeJvm> nodes, RedisSetup redis, TcpProxy proxy, RunnerLedger ledger)
+            implements Scenario.FaultRun {
 
         @Override
         public NodeJvm awaitHolder() {
@@ -263,7 +290,7 @@ public final class FaultSuite {
 
         @Override
         public void note(String note) {
-            notes.add(note);
+            ledger.write("NOTE", note.replace('\t', ' ').replace('\n', ' '));
         }
 
         @Override
@@ -283,19 +310,16 @@ public final class FaultSuite {
      * @param scenario the fault
      * @param library  the library
      * @param verdict  the checker's verdict
-     * @param notes    what the runner observed (e.g. keys evicted)
      */
-    record Result(Scenario scenario, String library, LedgerChecker.Verdict verdict, List<String> notes) {
+    record Result(Scenario scenario, String library, LedgerChecker.Verdict verdict) {
 
         String row() {
             LedgerChecker.Verdict v = verdict;
-            List<String> all = new ArrayList<>(v.notes());
-            all.addAll(notes);
             return "| " + scenario.description + " | " + library + " | " + v.fireTimes() + " | " + v.ranTwice()
                     + " | " + v.overlaps() + " (" + v.outOfOrder() + ") | " + v.missedInside() + " / "
                     + v.missedOutside() + " | " + (v.recoveryMillis() == null ? "-"
                     : String.format("%.1f s", v.recoveryMillis() / 1000.0)) + " | " + v.batchTwoHolders() + " of "
-                    + v.batches() + " | " + String.join("; ", all).replace('|', '/') + " |\n";
+                    + v.batches() + " | " + String.join("; ", v.notes()).replace('|', '/') + " |\n";
         }
     }
 }

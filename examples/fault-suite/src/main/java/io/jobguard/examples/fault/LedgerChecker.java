@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * {@code START}/{@code END} of a run (id = nominal fire time in epoch ms), {@code BSTART}/{@code BEND}
  * of a batch lease (id = the node's lease sequence, keys comma-separated). Runner events:
  * {@code ALL_READY}, {@code FAULT_START}, {@code FAULT_END}, {@code KILLED} (job = the node
- * SIGKILLed) and {@code STOP}.
+ * SIGKILLed), {@code NOTE} (job = what the runner observed, copied into the notes) and {@code STOP}.
  *
  * <p>Verdicts: a fire time <em>ran twice</em> if two starts name it; two runs of one job
  * <em>overlap</em> if their intervals intersect, <em>out of order</em> if the later start does not
@@ -35,7 +35,8 @@ import java.util.stream.Stream;
  * in [fault start − margin, fault end + margin] (margin = the fleet's skew spread: a fire time is
  * attempted from 3 s before to 2 s after it), else outside; <em>recovery</em> is the time from the
  * fault's end to the first start of the first timed job; two batch leases holding one key at once
- * are <em>two holders</em>. A run without an end line ends when its node was SIGKILLed, else at its
+ * are <em>two holders</em>; a run that started more than the margin before its fire time is noted as
+ * <em>early</em> (a node whose clock ran ahead claimed it). A run without an end line ends when its node was SIGKILLed, else at its
  * node's next line, else at {@code STOP}.
  */
 public final class LedgerChecker {
@@ -150,6 +151,11 @@ public final class LedgerChecker {
                 notes.add(pairs[2] + " overlap(s) of " + job.getKey() + " without tokens");
             }
             tokenNotes(job.getKey(), jobRuns, notes);
+            long early = jobRuns.stream().filter(r -> r.start < r.id - margin.toMillis()).count();
+            if (early > 0) {
+                notes.add(early + " run(s) of " + job.getKey() + " started over " + margin.toSeconds()
+                        + " s before their fire time");
+            }
         }
         if (!twice.isEmpty()) {
             notes.add("ran twice (job@fire time UTC): " + String.join(" ", twice.subList(0, Math.min(6, twice.size())))
@@ -164,6 +170,7 @@ public final class LedgerChecker {
         if (lost > 0) {
             notes.add(lost + " run(s)/batch(es) told lease lost");
         }
+        events.stream().filter(e -> e.event.equals("NOTE")).forEach(e -> notes.add(e.job));
         Long recovery = null;
         if (faultEnd != null && !schedules.isEmpty()) {
             String firstJob = schedules.keySet().iterator().next();

@@ -139,6 +139,34 @@ class LedgerCheckerTest {
     }
 
     @Test
+    void tokensReissuedAfterALossAreNotedAsBackwardsAndTwice() {
+        List<String> lines = clean();
+        // fire time 9 s gets token 2 again, a second after fire time 8 s got token 9
+        lines.removeIf(l -> l.contains("\tjob\t" + (T0 + 9_000) + "\t"));
+        lines.add(line(T0 + 9_010, "START", "node-B", "job", T0 + 9_000, 2, false, "-"));
+        lines.add(line(T0 + 9_400, "END", "node-B", "job", T0 + 9_000, 2, false, "-"));
+
+        LedgerChecker.Verdict v = checker.check(lines);
+
+        assertThat(v.notes()).contains("job: token went backwards 1×", "job: 1 token(s) handed out twice");
+    }
+
+    @Test
+    void startsWrittenInSwappedOrderWithinMillisecondsAreNotBackwards() {
+        List<String> lines = clean();
+        // two batch leases acquired within milliseconds; the one with the higher token wrote its line first
+        lines.add(line(T0 + 2_001, "BSTART", "node-A", "pool", 1, 8, false, "K1"));
+        lines.add(line(T0 + 2_003, "BSTART", "node-B", "pool", 1, 7, false, "K2"));
+        lines.add(line(T0 + 2_100, "BEND", "node-A", "pool", 1, 8, false, "-"));
+        lines.add(line(T0 + 2_100, "BEND", "node-B", "pool", 1, 7, false, "-"));
+
+        LedgerChecker.Verdict v = checker.check(lines);
+
+        assertThat(v.batches()).isEqualTo(2);
+        assertThat(v.notes()).isEmpty();
+    }
+
+    @Test
     void aLineCutBySigkillIsIgnored() {
         List<String> lines = clean();
         lines.add("1700000004");

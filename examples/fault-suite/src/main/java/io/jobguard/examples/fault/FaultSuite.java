@@ -154,7 +154,7 @@ public final class FaultSuite {
         return (seconds < 0 ? "Ledgers re-checked" : "Observed " + seconds + " s per run") + "; 3 node JVMs (scheduler clocks -2 s, 0, +3 s); jobs: every-second"
                 + " (RETURN, 400 ms) and every-2s-wait (WAIT, 700 ms), lease 5 s; batches of 3 of 12 keys.\n\n"
                 + "| fault | library | fire times | ran twice | overlaps (token out of order) "
-                + "| never ran: inside / outside window | recovery | batch: two holders of a key | notes |\n"
+                + "| never ran: inside / outside window | recovery | batch: two holders of a key (token out of order) | notes |\n"
                 + "|---|---|---|---|---|---|---|---|---|\n";
     }
 
@@ -322,8 +322,8 @@ public final class FaultSuite {
             return "| " + scenario.description + " | " + library + " | " + v.fireTimes() + " | " + v.ranTwice()
                     + " | " + v.overlaps() + " (" + v.outOfOrder() + ") | " + v.missedInside() + " / "
                     + v.missedOutside() + " | " + (v.recoveryMillis() == null ? "-"
-                    : String.format("%.1f s", v.recoveryMillis() / 1000.0)) + " | " + v.batchTwoHolders() + " of "
-                    + v.batches() + " | " + String.join("; ", v.notes()).replace('|', '/') + " |\n";
+                    : String.format("%.1f s", v.recoveryMillis() / 1000.0)) + " | " + v.batchTwoHolders() + " ("
+                    + v.batchOutOfOrder() + ") of " + v.batches() + " | " + String.join("; ", v.notes()).replace('|', '/') + " |\n";
         }
     }
 }

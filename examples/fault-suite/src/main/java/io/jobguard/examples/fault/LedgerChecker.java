@@ -165,9 +165,6 @@ public final class LedgerChecker {
                     + (twice.size() > 6 ? " …" : ""));
         }
         int[] batchPairs = overlapping(holds, true);
-        if (batchPairs[1] > 0) {
-            notes.add(batchPairs[1] + " of the two-holder pairs with the later token not higher");
-        }
         tokenNotes("batch", holds, notes);
         long lost = runs.stream().filter(r -> r.leaseLost).count() + holds.stream().filter(r -> r.leaseLost).count();
         if (lost > 0) {
@@ -182,7 +179,8 @@ public final class LedgerChecker {
                     .mapToLong(r -> r.start - end).min().stream().boxed().findFirst().orElse(null);
         }
         return new Verdict(fireTimes, ranTwice, overlaps, outOfOrder, missInside, missOutside,
-                faultEnd == null ? null : recovery, batchPairs[0], holds.size(), runs.size(), List.copyOf(notes));
+                faultEnd == null ? null : recovery, batchPairs[0], batchPairs[1], holds.size(), runs.size(),
+                List.copyOf(notes));
     }
 
     /**
@@ -323,12 +321,14 @@ public final class LedgerChecker {
      * @param missedOutside   expected fire times nobody ran, outside it
      * @param recoveryMillis  fault end to the first start of the first job; null without a fault or a run after it
      * @param batchTwoHolders pairs of batch leases that held one key at the same time
+     * @param batchOutOfOrder of those, pairs where the later lease did not have the higher fencing token
      * @param batches         batch leases recorded
      * @param runs            job runs recorded
      * @param notes           details: tokens backwards or reused, lease-lost runs, which fire times ran twice
      */
     public record Verdict(int fireTimes, int ranTwice, int overlaps, int outOfOrder, int missedInside,
-                          int missedOutside, Long recoveryMillis, int batchTwoHolders, int batches, int runs,
+                          int missedOutside, Long recoveryMillis, int batchTwoHolders, int batchOutOfOrder,
+                          int batches, int runs,
                           List<String> notes) {
     }
 }

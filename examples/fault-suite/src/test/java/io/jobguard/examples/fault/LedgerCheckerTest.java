@@ -118,6 +118,21 @@ class LedgerCheckerTest {
 
         assertThat(v.batches()).isEqualTo(4);
         assertThat(v.batchTwoHolders()).isEqualTo(1);
+        assertThat(v.batchOutOfOrder()).isZero();
+    }
+
+    @Test
+    void aSecondHolderWithTheLowerTokenIsOutOfOrder() {
+        List<String> lines = clean();
+        lines.add(line(T0 + 1_000, "BSTART", "node-A", "pool", 1, 10, false, "K1,K2,K3"));
+        lines.add(line(T0 + 1_300, "BEND", "node-A", "pool", 1, 10, true, "-"));
+        lines.add(line(T0 + 1_250, "BSTART", "node-C", "pool", 1, 2, false, "K3,K7,K8"));
+        lines.add(line(T0 + 1_400, "BEND", "node-C", "pool", 1, 2, false, "-"));
+
+        LedgerChecker.Verdict v = checker.check(lines);
+
+        assertThat(v.batchTwoHolders()).isEqualTo(1);
+        assertThat(v.batchOutOfOrder()).isEqualTo(1);
     }
 
     @Test

@@ -6,6 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -46,6 +49,7 @@ public final class LedgerChecker {
 
     /** Starts this close together are not ordered by their ledger times. */
     private static final long RACE_MILLIS = 100;
+    private static final DateTimeFormatter FIRE_TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
     private final Map<String, Duration> schedules;
     private final Duration margin;
@@ -129,8 +133,8 @@ public final class LedgerChecker {
             for (Map.Entry<Long, List<Interval>> fire : byFire.entrySet()) {
                 if (fire.getValue().size() > 1) {
                     ranTwice++;
-                    twice.add(job.getKey() + "@" + java.time.LocalTime.ofInstant(java.time.Instant.ofEpochMilli(fire.getKey()),
-                            java.time.ZoneOffset.UTC) + "×" + fire.getValue().size());
+                    twice.add(job.getKey() + "@" + FIRE_TIME.format(Instant.ofEpochMilli(fire.getKey())) + "×"
+                            + fire.getValue().size());
                 }
             }
             long from = ceil(allReady + edge.toMillis(), period);

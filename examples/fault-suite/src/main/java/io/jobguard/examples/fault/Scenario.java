@@ -24,7 +24,7 @@ enum Scenario {
     /** The node running the every-second job is SIGKILLed mid-run; window = its lease. */
     SIGKILL_HOLDER(Topology.STANDALONE, "holder SIGKILLed mid-run") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             NodeJvm holder = run.awaitHolder();
             run.faultStart();
             run.killed(holder);
@@ -36,7 +36,7 @@ enum Scenario {
     /** The holder is SIGSTOPped for lease + 3 s, then continued. */
     SIGSTOP_HOLDER(Topology.STANDALONE, "holder SIGSTOPped past its lease (8 s)") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             NodeJvm holder = run.awaitHolder();
             run.faultStart();
             holder.signal("STOP");
@@ -48,7 +48,7 @@ enum Scenario {
     /** Redis shut down for 10 s, then started empty (no persistence). */
     REDIS_STOP(Topology.STANDALONE, "Redis stopped 10 s (returns empty)") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             RedisServerProcess redis = run.redis().primary();
             run.faultStart();
             redis.stop();
@@ -70,7 +70,7 @@ enum Scenario {
     /** {@code CLIENT PAUSE 5000 ALL}. */
     CLIENT_PAUSE(Topology.STANDALONE, "CLIENT PAUSE 5 s") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             run.faultStart();
             run.redis().primary().call("CLIENT", "PAUSE", "5000", "ALL");
             run.sleep(Duration.ofSeconds(5));
@@ -80,7 +80,7 @@ enum Scenario {
     /** {@code CLIENT KILL TYPE normal} every 2 s, five times. */
     CLIENT_KILL(Topology.STANDALONE, "CLIENT KILL every 2 s (5×)") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             run.faultStart();
             for (int i = 0; i < 5; i++) {
                 run.redis().primary().call("CLIENT", "KILL", "TYPE", "normal");
@@ -92,7 +92,7 @@ enum Scenario {
     /** {@code FLUSHALL} while a run of the every-second job is in flight. */
     FLUSHALL(Topology.STANDALONE, "FLUSHALL during a run") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             run.awaitHolder();
             run.faultStart();
             run.redis().primary().flushAll();
@@ -103,7 +103,7 @@ enum Scenario {
     /** maxmemory just above use with allkeys-lru, and 5 MB/s of other data for 10 s. */
     EVICTION(Topology.STANDALONE, "maxmemory + allkeys-lru eviction, 10 s") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             RedisServerProcess redis = run.redis().primary();
             String memory = redis.info("memory");
             long used = Long.parseLong(memory.lines().filter(l -> l.startsWith("used_memory:")).findFirst()
@@ -151,7 +151,7 @@ enum Scenario {
     /** The Redis Cluster master that holds the every-second job's key is shut down for 10 s, then rejoins empty. */
     CLUSTER_MASTER_KILL(Topology.CLUSTER, "Redis Cluster master (job's slot) down 10 s") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             RedisSetup.Cluster cluster = (RedisSetup.Cluster) run.redis();
             run.awaitHolder();
             RedisServerProcess master = cluster.cluster().masters().stream()
@@ -167,7 +167,7 @@ enum Scenario {
     /** node-C's link to Redis delayed 850 ms each way (1.7 s per round trip) for 10 s. */
     PROXY_DELAY(Topology.PROXIED, "node-C's link delayed 1.7 s per round trip, 10 s") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             TcpProxy proxy = run.proxy();
             run.faultStart();
             proxy.delay(Duration.ofMillis(850));
@@ -179,7 +179,7 @@ enum Scenario {
     /** node-C's connections to Redis cut every 2 s, five times. */
     PROXY_DROP(Topology.PROXIED, "node-C's connections cut every 2 s (5×)") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             TcpProxy proxy = run.proxy();
             run.faultStart();
             for (int i = 0; i < 5; i++) {
@@ -192,7 +192,7 @@ enum Scenario {
     /** node-C's link discards everything for 10 s; then its connections are cut and it may reconnect. */
     PROXY_BLACKHOLE(Topology.PROXIED, "node-C's link blackholed 10 s") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             TcpProxy proxy = run.proxy();
             run.faultStart();
             proxy.blackhole();
@@ -205,7 +205,7 @@ enum Scenario {
     /** node-B's scheduler clock stepped 30 s forward for 10 s, then back. */
     CLOCK_STEP(Topology.STANDALONE, "node-B's scheduler clock +30 s for 10 s, then back") {
         @Override
-        void inject(FaultRun run) throws InterruptedException {
+        void inject(FaultRun run) {
             NodeJvm node = run.nodes().get(1);
             run.faultStart();
             node.stepClock(30_000);
@@ -226,7 +226,7 @@ enum Scenario {
         this.description = description;
     }
 
-    abstract void inject(FaultRun run) throws InterruptedException;
+    abstract void inject(FaultRun run);
 
     /** The command-line name, e.g. {@code sigkill-holder}. */
     String cliName() {

@@ -1,0 +1,271 @@
+package io.jobguard.examples.fault;
+
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.TcpProxy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The faults of the suite. Each is injected once, about a third into the observed window, between a
+ * {@code FAULT_START} and a {@code FAULT_END} line in the runner's ledger; the window is the time the
+ * fault acts (for a killed holder: until its lease would have run out).
+ */
+enum Scenario {
+
+    /** No fault: the baseline. */
+    NONE(Topology.STANDALONE, "no fault") {
+        @Override
+        void inject(FaultRun run) {
+            // nothing
+        }
+    },
+    /** The node running the every-second job is SIGKILLed mid-run; window = its lease. */
+    SIGKILL_HOLDER(Topology.STANDALONE, "holder SIGKILLed mid-run") {
+        @Override
+        void inject(FaultRun run) {
+            NodeJvm holder = run.awaitHolder();
+            run.faultStart();
+            run.killed(holder);
+            holder.sigkill();
+            run.sleep(JobWork.LEASE);
+            run.faultEnd();
+        }
+    },
+    /** The holder is SIGSTOPped for lease + 3 s, then continued. */
+    SIGSTOP_HOLDER(Topology.STANDALONE, "holder SIGSTOPped past its lease (8 s)") {
+        @Override
+        void inject(FaultRun run) {
+            NodeJvm holder = run.awaitHolder();
+            run.faultStart();
+            holder.signal("STOP");
+            run.sleep(JobWork.LEASE.plusSeconds(3));
+            holder.signal("CONT");
+            run.faultEnd();
+        }
+    },
+    /** Redis shut down for 10 s, then started empty (no persistence). */
+    REDIS_STOP(Topology.STANDALONE, "Redis stopped 10 s (returns empty)") {
+        @Override
+        void inject(FaultRun run) {
+            RedisServerProcess redis = run.redis().primary();
+            run.faultStart();
+            redis.stop();
+            run.sleep(Duration.ofSeconds(10));
+            redis.restart();
+            run.faultEnd();
+        }
+    },
+    /** Redis restarted at once while a run holds its lease: every key is lost. */
+    REDIS_RESTART(Topology.STANDALONE, "Redis restarted, keys lost") {
+        @Override
+        void inject(FaultRun run) {
+            run.awaitHolder();
+            run.faultStart();
+            run.redis().primary().restart();
+            run.faultEnd();
+        }
+    },
+    /** {@code CLIENT PAUSE 5000 ALL}. */
+    CLIENT_PAUSE(Topology.STANDALONE, "CLIENT PAUSE 5 s") {
+        @Override
+        void inject(FaultRun run) {
+            run.faultStart();
+            run.redis().primary().call("CLIENT", "PAUSE", "5000", "ALL");
+            run.sleep(Duration.ofSeconds(5));
+            run.faultEnd();
+        }
+    },
+    /** {@code CLIENT KILL TYPE normal} every 2 s, five times. */
+    CLIENT_KILL(Topology.STANDALONE, "CLIENT KILL every 2 s (5×)") {
+        @Override
+        void inject(FaultRun run) {
+            run.faultStart();
+            for (int i = 0; i < 5; i++) {
+                run.redis().primary().call("CLIENT", "KILL", "TYPE", "normal");
+                run.sleep(Duration.ofSeconds(2));
+            }
+            run.faultEnd();
+        }
+    },
+    /** {@code FLUSHALL} while a run of the every-second job is in flight. */
+    FLUSHALL(Topology.STANDALONE, "FLUSHALL during a run") {
+        @Override
+        void inject(FaultRun run) {
+            run.awaitHolder();
+            run.faultStart();
+            run.redis().primary().flushAll();
+            run.sleep(Duration.ofSeconds(1));
+            run.faultEnd();
+        }
+    },
+    /** maxmemory just above use with allkeys-lru, and 5 MB/s of other data for 10 s. */
+    EVICTION(Topology.STANDALONE, "maxmemory + allkeys-lru eviction, 10 s") {
+        @Override
+        void inject(FaultRun run) {
+            RedisServerProcess redis = run.redis().primary();
+            String memory = redis.info("memory");
+            long used = Long.parseLong(memory.lines().filter(l -> l.startsWith("used_memory:")).findFirst()
+                    .orElseThrow().substring("used_memory:".length()).trim());
+            redis.call("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+            redis.call("CONFIG", "SET", "maxmemory", Long.toString(used + 1024 * 1024));
+            run.faultStart();
+            String junk = "x".repeat(64 * 1024);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            int n = 0;
+            while (System.nanoTime() < deadline) {
+                for (int i = 0; i < 20; i++) {
+                    redis.call("SET", "other-data:" + n++, junk);
+                }
+                run.sleep(Duration.ofMillis(250));
+            }
+            redis.call("CONFIG", "SET", "maxmemory", "0");
+            run.faultEnd();
+            run.note("evicted_keys:" + redis.info("stats").lines().filter(l -> l.startsWith("evicted_keys:"))
+                    .findFirst().orElse("?").substring("evicted_keys:".length()).trim());
+        }
+    },
+    /**
+     * Sentinel failover that loses the last writes: the replica is SIGSTOPped and its link cut, the
+     * primary keeps granting for 1.5 s, then is shut down; the replica continues and is promoted.
+     */
+    SENTINEL_FAILOVER(Topology.SENTINEL, "Sentinel failover, last writes not replicated") {
+        @Override
+        void inject(FaultRun run) {
+            RedisSetup.Sentinel sentinel = (RedisSetup.Sentinel) run.redis();
+            RedisServerProcess primary = sentinel.primary();
+            RedisServerProcess replica = sentinel.replica();
+            run.awaitHolder();
+            run.faultStart();
+            replica.pause();
+            primary.call("CLIENT", "KILL", "TYPE", "replica");
+            run.sleep(Duration.ofMillis(1500));
+            primary.stop();
+            replica.resume();
+            RedisSetup.await(Duration.ofSeconds(40), "Sentinel to promote the replica", () -> sentinel.primary() == replica
+                    && ((String) replica.call("INFO", "replication")).contains("role:master"));
+            run.faultEnd();
+        }
+    },
+    /** The Redis Cluster master that holds the every-second job's key is shut down for 10 s, then rejoins empty. */
+    CLUSTER_MASTER_KILL(Topology.CLUSTER, "Redis Cluster master (job's slot) down 10 s") {
+        @Override
+        void inject(FaultRun run) {
+            RedisSetup.Cluster cluster = (RedisSetup.Cluster) run.redis();
+            run.awaitHolder();
+            RedisServerProcess master = cluster.cluster().masters().stream()
+                    .filter(m -> !keysLike(m, "*" + JobWork.EVERY_SECOND + "*").isEmpty()).findFirst()
+                    .orElse(cluster.cluster().masters().get(0));
+            run.faultStart();
+            master.stop();
+            run.sleep(Duration.ofSeconds(10));
+            cluster.cluster().ensureRunning();
+            run.faultEnd();
+        }
+    },
+    /** node-C's link to Redis delayed 850 ms each way (1.7 s per round trip) for 10 s. */
+    PROXY_DELAY(Topology.PROXIED, "node-C's link delayed 1.7 s per round trip, 10 s") {
+        @Override
+        void inject(FaultRun run) {
+            TcpProxy proxy = run.proxy();
+            run.faultStart();
+            proxy.delay(Duration.ofMillis(850));
+            run.sleep(Duration.ofSeconds(10));
+            proxy.delay(Duration.ZERO);
+            run.faultEnd();
+        }
+    },
+    /** node-C's connections to Redis cut every 2 s, five times. */
+    PROXY_DROP(Topology.PROXIED, "node-C's connections cut every 2 s (5×)") {
+        @Override
+        void inject(FaultRun run) {
+            TcpProxy proxy = run.proxy();
+            run.faultStart();
+            for (int i = 0; i < 5; i++) {
+                proxy.dropConnections();
+                run.sleep(Duration.ofSeconds(2));
+            }
+            run.faultEnd();
+        }
+    },
+    /** node-C's link discards everything for 10 s; then its connections are cut and it may reconnect. */
+    PROXY_BLACKHOLE(Topology.PROXIED, "node-C's link blackholed 10 s") {
+        @Override
+        void inject(FaultRun run) {
+            TcpProxy proxy = run.proxy();
+            run.faultStart();
+            proxy.blackhole();
+            run.sleep(Duration.ofSeconds(10));
+            proxy.dropConnections();
+            proxy.resume();
+            run.faultEnd();
+        }
+    },
+    /** node-B's scheduler clock stepped 30 s forward for 10 s, then back. */
+    CLOCK_STEP(Topology.STANDALONE, "node-B's scheduler clock +30 s for 10 s, then back") {
+        @Override
+        void inject(FaultRun run) {
+            NodeJvm node = run.nodes().get(1);
+            run.faultStart();
+            node.stepClock(30_000);
+            run.sleep(Duration.ofSeconds(10));
+            node.stepClock(0);
+            run.faultEnd();
+        }
+    };
+
+    /** Which Redis a scenario needs. */
+    enum Topology { STANDALONE, SENTINEL, CLUSTER, PROXIED }
+
+    final Topology topology;
+    final String description;
+
+    Scenario(Topology topology, String description) {
+        this.topology = topology;
+        this.description = description;
+    }
+
+    abstract void inject(FaultRun run);
+
+    /** The command-line name, e.g. {@code sigkill-holder}. */
+    String cliName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    static Scenario fromCli(String name) {
+        for (Scenario s : values()) {
+            if (s.cliName().equals(name)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown --scenario '" + name + "'; known: "
+                + java.util.Arrays.stream(values()).map(Scenario::cliName).toList());
+    }
+
+    private static List<?> keysLike(RedisServerProcess master, String pattern) {
+        Object reply = master.call("KEYS", pattern);
+        return reply instanceof List<?> list ? list : List.of();
+    }
+
+    /** What an injection can do: see the nodes and Redis, find the holder, record the window. */
+    interface FaultRun {
+        List<NodeJvm> nodes();
+
+        RedisSetup redis();
+
+        TcpProxy proxy();
+
+        NodeJvm awaitHolder();
+
+        void faultStart();
+
+        void faultEnd();
+
+        void killed(NodeJvm node);
+
+        void note(String note);
+
+        void sleep(Duration duration);
+    }
+}

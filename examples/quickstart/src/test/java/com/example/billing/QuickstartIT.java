@@ -58,7 +58,10 @@ class QuickstartIT {
                     BillingApplication.class.getName(),
                     "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
                     "--server.port=0", "--jobguard.node-id=instance-" + (i + 1),
-                    "--billing.invoice-cron=* * * * * *")
+                    "--billing.invoice-cron=* * * * * *",
+                    // the test classpath carries the harness's logback-test.xml (root at WARN): restore
+                    // Boot's default INFO, which the app's own "sending invoices" lines rely on
+                    "--logging.level.root=INFO")
                     .redirectErrorStream(true).redirectOutput(logs[i].toFile()).start());
         }
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {

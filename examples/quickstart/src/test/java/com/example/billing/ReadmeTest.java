@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReadmeTest {
 
     private static final Path ROOT = Path.of("../..");
-    private static final Pattern FENCE = Pattern.compile("(?m)^(<!-- from: (\\S+) -->\\n)?```(\\w*)\\n(.*?)^```$",
+    private static final Pattern FENCE = Pattern.compile("(?m)^(<!-- from: ([^\\n]+?) -->\\n)?```(\\w*)\\n(.*?)^```$",
             Pattern.DOTALL);
 
     private final String readme = read(ROOT.resolve("README.md"));

@@ -11,6 +11,7 @@ import io.jobguard.batch.BatchLocks;
 import io.jobguard.batch.BatchRequest;
 import io.jobguard.batch.BatchResult;
 import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.ReleaseNotifications;
@@ -222,7 +223,8 @@ public final class RedisBatchLocks implements BatchLocks {
             scripts.index(namespace, value, leaseMs);
         } catch (RuntimeException e) {
             // The index only feeds the actuator; the keys are held either way.
-            log.warn("job-guard: could not index batch lease in namespace '{}': {}", namespace, e.getMessage());
+            log.warn("job-guard: could not index batch lease in namespace '{}': {}", namespace,
+                    RateLimitedLog.causeChain(e));
         }
     }
 
@@ -258,7 +260,7 @@ public final class RedisBatchLocks implements BatchLocks {
             return out;
         } catch (RuntimeException e) {
             throw new LeaseStoreException("job-guard could not list batch leases of namespace '" + namespace + "': "
-                    + e.getMessage(), e);
+                    + RateLimitedLog.causeChain(e), e);
         }
     }
 

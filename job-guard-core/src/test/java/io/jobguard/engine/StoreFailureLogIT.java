@@ -8,7 +8,10 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
+import io.jobguard.batch.BatchLockConfig;
+import io.jobguard.redis.RedisBatchLocks;
 import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.LeaseStoreException;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +30,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What job-guard logs when the store fails or a key it did not write blocks a job: the line names
@@ -101,6 +105,11 @@ class StoreFailureLogIT {
             JobGuard guard = guard(restricted, "acl");
             assertThat(guard.run(JobOptions.of("invoices", LEASE), T, () -> { })).isEqualTo(RunOutcome.STORE_ERROR);
             assertThat(warnings()).singleElement().asString().contains("STORE_ERROR", "NOPERM");
+            try (RedisBatchLocks locks = RedisBatchLocks.create(restricted, "jgtest",
+                    BatchLockConfig.custom().nodeId("a").build())) {
+                assertThatThrownBy(() -> locks.tryAcquire("sku", List.of("a", "b"), LEASE))
+                        .isInstanceOf(LeaseStoreException.class).hasMessageContaining("NOPERM");
+            }
         } finally {
             restricted.destroy();
         }

@@ -58,7 +58,12 @@ public final class DemoRunner {
      * @throws Exception if the demo cannot run
      */
     public static void main(String[] args) throws Exception {
-        int seconds = args.length == 2 && "--seconds".equals(args[0]) ? Integer.parseInt(args[1]) : 30;
+        int seconds = seconds(args);
+        if (seconds <= 0) {
+            System.out.println("DEMO COULD NOT RUN (exit 2, not a job-guard failure): usage: DemoRunner "
+                    + "[--seconds N] with N a positive number, got " + String.join(" ", args));
+            System.exit(2);
+        }
         Path logs = Files.createTempDirectory("jobguard-demo");
         Path output = logs.resolve("demo.log");
         PrintStream console = System.out;
@@ -89,6 +94,20 @@ public final class DemoRunner {
         System.out.flush();
         file.close();
         System.exit(exit);
+    }
+
+    private static int seconds(String[] args) {
+        if (args.length == 0) {
+            return 30;
+        }
+        if (args.length == 2 && "--seconds".equals(args[0])) {
+            try {
+                return Integer.parseInt(args[1].trim());
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+        return -1;
     }
 
     private static DemoRedis startRedis() throws HarnessProblem {

@@ -187,39 +187,33 @@ public final class DemoRunner {
         return 0;
     }
 
-    /**
-     * Polls the node's health until it answers UP or the overall deadline passes. Any I/O error
-     * (refused, reset, a request timing out on a loaded machine) only means "not yet".
-     */
+    /** Waits for one node's health, any I/O error meaning "not yet", until the overall deadline. */
     private static void awaitHealthy(HttpClient http, int index, int[] ports, List<Process> nodes, Path logs,
                                      long deadline) throws HarnessProblem, InterruptedException {
-        String last = "no answer yet";
-        while (System.nanoTime() < deadline) {
-            for (int i = 0; i < nodes.size(); i++) {
-                Process p = nodes.get(i);
-                if (!p.isAlive()) {
-                    throw new HarnessProblem(NODES[i] + " exited during startup with status " + p.exitValue()
-                            + "; see " + logs.resolve(NODES[i] + ".log"), null);
-                }
+        HealthPoller.Result result = new HealthPoller(http, REQUEST_TIMEOUT, Duration.ofMillis(250)).await(
+                URI.create("http://127.0.0.1:" + ports[index] + "/actuator/health"), deadline,
+                () -> nodes.stream().anyMatch(p -> !p.isAlive()));
+        for (int i = 0; i < nodes.size(); i++) {
+            Process p = nodes.get(i);
+            if (!p.isAlive()) {
+                throw new HarnessProblem(NODES[i] + " exited during startup with status " + p.exitValue()
+                        + "; see " + logs.resolve(NODES[i] + ".log"), null);
             }
-            try {
-                String health = get(http, ports[index], "/actuator/health");
-                if (health.contains("UP")) {
-                    return;
-                }
-                last = "health said " + health;
-            } catch (IOException e) {
-                last = e.toString();
-            }
-            Thread.sleep(250);
         }
-        throw new HarnessProblem(NODES[index] + " (port " + ports[index] + ") did not become healthy within "
-                + STARTUP_DEADLINE.toSeconds() + " s (last: " + last + "); see " + logs.resolve(NODES[index] + ".log"),
-                null);
+        if (!result.healthy()) {
+            throw new HarnessProblem(NODES[index] + " (port " + ports[index] + ") did not become healthy within "
+                    + STARTUP_DEADLINE.toSeconds() + " s (last: " + result.last() + "); see "
+                    + logs.resolve(NODES[index] + ".log"), null);
+        }
     }
 
-    /** Output that only informs: a failure to fetch it is printed, never fatal. */
-    private static String informational(Callable<String> fetch) {
+    /**
+     * Output that only informs: a failure to fetch it is printed, never fatal.
+     *
+     * @param fetch what to print
+     * @return its text, or why it could not be fetched
+     */
+    static String informational(Callable<String> fetch) {
         try {
             return fetch.call();
         } catch (InterruptedException e) {

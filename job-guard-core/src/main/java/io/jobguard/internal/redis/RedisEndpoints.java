@@ -13,11 +13,12 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Names the Redis a connection factory talks to ({@code redis.internal:6379}, {@code cluster
- * [a:7000, b:7001]}, {@code sentinel master mymaster via [s1:26379]}), so that log lines about an
- * unreachable store say which Redis. Lettuce's and Jedis' factories share the accessor names
- * ({@code getClusterConfiguration()}, ...) but no interface, and core must not link against either
- * client, so the accessors are looked up by name; a factory without them is named by its class.
+ * Names the Redis a connection factory talks to ({@code Redis redis.internal:6379},
+ * {@code Redis Cluster [a:7000, b:7001]}, {@code Redis Sentinel master 'mymaster' via [s1:26379]},
+ * {@code Redis socket /run/redis.sock}), so that log lines about an unreachable store say which
+ * Redis. Lettuce's and Jedis' factories have much the same accessors
+ * ({@code getClusterConfiguration()}, ...) but no common interface, and core must not link against
+ * either client, so the accessors are looked up by name; a factory without them is named by its class.
  *
  * <p>Internal API: not for use outside job-guard, may change without notice.
  */
@@ -37,8 +38,10 @@ public final class RedisEndpoints {
             return "no connection factory";
         }
         try {
-            if (Boolean.TRUE.equals(call(factory, "isRedisClusterAware"))
-                    && call(factory, "getClusterConfiguration") instanceof RedisClusterConfiguration c) {
+            // Jedis says isRedisClusterAware(), Lettuce isClusterAware()
+            boolean cluster = Boolean.TRUE.equals(call(factory, "isRedisClusterAware"))
+                    || Boolean.TRUE.equals(call(factory, "isClusterAware"));
+            if (cluster && call(factory, "getClusterConfiguration") instanceof RedisClusterConfiguration c) {
                 return "Redis Cluster " + nodes(c.getClusterNodes());
             }
             if (Boolean.TRUE.equals(call(factory, "isRedisSentinelAware"))
@@ -46,8 +49,8 @@ public final class RedisEndpoints {
                 String master = s.getMaster() == null ? "?" : s.getMaster().getName();
                 return "Redis Sentinel master '" + master + "' via " + nodes(s.getSentinels()) + database(s.getDatabase());
             }
-            if (call(factory, "getSocketConfiguration") instanceof RedisSocketConfiguration socket
-                    && Boolean.TRUE.equals(call(factory, "isRedisSocketAware"))) {
+            // Lettuce only: set when the factory was made for a Unix socket, else null
+            if (call(factory, "getSocketConfiguration") instanceof RedisSocketConfiguration socket) {
                 return "Redis socket " + socket.getSocket() + database(socket.getDatabase());
             }
             if (call(factory, "getStandaloneConfiguration") instanceof RedisStandaloneConfiguration s) {

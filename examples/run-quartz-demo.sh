@@ -4,7 +4,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 module="$root/examples/quartz-demo"
-(cd "$root" && mvn -B -q -ntp -pl examples/quartz-demo -am install -DskipTests -Djobguard.skipJavadoc=true)
-(cd "$module" && mvn -B -q -ntp dependency:build-classpath -Dmdep.outputFile=target/classpath.txt)
+# Builds in the Maven reactor and installs nothing into ~/.m2.
+(cd "$root" && mvn -B -q -ntp -pl examples/quartz-demo -am package \
+  org.apache.maven.plugins:maven-dependency-plugin:3.9.0:build-classpath -Dmdep.outputFile=target/classpath.txt \
+  -DskipTests -Djobguard.skipJavadoc=true -Djobguard.test.embedded.skip=true)
 exec java -cp "$module/target/classes:$(cat "$module/target/classpath.txt")" \
   io.jobguard.examples.quartz.QuartzDemo "$@"

@@ -2,6 +2,7 @@ package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.TimeBounds;
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -51,11 +52,14 @@ public final class JobGuard implements AutoCloseable {
     private final KeepAlive keepAlive = new KeepAlive();
     private final AtomicInteger activeLeases = new AtomicInteger();
     private final HistoryLossLog historyLoss;
+    /** Failures that repeat on every firing (store down, a foreign key) log once per job per minute, with a count. */
+    private final RateLimitedLog repeatedWarnings;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
         this.historyLoss = new HistoryLossLog(config.namespace(), config.nodeId());
+        this.repeatedWarnings = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
     }
 
     /**
@@ -132,6 +136,7 @@ public final class JobGuard implements AutoCloseable {
             long deadline = started + bound.toNanos();
             while (true) {
                 AcquireResult result = store.acquireRun(request);
+                warnIfBlockedByForeignValue(job, request, result);
                 switch (result.status()) {
                     case ACQUIRED:
                         return Admission.granted(grant(job, request, result.fencingToken(), true, started));
@@ -298,13 +303,17 @@ public final class JobGuard implements AutoCloseable {
     }
 
     private Admission storeFailure(JobOptions job, RunLeaseRequest request, long started, RuntimeException e) {
+        // The line names the store (its Redis endpoint) and carries every cause's own words; it repeats
+        // on every firing while the store is down, so it is logged once per job per minute with a count.
         if (config.storeFailurePolicy() == StoreFailurePolicy.RUN) {
-            log.warn("job-guard: job '{}' T={} node={} store unreachable ({}); running UNGUARDED as configured",
-                    job.name(), request.nominalFireTime(), config.nodeId(), e.getMessage());
+            repeatedWarnings.warn(log, "store-failure|" + job.name(),
+                    "job-guard: job '{}' T={} node={} store {} unreachable ({}); running UNGUARDED as configured",
+                    job.name(), request.nominalFireTime(), config.nodeId(), store, RateLimitedLog.causeChain(e));
             return Admission.granted(grant(job, request, -1, false, started));
         }
-        log.warn("job-guard: job '{}' T={} node={} outcome STORE_ERROR, skipped: {}", job.name(),
-                request.nominalFireTime(), config.nodeId(), e.getMessage());
+        repeatedWarnings.warn(log, "store-failure|" + job.name(),
+                "job-guard: job '{}' T={} node={} outcome STORE_ERROR, skipped: store {} failed: {}", job.name(),
+                request.nominalFireTime(), config.nodeId(), store, RateLimitedLog.causeChain(e));
         return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
     }
 
@@ -330,8 +339,9 @@ public final class JobGuard implements AutoCloseable {
                     leaseLost(permit, "lease had expired or was taken over before release");
                 }
             } catch (RuntimeException e) {
-                log.warn("job-guard: job '{}' T={} node={} could not release its lease ({}); it expires by TTL",
-                        job.name(), request.nominalFireTime(), config.nodeId(), e.getMessage());
+                repeatedWarnings.warn(log, "release-failure|" + job.name(),
+                        "job-guard: job '{}' T={} node={} could not release its lease ({}); it expires by TTL",
+                        job.name(), request.nominalFireTime(), config.nodeId(), RateLimitedLog.causeChain(e));
             }
         }
         log.debug("job-guard: job '{}' T={} node={} outcome {}", job.name(), request.nominalFireTime(),
@@ -339,6 +349,26 @@ public final class JobGuard implements AutoCloseable {
         emit(new JobEvent(config.namespace(), job.name(), request.nominalFireTime(), config.nodeId(), outcome,
                 Duration.ofNanos(permit.acquireNanos()), Duration.ofNanos(runNanos),
                 permit.context().fencingToken(), failure));
+    }
+
+    /**
+     * A refusal by a value job-guard did not write (another type, another format) or by an entry
+     * without an expiry blocks the job until someone removes it, so it is a WARN naming the key,
+     * once per job per minute, not a DEBUG line.
+     */
+    private void warnIfBlockedByForeignValue(JobOptions job, RunLeaseRequest request, AcquireResult result) {
+        LeaseRecord holder = result.holder();
+        if (result.status() == AcquireResult.Status.ACQUIRED || holder == null
+                || (!holder.foreign() && holder.expiresIn() != null)) {
+            return;
+        }
+        repeatedWarnings.warn(log, "foreign-value|" + job.name(),
+                "job-guard: job '{}' T={} node={} refused ({}) by {} at key {} ({}); it blocks the job until it "
+                        + "expires or is deleted", job.name(), request.nominalFireTime(), config.nodeId(),
+                result.status(), holder.foreign() ? "a value job-guard did not write" : "an entry with no expiry",
+                store.blockingKey(request, result.status()),
+                holder.foreign() ? "value '" + holder.raw() + "'" + (holder.expiresIn() == null ? ", no TTL" : "")
+                        : "no TTL");
     }
 
     private void leaseLost(JobPermit permit, String why) {

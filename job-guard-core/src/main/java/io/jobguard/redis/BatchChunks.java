@@ -1,6 +1,7 @@
 package io.jobguard.redis;
 
 import io.jobguard.batch.BatchConflict;
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.ReleaseNotifications;
@@ -73,7 +74,8 @@ final class BatchChunks {
                 undo.add(chunk);
                 release(plan.namespace(), undo, created, token, extending ? null : lockValue(token, at, f), chunk);
                 throw e instanceof LeaseStoreException lse ? lse : new LeaseStoreException(
-                        "job-guard could not lock batch keys in namespace '" + plan.namespace() + "': " + e.getMessage(), e);
+                        "job-guard could not lock batch keys in namespace '" + plan.namespace() + "': "
+                                + RateLimitedLog.causeChain(e), e);
             }
             if (reply.status() == BatchScripts.Status.ACQUIRED) {
                 f = reply.fence();
@@ -145,7 +147,7 @@ final class BatchChunks {
             }
         } catch (RuntimeException e) {
             log.warn("job-guard: releasing batch keys in namespace '{}' on node {} failed; they expire with their lease: {}",
-                    namespace, nodeId, e.getMessage());
+                    namespace, nodeId, RateLimitedLog.causeChain(e));
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

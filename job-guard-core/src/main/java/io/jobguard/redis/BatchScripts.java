@@ -1,5 +1,6 @@
 package io.jobguard.redis;
 
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
@@ -192,7 +193,7 @@ final class BatchScripts {
                 if (attempt >= ATTEMPTS || !retryable(e)) {
                     // One exception type for every store failure, so callers (and their interrupt handling) see it.
                     throw e instanceof LeaseStoreException lse ? lse
-                            : new LeaseStoreException("job-guard batch store call failed: " + e.getMessage(), e);
+                            : new LeaseStoreException("job-guard batch store call failed: " + RateLimitedLog.causeChain(e), e);
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10L * attempt));
             }

@@ -12,6 +12,7 @@ import io.jobguard.batch.BatchRequest;
 import io.jobguard.batch.BatchResult;
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.Names;
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.ReleaseNotifications;
@@ -221,7 +222,8 @@ public final class RedisBatchLocks implements BatchLocks {
             scripts.index(namespace, value, leaseMs);
         } catch (RuntimeException e) {
             // The index only feeds the actuator; the keys are held either way.
-            log.warn("job-guard: could not index batch lease in namespace '{}': {}", namespace, e.getMessage());
+            log.warn("job-guard: could not index batch lease in namespace '{}': {}", namespace,
+                    RateLimitedLog.causeChain(e));
         }
     }
 
@@ -257,7 +259,7 @@ public final class RedisBatchLocks implements BatchLocks {
             return out;
         } catch (RuntimeException e) {
             throw new LeaseStoreException("job-guard could not list batch leases of namespace '" + namespace + "': "
-                    + e.getMessage(), e);
+                    + RateLimitedLog.causeChain(e), e);
         }
     }
 

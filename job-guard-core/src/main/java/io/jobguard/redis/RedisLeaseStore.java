@@ -1,9 +1,11 @@
 package io.jobguard.redis;
 
 import io.jobguard.internal.Names;
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.LuaScript;
+import io.jobguard.internal.redis.RedisEndpoints;
 import io.jobguard.internal.redis.ReleaseNotifications;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.AcquireResult;
@@ -55,10 +57,12 @@ public final class RedisLeaseStore implements LeaseStore {
     private final ReleaseNotifications notifications;
     private final DurableAcquire durable;
     private final HistoryEpochs epochs = new HistoryEpochs();
+    private final String endpoint;
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
         this.durable = durable;
         this.keys = new KeySchema(keyPrefix);
+        this.endpoint = RedisEndpoints.describe(connectionFactory);
         this.scripts = new ScriptRunner(connectionFactory);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
     }
@@ -261,7 +265,16 @@ public final class RedisLeaseStore implements LeaseStore {
 
     @Override
     public String toString() {
-        return "RedisLeaseStore[prefix=" + keys.prefix() + "]";
+        return "RedisLeaseStore[" + endpoint + ", prefix=" + keys.prefix() + "]";
+    }
+
+    @Override
+    public String blockingKey(RunLeaseRequest r, AcquireResult.Status status) {
+        return switch (status) {
+            case ALREADY_RAN -> keys.fireMarker(r.job(), r.nominalFireTime());
+            case COOLDOWN -> keys.cooldown(r.job());
+            default -> keys.runLease(r.job());
+        };
     }
 
     private static String readString(RedisConnection c, byte[] key) {
@@ -292,7 +305,8 @@ public final class RedisLeaseStore implements LeaseStore {
         } catch (LeaseStoreException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new LeaseStoreException("job-guard could not " + what + ": " + e.getMessage(), e);
+            // the client's own message is often only "Error in execution": carry Redis's words (NOPERM, WRONGTYPE)
+            throw new LeaseStoreException("job-guard could not " + what + ": " + RateLimitedLog.causeChain(e), e);
         }
     }
 }

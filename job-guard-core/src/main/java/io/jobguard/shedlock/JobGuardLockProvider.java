@@ -6,6 +6,7 @@ import io.jobguard.JobGuardListener;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
@@ -210,7 +211,7 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
             return op.get();
         } catch (RuntimeException e) {
             throw new LockException("job-guard could not " + what + " ShedLock lock '" + name + "' in namespace '"
-                    + namespace + "': " + e.getMessage(), e);
+                    + namespace + "': " + RateLimitedLog.causeChain(e), e);
         }
     }
 

@@ -112,4 +112,22 @@ public interface LeaseStore extends AutoCloseable {
     /** Releases the store's own resources (subscriptions, threads); never throws. */
     @Override
     void close();
+
+    /**
+     * Names the entry that blocks a refused attempt, for the WARN about a value job-guard did not
+     * write (or one without an expiry) that keeps a job from running.
+     *
+     * @param request the refused attempt
+     * @param status  why it was refused: ALREADY_RAN (the fire-time marker), BUSY (the run lease) or
+     *                COOLDOWN (the cool-down)
+     * @return the store's key, or a description of the entry
+     */
+    default String blockingKey(RunLeaseRequest request, AcquireResult.Status status) {
+        String entry = switch (status) {
+            case ALREADY_RAN -> "fire-time marker";
+            case COOLDOWN -> "cool-down";
+            default -> "run lease";
+        };
+        return "the " + entry + " of " + request.job();
+    }
 }

@@ -107,7 +107,10 @@ class BatchLockRoundTripsIT {
         rejects(() -> locks.tryAcquire("a{b}", List.of("a"), LEASE), "batch namespace 'a{b}' contains '{'");
         rejects(() -> locks.acquire("sku", List.of("a"), LEASE, Duration.ofSeconds(-1)),
                 "batch waitFor must be zero or positive");
-        assertThat(calls()).as("nothing reached the server").containsOnlyKeys("config|resetstat");
+        // The only command counted is the harness's stats reset: "config|resetstat" on Redis 7, "config" on 6.2
+        // (which counts CONFIG subcommands under one name).
+        assertThat(calls().keySet()).as("nothing but the stats reset reached the server")
+                .allMatch(command -> command.equals("config") || command.equals("config|resetstat"));
     }
 
     @Test

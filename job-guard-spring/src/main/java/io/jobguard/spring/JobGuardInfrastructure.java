@@ -1,6 +1,7 @@
 package io.jobguard.spring;
 
 import io.jobguard.JobGuard;
+import io.jobguard.spring.actuator.GuardedJobsContributor;
 import io.jobguard.spring.aop.ClusterSingletonPostProcessor;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.scheduling.NominalFireTimeConfigurer;
@@ -13,8 +14,8 @@ import org.springframework.context.annotation.Role;
 
 /**
  * The beans behind {@link EnableJobGuard}: the registry of guarded methods, the post-processor
- * that validates and advises them, the scheduler decorator that supplies nominal fire times, and
- * the closer that shuts job-guard's Redis subscriptions before the connection factory stops.
+ * that validates and advises them, the scheduler decorator that supplies nominal fire times, the
+ * startup report (one INFO line; a WARN when scheduling is not enabled), and the closer that shuts job-guard's Redis subscriptions before the connection factory stops.
  * They are infrastructure, not meant to be replaced.
  */
 @Configuration(proxyBeanMethods = false)
@@ -40,6 +41,14 @@ class JobGuardInfrastructure {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static RedisClientsCloser jobGuardRedisClientsCloser(ConfigurableListableBeanFactory beanFactory) {
         return new RedisClientsCloser(beanFactory);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static StartupReport jobGuardStartupReport(ObjectProvider<JobGuard> guard, GuardedJobRegistry registry,
+                                               ObjectProvider<GuardedJobsContributor> contributors,
+                                               ConfigurableListableBeanFactory beanFactory) {
+        return new StartupReport(guard, registry, contributors, beanFactory);
     }
 
     @Bean

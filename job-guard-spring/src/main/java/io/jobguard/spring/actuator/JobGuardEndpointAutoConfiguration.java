@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -72,6 +73,21 @@ public class JobGuardEndpointAutoConfiguration {
     private static boolean fencing(ObjectProvider<LeaseStore> store) {
         LeaseStore leases = store.getIfAvailable();
         return leases == null || leases.supportsFencing();
+    }
+
+    /** A DELETE the read-only endpoint does not map is answered with the settings it needs (servlet apps). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
+    static class ServletConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ForceReleaseNotMappedResolver jobGuardForceReleaseNotMappedResolver(Environment environment) {
+            return new ForceReleaseNotMappedResolver(
+                    environment.getProperty("management.endpoints.web.base-path", "/actuator"),
+                    environment.getProperty(ForceReleaseNotMappedResolver.ENABLED_PROPERTY, Boolean.class, false));
+        }
     }
 
     /** The ShedLock provider's held locks, only when ShedLock is on the classpath. */

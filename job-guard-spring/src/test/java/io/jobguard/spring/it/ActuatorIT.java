@@ -97,9 +97,33 @@ class ActuatorIT {
         try (ConfigurableApplicationContext app = start(redis, "jobguard.actuator.force-release-enabled=true")) {
             String base = base(app);
             assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(delete(base + "/actuator/jobguard/held").statusCode()).isBetween(400, 499);
+            HttpResponse<String> refused = delete(base + "/actuator/jobguard/held");
+            assertThat(refused.statusCode()).isEqualTo(405);
+            assertThat(JSON.readTree(refused.body()).path("message").asString())
+                    .contains("management.endpoint.jobguard.access=unrestricted")
+                    .doesNotContain("force-release-enabled");
             assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").path("holder")
                     .asString()).isEqualTo("web-node");
+        }
+    }
+
+    @Test
+    void deleteOnTheDefaultReadOnlyEndpointNamesBothSettingsItNeeds(RedisServerProcess redis) throws Exception {
+        try (ConfigurableApplicationContext app = start(redis)) {
+            String base = base(app);
+            assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
+            HttpResponse<String> refused = delete(base + "/actuator/jobguard/held");
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(405);
+            JsonNode body = JSON.readTree(refused.body());
+            assertThat(body.path("job").asString()).isEqualTo("held");
+            assertThat(body.path("released").asBoolean()).isFalse();
+            assertThat(body.path("message").asString()).contains("management.endpoint.jobguard.access=unrestricted",
+                    "jobguard.actuator.force-release-enabled=true");
+            assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").path("holder")
+                    .asString()).isEqualTo("web-node");
+            // any other path keeps Spring MVC's own answer
+            assertThat(delete(base + "/actuator/jobguard").statusCode()).isEqualTo(405);
+            assertThat(delete(base + "/actuator/jobguard").body()).doesNotContain("force-release");
         }
     }
 

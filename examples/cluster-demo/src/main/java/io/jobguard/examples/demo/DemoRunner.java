@@ -5,11 +5,13 @@ import io.jobguard.examples.support.RunLedger;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ConnectException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,16 +20,33 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * The one-command demo: a Redis, three nodes of {@link DemoApplication} as separate JVMs whose
  * scheduler clocks are off by −2 s, 0 and +3 s, a bounded run, then who ran which fire time.
- * Exits 1 if any fire time ran twice. Usage: {@code DemoRunner [--seconds N]}.
+ * Usage: {@code DemoRunner [--seconds N]}. Exit status: 0 when no fire time ran twice, 1 only when
+ * one did (a broken guarantee), 2 when the demo itself could not run (a node did not start, no
+ * Redis, ...), with a sentence saying which. A slow machine is not a failure: every HTTP call is
+ * retried until an overall deadline, and the informational actuator calls at the end cannot
+ * abort the run. Everything printed also goes to {@code demo.log} in the run's directory.
  */
 public final class DemoRunner {
 
     private static final String[] NODES = {"node-A", "node-B", "node-C"};
     private static final String[] OFFSETS = {"-2s", "0s", "3s"};
+    /** How long the nodes together may take to become healthy; generous for a loaded 2-core machine. */
+    private static final Duration STARTUP_DEADLINE = Duration.ofSeconds(180);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(20);
+
+    /** The demo could not run; not a verdict on job-guard (exit 2). */
+    private static final class HarnessProblem extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        HarnessProblem(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
 
     private DemoRunner() {
     }
@@ -39,24 +58,68 @@ public final class DemoRunner {
      * @throws Exception if the demo cannot run
      */
     public static void main(String[] args) throws Exception {
-        int seconds = args.length == 2 && "--seconds".equals(args[0]) ? Integer.parseInt(args[1]) : 30;
+        int seconds = seconds(args);
+        if (seconds <= 0) {
+            System.out.println("DEMO COULD NOT RUN (exit 2, not a job-guard failure): usage: DemoRunner "
+                    + "[--seconds N] with N a positive number, got " + String.join(" ", args));
+            System.exit(2);
+        }
+        Path logs = Files.createTempDirectory("jobguard-demo");
+        Path output = logs.resolve("demo.log");
+        PrintStream console = System.out;
+        PrintStream file = new PrintStream(Files.newOutputStream(output), true, StandardCharsets.UTF_8);
+        System.setOut(new PrintStream(new TeeOutputStream(console, file), true, StandardCharsets.UTF_8));
+        System.out.println("demo output also in " + output);
         List<Process> nodes = new ArrayList<>();
-        DemoRedis redis = DemoRedis.start();
-        Thread cleanup = new Thread(() -> stopAll(nodes, redis));
+        DemoRedis[] redis = new DemoRedis[1];
+        Thread cleanup = new Thread(() -> stopAll(nodes, redis[0]));
         Runtime.getRuntime().addShutdownHook(cleanup);
         int exit;
         try {
-            exit = run(redis, nodes, seconds);
+            redis[0] = startRedis();
+            exit = run(redis[0], nodes, seconds, logs);
+        } catch (HarnessProblem e) {
+            System.out.println("DEMO COULD NOT RUN (exit 2, not a job-guard failure): " + e.getMessage()
+                    + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
+            exit = 2;
+        } catch (Exception e) {
+            System.out.println("DEMO COULD NOT RUN (exit 2, not a job-guard failure): unexpected " + e);
+            e.printStackTrace(System.out);
+            exit = 2;
         } finally {
-            stopAll(nodes, redis);
+            stopAll(nodes, redis[0]);
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
+        System.out.println("demo output saved in " + output);
+        System.out.flush();
+        file.close();
         System.exit(exit);
     }
 
-    private static int run(DemoRedis redis, List<Process> nodes, int seconds) throws Exception {
+    private static int seconds(String[] args) {
+        if (args.length == 0) {
+            return 30;
+        }
+        if (args.length == 2 && "--seconds".equals(args[0])) {
+            try {
+                return Integer.parseInt(args[1].trim());
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    private static DemoRedis startRedis() throws HarnessProblem {
+        try {
+            return DemoRedis.start();
+        } catch (RuntimeException e) {
+            throw new HarnessProblem("no Redis could be started: " + e.getMessage(), e.getCause());
+        }
+    }
+
+    private static int run(DemoRedis redis, List<Process> nodes, int seconds, Path logs) throws Exception {
         System.out.println("Redis: " + redis.source() + ", port " + redis.port());
-        Path logs = Files.createTempDirectory("jobguard-demo");
         int[] ports = new int[NODES.length];
         for (int i = 0; i < NODES.length; i++) {
             ports[i] = DemoRedis.freePort();
@@ -65,12 +128,17 @@ public final class DemoRunner {
                     "--server.port=" + ports[i], "--demo.node=" + NODES[i], "--demo.clock-offset=" + OFFSETS[i],
                     "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redis.port());
             File log = logs.resolve(NODES[i] + ".log").toFile();
-            nodes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start());
+            try {
+                nodes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start());
+            } catch (IOException e) {
+                throw new HarnessProblem("could not start the JVM of " + NODES[i], e);
+            }
             System.out.printf("started %s (clock %s) on port %d, log %s%n", NODES[i], OFFSETS[i], ports[i], log);
         }
-        HttpClient http = HttpClient.newHttpClient();
-        for (int port : ports) {
-            awaitHealthy(http, port, nodes);
+        HttpClient http = HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT).build();
+        long deadline = System.nanoTime() + STARTUP_DEADLINE.toNanos();
+        for (int i = 0; i < ports.length; i++) {
+            awaitHealthy(http, i, ports, nodes, logs, deadline);
         }
         Instant allUp = Instant.now();
         System.out.printf("all nodes up; running for %d s%n", seconds);
@@ -81,8 +149,14 @@ public final class DemoRunner {
         Instant from = allUp.plusSeconds(4).truncatedTo(ChronoUnit.SECONDS);
         Instant to = end.minusSeconds(4).truncatedTo(ChronoUnit.SECONDS);
         RedisLists lists = new RedisLists("127.0.0.1", redis.port());
-        RunLedger everySecond = RunLedger.of(lists.range(DemoJobs.EVERY_SECOND));
-        RunLedger overrunning = RunLedger.of(lists.range(DemoJobs.OVERRUNNING));
+        RunLedger everySecond;
+        RunLedger overrunning;
+        try {
+            everySecond = RunLedger.of(lists.range(DemoJobs.EVERY_SECOND));
+            overrunning = RunLedger.of(lists.range(DemoJobs.OVERRUNNING));
+        } catch (RuntimeException e) {
+            throw new HarnessProblem("could not read the runs the nodes recorded in Redis", e);
+        }
 
         System.out.println();
         System.out.println("== every-second cron job (RETURN), window " + from + " .. " + to);
@@ -97,12 +171,13 @@ public final class DemoRunner {
         System.out.printf("every-second fire times in window: %d, duplicates (all jobs): %d, misses: %d%n",
                 Duration.between(from, to).toSeconds() + 1, duplicates.size(), misses.size());
         System.out.printf("batch locks on SKUs: %s orders locked, %s conflicts (skipped, nothing half-locked)%n",
-                lists.get(OrderService.ACQUIRED), lists.get(OrderService.CONFLICTS));
+                informational(() -> lists.get(OrderService.ACQUIRED)),
+                informational(() -> lists.get(OrderService.CONFLICTS)));
         System.out.println();
         System.out.println("== GET /actuator/jobguard (node-A)");
-        System.out.println(get(http, ports[0], "/actuator/jobguard"));
+        System.out.println(informational(() -> get(http, ports[0], "/actuator/jobguard")));
         System.out.println("== GET /actuator/metrics/jobguard.job.runs (node-A)");
-        System.out.println(get(http, ports[0], "/actuator/metrics/jobguard.job.runs"));
+        System.out.println(informational(() -> get(http, ports[0], "/actuator/metrics/jobguard.job.runs")));
         if (!duplicates.isEmpty()) {
             System.out.println("FAIL: fire times that ran more than once: " + duplicates);
             return 1;
@@ -112,30 +187,46 @@ public final class DemoRunner {
         return 0;
     }
 
-    private static void awaitHealthy(HttpClient http, int port, List<Process> nodes) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            for (Process p : nodes) {
-                if (!p.isAlive()) {
-                    throw new IllegalStateException("a node exited during startup (exit " + p.exitValue()
-                            + "); see its log");
-                }
+    /** Waits for one node's health, any I/O error meaning "not yet", until the overall deadline. */
+    private static void awaitHealthy(HttpClient http, int index, int[] ports, List<Process> nodes, Path logs,
+                                     long deadline) throws HarnessProblem, InterruptedException {
+        HealthPoller.Result result = new HealthPoller(http, REQUEST_TIMEOUT, Duration.ofMillis(250)).await(
+                URI.create("http://127.0.0.1:" + ports[index] + "/actuator/health"), deadline,
+                () -> nodes.stream().anyMatch(p -> !p.isAlive()));
+        for (int i = 0; i < nodes.size(); i++) {
+            Process p = nodes.get(i);
+            if (!p.isAlive()) {
+                throw new HarnessProblem(NODES[i] + " exited during startup with status " + p.exitValue()
+                        + "; see " + logs.resolve(NODES[i] + ".log"), null);
             }
-            try {
-                if (get(http, port, "/actuator/health").contains("UP")) {
-                    return;
-                }
-            } catch (ConnectException e) {
-                // not listening yet
-            }
-            Thread.sleep(200);
         }
-        throw new IllegalStateException("node on port " + port + " did not become healthy in 90 s");
+        if (!result.healthy()) {
+            throw new HarnessProblem(NODES[index] + " (port " + ports[index] + ") did not become healthy within "
+                    + STARTUP_DEADLINE.toSeconds() + " s (last: " + result.last() + "); see "
+                    + logs.resolve(NODES[index] + ".log"), null);
+        }
+    }
+
+    /**
+     * Output that only informs: a failure to fetch it is printed, never fatal.
+     *
+     * @param fetch what to print
+     * @return its text, or why it could not be fetched
+     */
+    static String informational(Callable<String> fetch) {
+        try {
+            return fetch.call();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(not fetched: interrupted)";
+        } catch (Exception e) {
+            return "(not fetched: " + e + ")";
+        }
     }
 
     private static String get(HttpClient http, int port, String path) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(5)).build();
+                .timeout(REQUEST_TIMEOUT).build();
         return http.send(request, HttpResponse.BodyHandlers.ofString()).body();
     }
 
@@ -154,6 +245,37 @@ public final class DemoRunner {
             }
         }
         nodes.clear();
-        redis.close();
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    /** Writes to the console and to the demo's log file. */
+    private static final class TeeOutputStream extends OutputStream {
+        private final OutputStream first;
+        private final OutputStream second;
+
+        TeeOutputStream(OutputStream first, OutputStream second) {
+            this.first = first;
+            this.second = second;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            first.write(b);
+            second.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            first.write(b, off, len);
+            second.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            first.flush();
+            second.flush();
+        }
     }
 }

@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A Redis for the demos, from the first source that works: {@code redis-server} on PATH, a
@@ -50,16 +51,19 @@ public final class DemoRedis implements AutoCloseable {
                     process.waitFor();
                 });
             }
-            if (dockerAvailable()) {
+            String noDocker = dockerEngineMissing();
+            if (noDocker == null && dockerAvailable()) {
                 GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse("redis:7"))
                         .withExposedPorts(6379);
                 container.start();
-                return new DemoRedis(container.getMappedPort(6379), "Testcontainers redis:7", container::stop);
+                return new DemoRedis(container.getMappedPort(6379), "Testcontainers redis:7 (no redis-server on PATH)",
+                        container::stop);
             }
             redis.embedded.RedisServer server = new redis.embedded.RedisServer(port);
             server.start();
             awaitPort(port);
-            return new DemoRedis(port, "embedded Redis binary (com.github.codemonstur:embedded-redis)", server::stop);
+            return new DemoRedis(port, "embedded Redis binary (com.github.codemonstur:embedded-redis); no redis-server "
+                    + "on PATH, " + (noDocker == null ? "Docker engine did not answer" : noDocker), server::stop);
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("the demo could not start a Redis: install redis-server "
                     + "(apt-get install redis-server) or Docker", e);
@@ -106,11 +110,43 @@ public final class DemoRedis implements AutoCloseable {
         }
     }
 
+    /**
+     * Why there is certainly no Docker engine, or null when there may be one. Testcontainers logs an
+     * ERROR block when it finds none, so it is asked only when an engine could exist.
+     */
+    private static String dockerEngineMissing() {
+        String host = System.getenv("DOCKER_HOST");
+        if (host != null && !host.isBlank()) {
+            return null;
+        }
+        List<Path> sockets = List.of(Path.of("/var/run/docker.sock"),
+                Path.of(System.getProperty("user.home"), ".docker", "run", "docker.sock"),
+                Path.of(System.getProperty("user.home"), ".testcontainers.properties"));
+        for (Path socket : sockets) {
+            if (Files.exists(socket)) {
+                return null;
+            }
+        }
+        return "no Docker engine (DOCKER_HOST unset, no /var/run/docker.sock)";
+    }
+
     private static boolean dockerAvailable() {
+        // the probe's own logging (an ERROR block when the engine does not answer) is noise here:
+        // the demo says in one line which Redis it used
+        org.slf4j.Logger testcontainers = org.slf4j.LoggerFactory.getLogger("org.testcontainers");
+        ch.qos.logback.classic.Level before = null;
+        if (testcontainers instanceof ch.qos.logback.classic.Logger logback) {
+            before = logback.getLevel();
+            logback.setLevel(ch.qos.logback.classic.Level.OFF);
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (RuntimeException | LinkageError e) {
             return false;
+        } finally {
+            if (testcontainers instanceof ch.qos.logback.classic.Logger logback) {
+                logback.setLevel(before);
+            }
         }
     }
 

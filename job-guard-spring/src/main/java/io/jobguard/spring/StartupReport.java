@@ -1,0 +1,94 @@
+package io.jobguard.spring;
+
+import io.jobguard.JobGuard;
+import io.jobguard.spring.actuator.GuardedJobsContributor;
+import io.jobguard.spring.internal.GuardedJob;
+import io.jobguard.spring.internal.GuardedJobRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextRefreshedEvent;
+import org.springframework.scheduling.config.TaskManagementConfigUtils;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Says once, when the context is refreshed, that job-guard is on: one INFO line with the store
+ * (its Redis endpoint), the namespace, this node's id and every guarded job with its schedule, so
+ * that a guarded application at the default log level shows that it is guarded and by what. When
+ * {@code @ClusterSingleton @Scheduled} methods exist but scheduling is not enabled (no
+ * {@code @EnableScheduling}), nothing fires them and nothing else would say so: that is a WARN
+ * naming the methods and the fix. A WARN, not a failure, because a guarded method may also be
+ * called directly (it is then guarded too, see the README).
+ */
+final class StartupReport implements ApplicationListener<ContextRefreshedEvent> {
+
+    private static final Logger log = LoggerFactory.getLogger(StartupReport.class);
+
+    private final ObjectProvider<JobGuard> guard;
+    private final GuardedJobRegistry registry;
+    private final ObjectProvider<GuardedJobsContributor> contributors;
+    private final ListableBeanFactory beanFactory;
+    private final AtomicBoolean done = new AtomicBoolean();
+
+    StartupReport(ObjectProvider<JobGuard> guard, GuardedJobRegistry registry,
+                  ObjectProvider<GuardedJobsContributor> contributors, ListableBeanFactory beanFactory) {
+        this.guard = guard;
+        this.registry = registry;
+        this.contributors = contributors;
+        this.beanFactory = beanFactory;
+    }
+
+    @Override
+    public void onApplicationEvent(ContextRefreshedEvent event) {
+        // a child context's refresh reaches this listener too: report only this context's own refresh
+        if (event.getApplicationContext().getAutowireCapableBeanFactory() != beanFactory
+                || !done.compareAndSet(false, true)) {
+            return;
+        }
+        JobGuard engine = guard.getIfAvailable();
+        List<String> jobs = jobs();
+        if (engine == null) {
+            if (!jobs.isEmpty()) {
+                log.warn("job-guard: no JobGuard bean: guarded jobs {} are not guarded", jobs);
+            }
+            return;
+        }
+        log.info("job-guard on: store {}, namespace '{}', node '{}', {} guarded job(s){}", engine.store(),
+                engine.config().namespace(), engine.config().nodeId(), jobs.size(),
+                jobs.isEmpty() ? "" : ": " + String.join("; ", jobs));
+        if (!registry.all().isEmpty()
+                && !beanFactory.containsBean(TaskManagementConfigUtils.SCHEDULED_ANNOTATION_PROCESSOR_BEAN_NAME)) {
+            List<String> methods = new ArrayList<>();
+            for (GuardedJob job : registry.all()) {
+                methods.add(GuardedJob.describe(job.beanClass(), job.method()));
+            }
+            log.warn("job-guard: scheduling is not enabled, so the @ClusterSingleton @Scheduled methods {} never "
+                    + "fire: add @EnableScheduling to a @Configuration class (e.g. next to @SpringBootApplication)",
+                    methods);
+        }
+    }
+
+    private List<String> jobs() {
+        List<String> jobs = new ArrayList<>();
+        for (GuardedJob job : registry.all()) {
+            jobs.add(job.options().name() + " (" + job.schedule().describe() + ", " + job.options().type()
+                    + ", lease " + job.options().lease() + ")");
+        }
+        contributors.orderedStream().forEach(c -> {
+            try {
+                for (GuardedJobsContributor.ContributedJob job : c.guardedJobs()) {
+                    jobs.add(job.name() + " (" + (job.schedule() == null ? "schedule unknown" : job.schedule())
+                            + ", " + job.type() + ", lease " + job.lease() + ")");
+                }
+            } catch (RuntimeException e) {
+                log.debug("job-guard: contributor {} failed while listing guarded jobs: {}", c, e.toString());
+            }
+        });
+        return jobs;
+    }
+}

@@ -1,6 +1,8 @@
 package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.LeaseDeadline;
+import io.jobguard.internal.LostReplies;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -45,10 +47,12 @@ public final class JobGuard implements AutoCloseable {
     private final List<JobGuardListener> listeners = new CopyOnWriteArrayList<>();
     private final KeepAlive keepAlive = new KeepAlive();
     private final AtomicInteger activeLeases = new AtomicInteger();
+    private final LostReplies lostReplies;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
+        this.lostReplies = new LostReplies(store, keepAlive);
     }
 
     /**
@@ -119,16 +123,23 @@ public final class JobGuard implements AutoCloseable {
         RunOutcome gaveUp = waits ? RunOutcome.WAIT_TIMEOUT : RunOutcome.BUSY;
         Duration bound = waits ? job.waitFor() : job.busyGrace();
         ReleaseWatch watch = null;
+        long sent = 0;
+        boolean acquireSent = false;
         try {
+            // a lease that an earlier acquire's lost reply may have left goes first (issue 14)
+            lostReplies.reconcile();
             if (waits && !bound.isZero()) {
                 watch = store.watchRunReleases(id);
             }
             long deadline = started + bound.toNanos();
             while (true) {
+                sent = System.nanoTime();
+                acquireSent = true;
                 AcquireResult result = store.acquireRun(request);
+                acquireSent = false;
                 switch (result.status()) {
                     case ACQUIRED:
-                        return Admission.granted(grant(job, request, result.fencingToken(), true, started));
+                        return Admission.granted(grant(job, request, result.fencingToken(), true, started, sent));
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     default:
@@ -156,6 +167,9 @@ public final class JobGuard implements AutoCloseable {
             Thread.currentThread().interrupt();
             return refuse(job, nominalFireTime, gaveUp, null, started, e);
         } catch (RuntimeException e) {
+            if (acquireSent) {
+                lostReplies.remember(request, sent);
+            }
             return storeFailure(job, request, started, e);
         } finally {
             if (watch != null) {
@@ -275,13 +289,15 @@ public final class JobGuard implements AutoCloseable {
         return Duration.ofNanos(nanos);
     }
 
-    private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started) {
-        JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started);
+    private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started,
+                            long sent) {
+        JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started,
+                LeaseDeadline.startingAt(sent, job.lease()));
         activeLeases.incrementAndGet();
         permit.bind();
         if (guarded && job.keepAlive()) {
-            permit.keepAlive(keepAlive.start("run lease of job '" + job.name() + "'", job.lease(),
-                    () -> store.renewRun(request), () -> leaseLost(permit, "renewal failed")));
+            permit.keepAlive(keepAlive.start("run lease of job '" + job.name() + "'", job.lease(), permit.deadline(),
+                    () -> store.renewRun(request), why -> leaseLost(permit, why)));
         }
         log.debug("job-guard: job '{}' T={} node={} acquired (fence {})", job.name(), request.nominalFireTime(),
                 config.nodeId(), fence);
@@ -292,7 +308,7 @@ public final class JobGuard implements AutoCloseable {
         if (config.storeFailurePolicy() == StoreFailurePolicy.RUN) {
             log.warn("job-guard: job '{}' T={} node={} store unreachable ({}); running UNGUARDED as configured",
                     job.name(), request.nominalFireTime(), config.nodeId(), e.getMessage());
-            return Admission.granted(grant(job, request, -1, false, started));
+            return Admission.granted(grant(job, request, -1, false, started, System.nanoTime()));
         }
         log.warn("job-guard: job '{}' T={} node={} outcome STORE_ERROR, skipped: {}", job.name(),
                 request.nominalFireTime(), config.nodeId(), e.getMessage());
@@ -347,7 +363,7 @@ public final class JobGuard implements AutoCloseable {
             }
         }
         if (config.interruptOnLeaseLost()) {
-            permit.runner().interrupt();
+            permit.interruptRunner();
         }
     }
 

@@ -64,6 +64,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Object lock = new Object();
     private Mode defaultMode = Mode.FORWARD;
     private long delayNanos;
+    private volatile byte[] pauseMarker;
     private volatile boolean closed;
 
     private TcpProxy(String targetHost, int targetPort, ServerSocket server) {
@@ -140,9 +141,26 @@ public final class TcpProxy implements AutoCloseable {
         setMode(Mode.DROP_REPLIES);
     }
 
-    /** Forwards again on every link, open and later (held bytes are delivered); the delay stays. */
+    /**
+     * Forwards again on every link, open and later (held bytes are delivered); the delay stays. Also ends
+     * {@link #pauseLinksCarrying(String)}.
+     */
     public void resume() {
+        pauseMarker = null;
         setMode(Mode.FORWARD);
+    }
+
+    /**
+     * From now on, pauses any link (open or later) as soon as its client sends bytes containing
+     * {@code marker}; those bytes are held with the rest until {@link #resume()}. This is how a test stalls
+     * exactly the connection carrying one command (for example a renewal whose keys name one job) while the
+     * others keep working. A marker split across two reads is not seen; markers of a few bytes in one
+     * command are read whole in practice.
+     *
+     * @param marker the text to look for (UTF-8)
+     */
+    public void pauseLinksCarrying(String marker) {
+        pauseMarker = marker.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**
@@ -387,7 +405,7 @@ public final class TcpProxy implements AutoCloseable {
         private void startDirection(InputStream in, OutputStream out, boolean toServer, AtomicLong counter,
                 String direction) {
             BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
-            Thread reader = new Thread(() -> read(in, queue), linkName + "-" + direction + "-read");
+            Thread reader = new Thread(() -> read(in, queue, toServer), linkName + "-" + direction + "-read");
             Thread writer = new Thread(() -> write(queue, out, toServer, counter), linkName + "-" + direction + "-write");
             reader.setDaemon(true);
             writer.setDaemon(true);
@@ -395,13 +413,17 @@ public final class TcpProxy implements AutoCloseable {
             writer.start();
         }
 
-        private void read(InputStream in, BlockingQueue<Chunk> queue) {
+        private void read(InputStream in, BlockingQueue<Chunk> queue, boolean fromClient) {
             byte[] buffer = new byte[BUFFER_SIZE];
             try {
                 while (open) {
                     int n = in.read(buffer);
                     if (n < 0) {
                         break;
+                    }
+                    byte[] marker = pauseMarker;
+                    if (fromClient && marker != null && contains(buffer, n, marker)) {
+                        setMode(Mode.PAUSE);
                     }
                     queue.add(new Chunk(Arrays.copyOf(buffer, n), System.nanoTime()));
                 }
@@ -457,6 +479,19 @@ public final class TcpProxy implements AutoCloseable {
                 return false;
             }
         }
+    }
+
+    private static boolean contains(byte[] buffer, int length, byte[] marker) {
+        outer:
+        for (int i = 0; i + marker.length <= length; i++) {
+            for (int j = 0; j < marker.length; j++) {
+                if (buffer[i + j] != marker[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     private record Chunk(byte[] bytes, long readAtNanos) {

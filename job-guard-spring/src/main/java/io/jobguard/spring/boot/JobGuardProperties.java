@@ -74,6 +74,10 @@ public class JobGuardProperties {
     @NestedConfigurationProperty
     private final JobGuardActuatorProperties actuator = new JobGuardActuatorProperties();
 
+    /** Spring transactions inside guarded runs. */
+    @NestedConfigurationProperty
+    private final JobGuardTransactionProperties transactions = new JobGuardTransactionProperties();
+
     /** Where leases live. */
     public enum Store {
         /** The Redis store on the application's RedisConnectionFactory. */
@@ -385,5 +389,14 @@ public class JobGuardProperties {
      */
     public JobGuardActuatorProperties getActuator() {
         return actuator;
+    }
+
+    /**
+     * Returns the transaction settings.
+     *
+     * @return the transaction settings
+     */
+    public JobGuardTransactionProperties getTransactions() {
+        return transactions;
     }
 }

@@ -4,6 +4,7 @@ import io.jobguard.spring.tx.LeaseCheckingTransactionManagers;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.transaction.ConfigurableTransactionManager;
 
@@ -28,6 +29,7 @@ public class JobGuardTransactionAutoConfiguration {
      * @return the post-processor (static: it must exist before the transaction managers)
      */
     @Bean
+    @ConditionalOnMissingBean
     static LeaseCheckingTransactionManagers jobGuardLeaseCheckingTransactionManagers() {
         return new LeaseCheckingTransactionManagers();
     }

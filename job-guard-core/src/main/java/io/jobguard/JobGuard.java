@@ -48,6 +48,7 @@ public final class JobGuard implements AutoCloseable {
     private final KeepAlive keepAlive = new KeepAlive();
     private final AtomicInteger activeLeases = new AtomicInteger();
     private final LostReplies lostReplies;
+    private final LeaseHandOver handOver = new LeaseHandOver();
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
@@ -262,6 +263,30 @@ public final class JobGuard implements AutoCloseable {
         return deleted;
     }
 
+    /**
+     * Graceful shutdown, before the store's connections close: waits up to {@code wait} for this node's running
+     * guarded runs to finish (they release their leases as usual), then gives up the leases of the runs still
+     * going. Each of those is told first (its {@link RunContext#isLeaseLost()} turns true, so
+     * {@link RunContext#checkLease()} and lease-checked commits refuse; listeners hear of it; its thread is
+     * interrupted when {@link JobGuardConfig#interruptOnLeaseLost()} is set), then its lease is released
+     * (owner-checked), so another node can run the next fire time without waiting for the lease's TTL. The
+     * fire-time markers stay: no fire time runs twice because of this.
+     *
+     * @param wait how long to wait for running runs first (zero: give up at once)
+     * @return how many leases were given up
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public int handOverLeases(Duration wait) throws InterruptedException {
+        return handOver.awaitThenGiveUp(wait, permit -> {
+            permit.stopKeepAlive();
+            leaseLost(permit, "the node is shutting down and gives the lease up");
+            RunLeaseRequest request = permit.request();
+            boolean released = store.releaseRun(request, Duration.ZERO);
+            log.warn("job-guard: job '{}' T={} node={} still running at shutdown; lease given up (released={})",
+                    request.job().name(), request.nominalFireTime(), config.nodeId(), released);
+        }).size();
+    }
+
     /** Stops the keep-alive thread; the store stays open. */
     @Override
     public void close() {
@@ -294,6 +319,7 @@ public final class JobGuard implements AutoCloseable {
         JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started,
                 LeaseDeadline.startingAt(sent, job.lease()));
         activeLeases.incrementAndGet();
+        handOver.started(permit);
         permit.bind();
         if (guarded && job.keepAlive()) {
             permit.keepAlive(keepAlive.start("run lease of job '" + job.name() + "'", job.lease(), permit.deadline(),
@@ -329,9 +355,10 @@ public final class JobGuard implements AutoCloseable {
 
     void finished(JobPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
         activeLeases.decrementAndGet();
+        handOver.ended(permit);
         JobOptions job = permit.options();
         RunLeaseRequest request = permit.request();
-        if (permit.guarded()) {
+        if (permit.guarded() && !permit.givenUp()) {
             try {
                 if (!store.releaseRun(request, job.cooldown())) {
                     leaseLost(permit, "lease had expired or was taken over before release");

@@ -28,6 +28,7 @@ public final class JobPermit implements AutoCloseable {
     private final Thread runner;
     private final Object interruptLock = new Object();
     private boolean interrupted;
+    private volatile boolean givenUp;
     private volatile KeepAlive.Handle keepAlive;
 
     JobPermit(JobGuard guard, JobOptions options, RunLeaseRequest request, long fencingToken, boolean guarded,
@@ -124,8 +125,21 @@ public final class JobPermit implements AutoCloseable {
         return state.guarded;
     }
 
+    boolean givenUp() {
+        return givenUp;
+    }
+
     void keepAlive(KeepAlive.Handle handle) {
         this.keepAlive = handle;
+    }
+
+    /** Stops renewing because the lease is being given up at shutdown; finishing will not release it again. */
+    void stopKeepAlive() {
+        givenUp = true;
+        KeepAlive.Handle handle = keepAlive;
+        if (handle != null) {
+            handle.cancel();
+        }
     }
 
     /** @return {@code true} if this call flagged the lease as lost (first time) */

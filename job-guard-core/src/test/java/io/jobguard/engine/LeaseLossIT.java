@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -222,6 +223,58 @@ class LeaseLossIT {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
                 .until(() -> a.run(job, T.plusSeconds(5), () -> ran.set(true)) == RunOutcome.RAN);
         assertThat(ran).isTrue();
+    }
+
+    @Test
+    void handOverAtShutdownWaitsForRunsThatEndThenGivesUpTheLeaseOfTheOneStillRunning() throws Exception {
+        JobGuard a = node("a", direct, false);
+        JobGuard b = node("b", direct, false);
+        JobOptions quick = JobOptions.of("quick-job", Duration.ofSeconds(60));
+        JobOptions slow = JobOptions.of("slow-job", Duration.ofSeconds(60));
+        CountDownLatch running = new CountDownLatch(2);
+        CountDownLatch quickMayEnd = new CountDownLatch(1);
+        CountDownLatch slowMayEnd = new CountDownLatch(1);
+        AtomicBoolean slowToldLost = new AtomicBoolean();
+        Thread quickRun = new Thread(() -> a.run(quick, T, () -> {
+            running.countDown();
+            awaitQuietly(quickMayEnd);
+        }));
+        Thread slowRun = new Thread(() -> a.run(slow, T, () -> {
+            running.countDown();
+            awaitQuietly(slowMayEnd);
+            slowToldLost.set(RunContext.current().orElseThrow().isLeaseLost());
+        }));
+        quickRun.start();
+        slowRun.start();
+        assertThat(running.await(20, TimeUnit.SECONDS)).isTrue();
+
+        CompletableFuture<Integer> handOver = CompletableFuture.supplyAsync(() -> {
+            try {
+                return a.handOverLeases(Duration.ofSeconds(3));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        quickMayEnd.countDown(); // ends within the wait: released as usual
+        assertThat(handOver.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+
+        // The slow run's 60 s lease is gone at once: the next fire time runs on another node.
+        assertThat(direct.currentRunLease(new JobId(NAMESPACE, "slow-job"))).isEmpty();
+        assertThat(admitAndFinish(b, slow, T.plusSeconds(60))).isTrue();
+        assertThat(admitAndFinish(b, quick, T.plusSeconds(60))).isTrue();
+        assertThat(b.admit(slow, T).refusal()).as("the given-up fire time is not run again")
+                .isEqualTo(RunOutcome.ALREADY_RAN);
+        slowMayEnd.countDown();
+        slowRun.join(20_000);
+        assertThat(slowToldLost).as("the run still going was told").isTrue();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static boolean admitAndFinish(JobGuard guard, JobOptions job, Instant fireTime) {

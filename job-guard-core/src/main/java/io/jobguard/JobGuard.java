@@ -355,7 +355,6 @@ public final class JobGuard implements AutoCloseable {
 
     void finished(JobPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
         activeLeases.decrementAndGet();
-        handOver.ended(permit);
         JobOptions job = permit.options();
         RunLeaseRequest request = permit.request();
         if (permit.guarded() && !permit.givenUp()) {
@@ -366,7 +365,12 @@ public final class JobGuard implements AutoCloseable {
             } catch (RuntimeException e) {
                 log.warn("job-guard: job '{}' T={} node={} could not release its lease ({}); it expires by TTL",
                         job.name(), request.nominalFireTime(), config.nodeId(), e.getMessage());
+            } finally {
+                // only now: a shutdown waiting for this run must not close the store before the release is done
+                handOver.ended(permit);
             }
+        } else {
+            handOver.ended(permit);
         }
         log.debug("job-guard: job '{}' T={} node={} outcome {}", job.name(), request.nominalFireTime(),
                 config.nodeId(), outcome);

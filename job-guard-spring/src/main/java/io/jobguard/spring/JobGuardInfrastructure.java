@@ -14,7 +14,8 @@ import org.springframework.context.annotation.Role;
 /**
  * The beans behind {@link EnableJobGuard}: the registry of guarded methods, the post-processor
  * that validates and advises them, the scheduler decorator that supplies nominal fire times, and
- * the closer that shuts job-guard's Redis subscriptions before the connection factory stops.
+ * the closer that shuts job-guard's Redis subscriptions before the connection factory stops, and the
+ * graceful hand-over of running runs' leases just before that.
  * They are infrastructure, not meant to be replaced.
  */
 @Configuration(proxyBeanMethods = false)
@@ -40,6 +41,12 @@ class JobGuardInfrastructure {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static RedisClientsCloser jobGuardRedisClientsCloser(ConfigurableListableBeanFactory beanFactory) {
         return new RedisClientsCloser(beanFactory);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static LeaseHandOverOnShutdown jobGuardLeaseHandOverOnShutdown(ConfigurableListableBeanFactory beanFactory) {
+        return new LeaseHandOverOnShutdown(beanFactory);
     }
 
     @Bean

@@ -22,7 +22,7 @@ public class LeaseLostException extends IllegalStateException {
     /**
      * Creates the exception for a run.
      *
-     * @param job             the job's name
+     * @param job             the job's name (null if unknown)
      * @param nominalFireTime the fire time the run was admitted for (null if unknown)
      * @param fencingToken    the run's fencing token (-1 if none)
      * @param message         what was refused and why
@@ -51,7 +51,7 @@ public class LeaseLostException extends IllegalStateException {
     /**
      * The job's name.
      *
-     * @return the job
+     * @return the job, or null when not known (a fenced write refused by the resource itself)
      */
     public String job() {
         return job;

@@ -131,6 +131,36 @@ class LeaseLossIT {
     }
 
     @Test
+    void aRunInFlightWhenRedisGoesDownIsToldByItsDeadline() throws Exception {
+        JobGuard guard = node("a", direct, false);
+        CountDownLatch told = new CountDownLatch(1);
+        guard.addListener(new JobGuardListener() {
+            @Override
+            public void onJobEvent(JobEvent event) {
+                // outcomes are not what this test is about
+            }
+
+            @Override
+            public void onLeaseLost(RunContext context) {
+                told.countDown();
+            }
+        });
+        JobPermit permit = guard.admit(JobOptions.of("redis-down-job", Duration.ofSeconds(3)), T).permit();
+        long stopped = System.nanoTime();
+        redis.stop();
+        try {
+            // The renewals hang or fail (10 s command timeout); the run is told at its deadline, within the lease.
+            assertThat(told.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - stopped)).isLessThan(Duration.ofSeconds(10));
+            assertThat(permit.context().isLeaseLost()).isTrue();
+            assertThatThrownBy(() -> permit.context().checkLease()).isInstanceOf(LeaseLostException.class);
+        } finally {
+            redis.ensureRunning();
+        }
+        permit.finish(null);
+    }
+
+    @Test
     void interruptOnLeaseLostInterruptsTheRunsThreadOnlyAndOnlyWhileItRuns() throws Exception {
         JobGuard guard = node("a", direct, true);
         JobOptions job = JobOptions.of("interrupted-job", Duration.ofSeconds(6));

@@ -73,9 +73,13 @@ class GracefulShutdownMultiJvmIT {
             assertThat(store.currentRunLease(ID)).isPresent();
             long sigterm = System.nanoTime();
             node.signal("TERM");
-            assertThat(node.await("ENDED", STEP)).isEqualTo("ENDED lost=true interrupted=true");
             assertThat(node.waitForExit(STEP)).as(node.output()).isTrue();
-            assertThat(node.output()).doesNotContain("expires by TTL");
+            // Logged during shutdown, before the Redis connections close (the run's own last words may be cut off
+            // by the JVM's exit, so the test reads the node's log instead).
+            assertThat(node.output())
+                    .contains("LEASE LOST (the node is shutting down and gives the lease up)")
+                    .contains("still running at shutdown; lease given up (released=true)")
+                    .doesNotContain("expires by TTL");
             // The 60 s lease is gone now, not at its TTL: the next fire time runs elsewhere.
             assertThat(store.currentRunLease(ID)).isEmpty();
             assertThat(other.run(JOB, t.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.RAN);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The guarded runs going on in one engine, for a graceful shutdown: waits for them to finish, then gives up the
@@ -36,7 +37,7 @@ final class LeaseHandOver {
      *
      * @return the runs given up
      */
-    List<JobPermit> awaitThenGiveUp(Duration wait, java.util.function.Consumer<JobPermit> giveUp)
+    List<JobPermit> awaitThenGiveUp(Duration wait, Consumer<JobPermit> giveUp)
             throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         synchronized (changed) {

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link LeaseStore} on any ShedLock {@link LockProvider} (JDBC, Mongo, ZooKeeper, ...), so that
@@ -90,7 +91,7 @@ public final class ShedLockLeaseStore implements LeaseStore {
     private final ConcurrentHashMap<JobId, Deque<LeaseRecord>> history = new ConcurrentHashMap<>();
     private volatile boolean extendUnsupportedLogged;
     private final MarkerReaper reaper;
-    private final java.util.concurrent.atomic.AtomicLong acquisitions = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong acquisitions = new AtomicLong();
 
     private ShedLockLeaseStore(LockProvider provider, Clock clock, Duration pollInterval, MarkerReaper reaper) {
         this.provider = provider;

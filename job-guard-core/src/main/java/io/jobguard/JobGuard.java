@@ -3,6 +3,8 @@ package io.jobguard;
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.TimeBounds;
 import io.jobguard.internal.RateLimitedLog;
+import io.jobguard.internal.LeaseDeadline;
+import io.jobguard.internal.LostReplies;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -54,12 +56,15 @@ public final class JobGuard implements AutoCloseable {
     private final HistoryLossLog historyLoss;
     /** Failures that repeat on every firing (store down, a foreign key) log once per job per minute, with a count. */
     private final RateLimitedLog repeatedWarnings;
+    private final LostReplies lostReplies;
+    private final LeaseHandOver handOver = new LeaseHandOver();
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
         this.historyLoss = new HistoryLossLog(config.namespace(), config.nodeId());
         this.repeatedWarnings = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
+        this.lostReplies = new LostReplies(store, keepAlive);
     }
 
     /**
@@ -129,17 +134,24 @@ public final class JobGuard implements AutoCloseable {
         RunOutcome gaveUp = waits ? RunOutcome.WAIT_TIMEOUT : RunOutcome.BUSY;
         Duration bound = waits ? job.waitFor() : job.busyGrace();
         ReleaseWatch watch = null;
+        long sent = 0;
+        boolean acquireSent = false;
         try {
+            // a lease that an earlier acquire's lost reply may have left goes first (issue 14)
+            lostReplies.reconcile();
             if (waits && !bound.isZero()) {
                 watch = store.watchRunReleases(id);
             }
             long deadline = started + bound.toNanos();
             while (true) {
+                sent = System.nanoTime();
+                acquireSent = true;
                 AcquireResult result = store.acquireRun(request);
+                acquireSent = false;
                 warnIfBlockedByForeignValue(job, request, result);
                 switch (result.status()) {
                     case ACQUIRED:
-                        return Admission.granted(grant(job, request, result.fencingToken(), true, started));
+                        return Admission.granted(grant(job, request, result.fencingToken(), true, started, sent));
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     case HISTORY_LOST:
@@ -170,6 +182,9 @@ public final class JobGuard implements AutoCloseable {
             Thread.currentThread().interrupt();
             return refuse(job, nominalFireTime, gaveUp, null, started, e);
         } catch (RuntimeException e) {
+            if (acquireSent) {
+                lostReplies.remember(request, sent);
+            }
             return storeFailure(job, request, started, e);
         } finally {
             if (watch != null) {
@@ -262,6 +277,30 @@ public final class JobGuard implements AutoCloseable {
         return deleted;
     }
 
+    /**
+     * Graceful shutdown, before the store's connections close: waits up to {@code wait} for this node's running
+     * guarded runs to finish (they release their leases as usual), then gives up the leases of the runs still
+     * going. Each of those is told first (its {@link RunContext#isLeaseLost()} turns true, so
+     * {@link RunContext#checkLease()} and lease-checked commits refuse; listeners hear of it; its thread is
+     * interrupted when {@link JobGuardConfig#interruptOnLeaseLost()} is set), then its lease is released
+     * (owner-checked), so another node can run the next fire time without waiting for the lease's TTL. The
+     * fire-time markers stay: no fire time runs twice because of this.
+     *
+     * @param wait how long to wait for running runs first (zero: give up at once)
+     * @return how many leases were given up
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public int handOverLeases(Duration wait) throws InterruptedException {
+        return handOver.awaitThenGiveUp(wait, permit -> {
+            permit.stopKeepAlive();
+            leaseLost(permit, "the node is shutting down and gives the lease up");
+            RunLeaseRequest request = permit.request();
+            boolean released = store.releaseRun(request, Duration.ZERO);
+            log.warn("job-guard: job '{}' T={} node={} still running at shutdown; lease given up (released={})",
+                    request.job().name(), request.nominalFireTime(), config.nodeId(), released);
+        }).size();
+    }
+
     /** Stops the keep-alive thread; the store stays open. */
     @Override
     public void close() {
@@ -289,13 +328,16 @@ public final class JobGuard implements AutoCloseable {
         return Duration.ofNanos(nanos);
     }
 
-    private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started) {
-        JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started);
+    private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started,
+                            long sent) {
+        JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started,
+                LeaseDeadline.startingAt(sent, job.lease()));
         activeLeases.incrementAndGet();
+        handOver.started(permit);
         permit.bind();
         if (guarded && job.keepAlive()) {
-            permit.keepAlive(keepAlive.start("run lease of job '" + job.name() + "'", job.lease(),
-                    () -> store.renewRun(request), () -> leaseLost(permit, "renewal failed")));
+            permit.keepAlive(keepAlive.start("run lease of job '" + job.name() + "'", job.lease(), permit.deadline(),
+                    () -> store.renewRun(request), why -> leaseLost(permit, why)));
         }
         log.debug("job-guard: job '{}' T={} node={} acquired (fence {})", job.name(), request.nominalFireTime(),
                 config.nodeId(), fence);
@@ -309,7 +351,7 @@ public final class JobGuard implements AutoCloseable {
             repeatedWarnings.warn(log, "store-failure|" + job.name(),
                     "job-guard: job '{}' T={} node={} store {} unreachable ({}); running UNGUARDED as configured",
                     job.name(), request.nominalFireTime(), config.nodeId(), store, RateLimitedLog.causeChain(e));
-            return Admission.granted(grant(job, request, -1, false, started));
+            return Admission.granted(grant(job, request, -1, false, started, System.nanoTime()));
         }
         repeatedWarnings.warn(log, "store-failure|" + job.name(),
                 "job-guard: job '{}' T={} node={} outcome STORE_ERROR, skipped: store {} failed: {}", job.name(),
@@ -333,7 +375,7 @@ public final class JobGuard implements AutoCloseable {
         activeLeases.decrementAndGet();
         JobOptions job = permit.options();
         RunLeaseRequest request = permit.request();
-        if (permit.guarded()) {
+        if (permit.guarded() && !permit.givenUp()) {
             try {
                 if (!store.releaseRun(request, job.cooldown())) {
                     leaseLost(permit, "lease had expired or was taken over before release");
@@ -342,7 +384,12 @@ public final class JobGuard implements AutoCloseable {
                 repeatedWarnings.warn(log, "release-failure|" + job.name(),
                         "job-guard: job '{}' T={} node={} could not release its lease ({}); it expires by TTL",
                         job.name(), request.nominalFireTime(), config.nodeId(), RateLimitedLog.causeChain(e));
+            } finally {
+                // only now: a shutdown waiting for this run must not close the store before the release is done
+                handOver.ended(permit);
             }
+        } else {
+            handOver.ended(permit);
         }
         log.debug("job-guard: job '{}' T={} node={} outcome {}", job.name(), request.nominalFireTime(),
                 config.nodeId(), outcome);
@@ -386,7 +433,7 @@ public final class JobGuard implements AutoCloseable {
             }
         }
         if (config.interruptOnLeaseLost()) {
-            permit.runner().interrupt();
+            permit.interruptRunner();
         }
     }
 

@@ -2,6 +2,7 @@ package io.jobguard;
 
 import io.jobguard.internal.CurrentRun;
 import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.LeaseDeadline;
 import io.jobguard.store.RunLeaseRequest;
 
 import java.time.Instant;
@@ -25,14 +26,17 @@ public final class JobPermit implements AutoCloseable {
     private final long acquireNanos;
     private final AtomicBoolean finished = new AtomicBoolean();
     private final Thread runner;
+    private final Object interruptLock = new Object();
+    private boolean interrupted;
+    private volatile boolean givenUp;
     private volatile KeepAlive.Handle keepAlive;
 
     JobPermit(JobGuard guard, JobOptions options, RunLeaseRequest request, long fencingToken, boolean guarded,
-              long acquireNanos) {
+              long acquireNanos, LeaseDeadline deadline) {
         this.guard = guard;
         this.options = options;
         this.request = request;
-        this.state = new State(options.name(), request.nominalFireTime(), fencingToken, guarded);
+        this.state = new State(options.name(), request.nominalFireTime(), fencingToken, guarded, deadline);
         this.acquireNanos = acquireNanos;
         this.admittedNanos = System.nanoTime();
         this.runner = Thread.currentThread();
@@ -57,8 +61,16 @@ public final class JobPermit implements AutoCloseable {
      */
     public RunOutcome finish(Throwable failure) {
         RunOutcome outcome = failure == null ? RunOutcome.RAN : RunOutcome.FAILED;
-        if (!finished.compareAndSet(false, true)) {
-            return outcome;
+        boolean clearInterrupt;
+        synchronized (interruptLock) {
+            if (!finished.compareAndSet(false, true)) {
+                return outcome;
+            }
+            clearInterrupt = interrupted;
+        }
+        if (clearInterrupt && Thread.currentThread() == runner) {
+            // The interrupt was meant for this run only, not for what the thread does next.
+            Thread.interrupted();
         }
         KeepAlive.Handle handle = keepAlive;
         if (handle != null) {
@@ -93,17 +105,46 @@ public final class JobPermit implements AutoCloseable {
         return runner;
     }
 
+    /** Interrupts the run's thread if the run has not finished; never a thread that has moved on. */
+    boolean interruptRunner() {
+        synchronized (interruptLock) {
+            if (finished.get()) {
+                return false;
+            }
+            interrupted = true;
+            runner.interrupt();
+            return true;
+        }
+    }
+
+    LeaseDeadline deadline() {
+        return state.deadline;
+    }
+
     boolean guarded() {
         return state.guarded;
+    }
+
+    boolean givenUp() {
+        return givenUp;
     }
 
     void keepAlive(KeepAlive.Handle handle) {
         this.keepAlive = handle;
     }
 
+    /** Stops renewing because the lease is being given up at shutdown; finishing will not release it again. */
+    void stopKeepAlive() {
+        givenUp = true;
+        KeepAlive.Handle handle = keepAlive;
+        if (handle != null) {
+            handle.cancel();
+        }
+    }
+
     /** @return {@code true} if this call flagged the lease as lost (first time) */
     boolean markLost() {
-        return state.lost.compareAndSet(false, true);
+        return state.deadline.markLost();
     }
 
     void bind() {
@@ -115,13 +156,14 @@ public final class JobPermit implements AutoCloseable {
         private final Instant fireTime;
         private final long fencingToken;
         private final boolean guarded;
-        private final AtomicBoolean lost = new AtomicBoolean();
+        private final LeaseDeadline deadline;
 
-        State(String job, Instant fireTime, long fencingToken, boolean guarded) {
+        State(String job, Instant fireTime, long fencingToken, boolean guarded, LeaseDeadline deadline) {
             this.job = job;
             this.fireTime = fireTime;
             this.fencingToken = fencingToken;
             this.guarded = guarded;
+            this.deadline = deadline;
         }
 
         @Override
@@ -141,7 +183,7 @@ public final class JobPermit implements AutoCloseable {
 
         @Override
         public boolean isLeaseLost() {
-            return lost.get();
+            return guarded && deadline.isLost();
         }
 
         @Override
@@ -151,7 +193,7 @@ public final class JobPermit implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "RunContext[job=" + job + ", T=" + fireTime + ", fence=" + fencingToken + ", lost=" + lost.get() + "]";
+            return "RunContext[job=" + job + ", T=" + fireTime + ", fence=" + fencingToken + ", lost=" + isLeaseLost() + "]";
         }
     }
 }

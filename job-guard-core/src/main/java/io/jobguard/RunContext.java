@@ -44,9 +44,27 @@ public interface RunContext {
      * Tells whether the lease was lost: renewal failed or another holder took over. Once true it
      * stays true; a run that sees it should stop writing.
      *
+     * <p>Answered at once from the lease's local deadline: the send time of the last successful
+     * acquire or renewal (by this node's monotonic clock) plus the lease, minus a safety margin (a tenth
+     * of the lease, at most one second). It turns true no later than the store can expire the lease,
+     * even while the keep-alive is stuck on a stalled connection.
+     *
      * @return {@code true} if exclusivity is no longer guaranteed
      */
     boolean isLeaseLost();
+
+    /**
+     * Throws if the lease is lost; call it before each step that must not run twice (a write, a
+     * commit, a message send). A passed check is no promise for later: a pause right after it can
+     * outlast the lease, which is why writes should also be fenced with {@link #fencingToken()}.
+     *
+     * @throws LeaseLostException if {@link #isLeaseLost()} is true
+     */
+    default void checkLease() {
+        if (isLeaseLost()) {
+            throw LeaseLostException.of(this, "work after the lease deadline");
+        }
+    }
 
     /**
      * Tells whether the run holds a lease at all ({@code false} only for runs admitted without one

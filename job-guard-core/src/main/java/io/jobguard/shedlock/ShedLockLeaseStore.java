@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link LeaseStore} on any ShedLock {@link LockProvider} (JDBC, Mongo, ZooKeeper, ...), so that
@@ -58,6 +59,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@code usingDbTime()}), so that skewed nodes agree on expiry.</li>
  *   <li>Releases wake waiters of this store instance at once; waiters on other nodes poll every
  *       {@code pollInterval}.</li>
+ *   <li>Each fire time leaves a marker lock that the SPI cannot delete (ShedLock's JDBC providers keep its
+ *       row forever); create the store with a {@link MarkerReaper} ({@link JdbcMarkerReaper}) to delete
+ *       expired markers and keep the table bounded.</li>
  *   <li>Lock names are up to {@code namespace + job + 21} characters: widen ShedLock's default
  *       {@code name VARCHAR(64)} column where they are longer.</li>
  * </ul>
@@ -76,6 +80,10 @@ public final class ShedLockLeaseStore implements LeaseStore {
      */
 
     private static final Logger log = LoggerFactory.getLogger(ShedLockLeaseStore.class);
+    /** Expired markers are deleted after every this many acquisitions (when a reaper is configured). */
+    static final int REAP_EVERY = 100;
+    /** Markers are deleted only this long after they expired: room for clock differences between nodes. */
+    static final Duration REAP_GRACE = Duration.ofMinutes(1);
 
     private final LockProvider provider;
     private final Clock clock;
@@ -83,11 +91,14 @@ public final class ShedLockLeaseStore implements LeaseStore {
     private final ConcurrentHashMap<String, HeldRun> held = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<JobId, Deque<LeaseRecord>> history = new ConcurrentHashMap<>();
     private volatile boolean extendUnsupportedLogged;
+    private final MarkerReaper reaper;
+    private final AtomicLong acquisitions = new AtomicLong();
 
-    private ShedLockLeaseStore(LockProvider provider, Clock clock, Duration pollInterval) {
+    private ShedLockLeaseStore(LockProvider provider, Clock clock, Duration pollInterval, MarkerReaper reaper) {
         this.provider = provider;
         this.clock = clock;
         this.signals = new LocalSignals<>(pollInterval);
+        this.reaper = reaper;
     }
 
     /**
@@ -115,7 +126,27 @@ public final class ShedLockLeaseStore implements LeaseStore {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(clock, "clock");
         TimeBounds.positive(pollInterval, "ShedLockLeaseStore pollInterval");
-        return new ShedLockLeaseStore(provider, clock, pollInterval);
+        return new ShedLockLeaseStore(provider, clock, pollInterval, null);
+    }
+
+    /**
+     * Creates a store that keeps the lock table bounded: after every {@value #REAP_EVERY} acquisitions it has
+     * {@code reaper} delete the acquiring job's fire-time markers that expired more than a minute ago (by
+     * {@code clock}). Without a reaper, ShedLock's JDBC providers keep one row per fire time forever.
+     *
+     * @param provider     the ShedLock provider holding the locks
+     * @param clock        the {@code createdAt} of lock configurations and {@link #serverTime()}
+     * @param pollInterval the longest a WAIT firing sleeps before asking the provider again
+     * @param reaper       deletes expired markers, for example {@link JdbcMarkerReaper}
+     * @return the store
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if the poll interval is not positive
+     */
+    public static ShedLockLeaseStore create(LockProvider provider, Clock clock, Duration pollInterval,
+                                            MarkerReaper reaper) {
+        Objects.requireNonNull(reaper, "reaper");
+        ShedLockLeaseStore checked = create(provider, clock, pollInterval);
+        return new ShedLockLeaseStore(checked.provider, checked.clock, pollInterval, reaper);
     }
 
     @Override
@@ -146,6 +177,7 @@ public final class ShedLockLeaseStore implements LeaseStore {
             held.put(r.ownerToken(), new HeldRun(r, record, run.get(), marker.get(), started + r.lease().toNanos()));
             remember(r, record);
             granted = true;
+            reapIfDue(r.job(), now);
             return AcquireResult.acquired(-1, now);
         } finally {
             if (!granted) {
@@ -277,6 +309,19 @@ public final class ShedLockLeaseStore implements LeaseStore {
     @Override
     public String toString() {
         return "ShedLockLeaseStore[" + provider + "]";
+    }
+
+    private void reapIfDue(JobId job, Instant now) {
+        if (reaper == null || acquisitions.incrementAndGet() % REAP_EVERY != 0) {
+            return;
+        }
+        try {
+            int deleted = reaper.deleteExpired(job.namespace() + ":" + job.name() + ":fired:", now.minus(REAP_GRACE));
+            log.debug("job-guard: job '{}' {} expired fire-time markers deleted", job, deleted);
+        } catch (RuntimeException e) {
+            // Only the table's size is at stake; the next round tries again.
+            log.debug("job-guard: job '{}' expired fire-time markers not deleted: {}", job, e.toString());
+        }
     }
 
     private void remember(RunLeaseRequest r, LeaseRecord record) {

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -160,7 +161,7 @@ public final class TcpProxy implements AutoCloseable {
      * @param marker the text to look for (UTF-8)
      */
     public void pauseLinksCarrying(String marker) {
-        pauseMarker = marker.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        pauseMarker = marker.getBytes(StandardCharsets.UTF_8);
     }
 
     /**

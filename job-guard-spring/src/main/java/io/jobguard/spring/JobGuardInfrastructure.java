@@ -15,7 +15,9 @@ import org.springframework.context.annotation.Role;
 /**
  * The beans behind {@link EnableJobGuard}: the registry of guarded methods, the post-processor
  * that validates and advises them, the scheduler decorator that supplies nominal fire times, the
- * startup report (one INFO line; a WARN when scheduling is not enabled), and the closer that shuts job-guard's Redis subscriptions before the connection factory stops.
+ * startup report (one INFO line; a WARN when scheduling is not enabled), the closer that shuts
+ * job-guard's Redis subscriptions before the connection factory stops, and the graceful hand-over
+ * of running runs' leases just before that.
  * They are infrastructure, not meant to be replaced.
  */
 @Configuration(proxyBeanMethods = false)
@@ -49,6 +51,12 @@ class JobGuardInfrastructure {
                                                ObjectProvider<GuardedJobsContributor> contributors,
                                                ConfigurableListableBeanFactory beanFactory) {
         return new StartupReport(guard, registry, contributors, beanFactory);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static LeaseHandOverOnShutdown jobGuardLeaseHandOverOnShutdown(ConfigurableListableBeanFactory beanFactory) {
+        return new LeaseHandOverOnShutdown(beanFactory);
     }
 
     @Bean

@@ -76,6 +76,10 @@ public class JobGuardProperties implements Validator {
     @NestedConfigurationProperty
     private final JobGuardActuatorProperties actuator = new JobGuardActuatorProperties();
 
+    /** Spring transactions inside guarded runs. */
+    @NestedConfigurationProperty
+    private final JobGuardTransactionProperties transactions = new JobGuardTransactionProperties();
+
     /** Where leases live. */
     public enum Store {
         /** The Redis store on the application's RedisConnectionFactory. */
@@ -411,5 +415,14 @@ public class JobGuardProperties implements Validator {
     @Override
     public void validate(Object target, Errors errors) {
         JobGuardPropertiesValidator.validate((JobGuardProperties) target, errors);
+    }
+
+    /**
+     * Returns the transaction settings.
+     *
+     * @return the transaction settings
+     */
+    public JobGuardTransactionProperties getTransactions() {
+        return transactions;
     }
 }

@@ -1,11 +1,15 @@
 package io.jobguard.spring.boot;
 
+import io.jobguard.shedlock.MarkerReaper;
 import io.jobguard.shedlock.ShedLockLeaseStore;
 import io.jobguard.store.LeaseStore;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.util.ClassUtils;
+
+import java.time.Clock;
+import java.time.Duration;
 
 /**
  * Builds the store of {@code jobguard.store=shedlock}. ShedLock is an optional dependency, so its
@@ -40,7 +44,10 @@ final class ShedLockStores {
                 throw new IllegalStateException("jobguard.store=shedlock but the application has no " + LOCK_PROVIDER
                         + " bean: define one (for example a JdbcTemplateLockProvider) or choose jobguard.store=redis");
             }
-            return ShedLockLeaseStore.create(provider);
+            // A MarkerReaper bean (for example JdbcMarkerReaper on the lock table) keeps the table bounded.
+            MarkerReaper reaper = beanFactory.getBeanProvider(MarkerReaper.class).getIfUnique();
+            return reaper == null ? ShedLockLeaseStore.create(provider)
+                    : ShedLockLeaseStore.create(provider, Clock.systemUTC(), Duration.ofSeconds(1), reaper);
         }
     }
 }

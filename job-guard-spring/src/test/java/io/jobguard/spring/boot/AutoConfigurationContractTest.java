@@ -20,7 +20,8 @@ class AutoConfigurationContractTest {
 
     private static final List<Class<?>> AUTO_CONFIGURATIONS = List.of(JobGuardAutoConfiguration.class,
             JobGuardMetricsAutoConfiguration.class, JobGuardEndpointAutoConfiguration.class,
-            JobGuardBatchAutoConfiguration.class, JobGuardRedisAutoConfiguration.class);
+            JobGuardBatchAutoConfiguration.class, JobGuardRedisAutoConfiguration.class,
+            JobGuardTransactionAutoConfiguration.class);
 
     @Test
     void everyBeanMethodIsConditionalOnMissingBean() {
@@ -66,7 +67,7 @@ class AutoConfigurationContractTest {
                 "\"jobguard.batch.max-keys\"", "\"jobguard.batch.max-key-length\"", "\"jobguard.batch.spread\"",
                 "\"jobguard.batch.keep-alive\"", "\"jobguard.batch.wait-poll-interval\"",
                 "\"jobguard.batch.default-lease\"", "\"jobguard.batch.default-wait-for\"",
-                "\"jobguard.batch.namespaces\"", "\"in-memory\"", "\"shedlock\"",
+                "\"jobguard.batch.namespaces\"", "\"jobguard.transactions.check-lease\"", "\"in-memory\"", "\"shedlock\"",
                 "\"jobguard.redis.eviction-check\"", "\"jobguard.redis.reconnect-delay-max\"",
                 "\"jobguard.redis.durable-acquire.replicas\"", "\"jobguard.redis.durable-acquire.timeout\"");
     }

@@ -1,0 +1,102 @@
+package io.jobguard.spring;
+
+import io.jobguard.DurationParser;
+import io.jobguard.JobGuard;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.context.Phased;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import java.time.Duration;
+
+/**
+ * Graceful shutdown of guarded runs: in the stop phase just before the application's
+ * {@link RedisConnectionFactory} stops (and before {@link RedisClientsCloser}), every {@link JobGuard} waits for
+ * its running guarded runs and then gives up the leases of those still going ({@link JobGuard#handOverLeases}).
+ * A rolling restart therefore never leaves a lease to expire by TTL.
+ *
+ * <p>How long it waits follows the scheduler's configuration: with
+ * {@code spring.task.scheduling.shutdown.await-termination=true} the scheduler only waits for its tasks when it
+ * is destroyed, after the connection factory has stopped, so the wait happens here instead, up to
+ * {@code spring.task.scheduling.shutdown.await-termination-period}. Otherwise the scheduler has already waited
+ * for its running tasks in its own, earlier stop phase (bounded by {@code spring.lifecycle.timeout-per-shutdown-phase}),
+ * and runs still going now are given up at once.
+ */
+final class LeaseHandOverOnShutdown implements SmartLifecycle, EnvironmentAware {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseHandOverOnShutdown.class);
+
+    private final ConfigurableListableBeanFactory beanFactory;
+    private volatile Environment environment;
+    private volatile boolean running;
+
+    LeaseHandOverOnShutdown(ConfigurableListableBeanFactory beanFactory) {
+        this.beanFactory = beanFactory;
+    }
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        Duration wait = schedulerWait();
+        for (String name : beanFactory.getSingletonNames()) {
+            if (beanFactory.getSingleton(name) instanceof JobGuard guard) {
+                try {
+                    if (guard.activeLeases() > 0) {
+                        log.info("job-guard: shutting down with {} guarded run(s) going; waiting up to {} before their"
+                                + " leases are given up", guard.activeLeases(), wait);
+                    }
+                    int givenUp = guard.handOverLeases(wait);
+                    if (givenUp > 0) {
+                        log.info("job-guard: {} lease(s) of runs still going at shutdown given up", givenUp);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (RuntimeException e) {
+                    log.warn("job-guard: handing over leases at shutdown failed: {}", e.toString());
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Two phases above the latest-stopping connection factory: before it, and before RedisClientsCloser. */
+    @Override
+    public int getPhase() {
+        int phase = 0;
+        for (String name : beanFactory.getBeanNamesForType(RedisConnectionFactory.class, false, false)) {
+            Object bean = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
+            if (bean instanceof Phased phased) {
+                phase = Math.max(phase, phased.getPhase());
+            }
+        }
+        return phase >= Integer.MAX_VALUE - 2 ? Integer.MAX_VALUE : phase + 2;
+    }
+
+    private Duration schedulerWait() {
+        Environment env = environment;
+        if (env == null || !Boolean.parseBoolean(env.getProperty("spring.task.scheduling.shutdown.await-termination"))) {
+            return Duration.ZERO;
+        }
+        return DurationParser.parseOrDefault(env.getProperty("spring.task.scheduling.shutdown.await-termination-period"),
+                Duration.ZERO, "spring.task.scheduling.shutdown.await-termination-period");
+    }
+}

@@ -2,6 +2,7 @@ package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.TimeBounds;
+import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -113,6 +114,11 @@ public final class JobGuard implements AutoCloseable {
      * @throws NullPointerException     if {@code job} is null
      */
     public Admission admit(JobOptions job, Instant nominalFireTime) {
+        return admit(job, nominalFireTime, AcquireMode.REGULAR);
+    }
+
+    /** {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (issue 15, {@link MissedFireTimes}). */
+    Admission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode) {
         Objects.requireNonNull(job, "job");
         TimeBounds.fireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
         long started = System.nanoTime();
@@ -131,10 +137,12 @@ public final class JobGuard implements AutoCloseable {
             }
             long deadline = started + bound.toNanos();
             while (true) {
-                AcquireResult result = store.acquireRun(request);
+                AcquireResult result = store.acquireRun(request, mode);
                 switch (result.status()) {
                     case ACQUIRED:
-                        return Admission.granted(grant(job, request, result.fencingToken(), true, started));
+                        return Admission.granted(grant(job, request, result.fencingToken(), true, started, mode));
+                    case CATCH_UP, RETRY, ABANDONED, MISSED, SUPERSEDED:
+                        return Admission.recovery(result);
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     case HISTORY_LOST:
@@ -284,8 +292,10 @@ public final class JobGuard implements AutoCloseable {
         return Duration.ofNanos(nanos);
     }
 
-    private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started) {
+    private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started,
+                            AcquireMode mode) {
         JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started);
+        permit.recovery(mode.kind(), mode.kind() == AcquireMode.Kind.RETRY ? mode.attempt() + 1 : 1);
         activeLeases.incrementAndGet();
         permit.bind();
         if (guarded && job.keepAlive()) {
@@ -301,11 +311,17 @@ public final class JobGuard implements AutoCloseable {
         if (config.storeFailurePolicy() == StoreFailurePolicy.RUN) {
             log.warn("job-guard: job '{}' T={} node={} store unreachable ({}); running UNGUARDED as configured",
                     job.name(), request.nominalFireTime(), config.nodeId(), e.getMessage());
-            return Admission.granted(grant(job, request, -1, false, started));
+            return Admission.granted(grant(job, request, -1, false, started, AcquireMode.REGULAR));
         }
         log.warn("job-guard: job '{}' T={} node={} outcome STORE_ERROR, skipped: {}", job.name(),
                 request.nominalFireTime(), config.nodeId(), e.getMessage());
         return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
+    }
+
+    /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
+    void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
+        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, Duration.ZERO,
+                Duration.ZERO, -1, null));
     }
 
     private Admission refuse(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long started,

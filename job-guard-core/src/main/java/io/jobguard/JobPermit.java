@@ -56,7 +56,7 @@ public final class JobPermit implements AutoCloseable {
      * @return {@link RunOutcome#RAN} or {@link RunOutcome#FAILED}
      */
     public RunOutcome finish(Throwable failure) {
-        RunOutcome outcome = failure == null ? RunOutcome.RAN : RunOutcome.FAILED;
+        RunOutcome outcome = failure == null ? state.completed() : RunOutcome.FAILED;
         if (!finished.compareAndSet(false, true)) {
             return outcome;
         }
@@ -106,6 +106,11 @@ public final class JobPermit implements AutoCloseable {
         return state.lost.compareAndSet(false, true);
     }
 
+    void recovery(io.jobguard.store.AcquireMode.Kind kind, int attempt) {
+        state.kind = kind;
+        state.attempt = attempt;
+    }
+
     void bind() {
         CurrentRun.set(state);
     }
@@ -116,6 +121,8 @@ public final class JobPermit implements AutoCloseable {
         private final long fencingToken;
         private final boolean guarded;
         private final AtomicBoolean lost = new AtomicBoolean();
+        private volatile io.jobguard.store.AcquireMode.Kind kind = io.jobguard.store.AcquireMode.Kind.REGULAR;
+        private volatile int attempt = 1;
 
         State(String job, Instant fireTime, long fencingToken, boolean guarded) {
             this.job = job;
@@ -147,6 +154,30 @@ public final class JobPermit implements AutoCloseable {
         @Override
         public boolean isGuarded() {
             return guarded;
+        }
+
+        @Override
+        public boolean isRetry() {
+            return kind == io.jobguard.store.AcquireMode.Kind.RETRY;
+        }
+
+        @Override
+        public boolean isCatchUp() {
+            return kind == io.jobguard.store.AcquireMode.Kind.CATCH_UP;
+        }
+
+        @Override
+        public int attempt() {
+            return attempt;
+        }
+
+        /** The outcome of a body that completed: RAN, or CAUGHT_UP / RETRIED for the recovery runs (issue 15). */
+        RunOutcome completed() {
+            return switch (kind) {
+                case CATCH_UP -> RunOutcome.CAUGHT_UP;
+                case RETRY -> RunOutcome.RETRIED;
+                default -> RunOutcome.RAN;
+            };
         }
 
         @Override

@@ -49,7 +49,8 @@ public final class MissedFireTimes {
     private static final int MAX_ROUNDS = 4;
 
     private final JobGuard guard;
-    private final Map<String, Instant> lastFireTimes = new ConcurrentHashMap<>();
+    /** Per job, the gap check's fire time of the last firing here: where the next walk starts. */
+    private final Map<String, Instant> lastPrevious = new ConcurrentHashMap<>();
 
     /**
      * Creates the recovery of an engine.
@@ -78,7 +79,6 @@ public final class MissedFireTimes {
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
         Instant previous = previous(job, recovery, nominalFireTime);
-        lastFireTimes.put(job.name(), nominalFireTime);
         AcquireMode mode = AcquireMode.regular(previous, delivery(recovery), recovery.maxAttempts());
         for (int round = 0; round < MAX_ROUNDS; round++) {
             Admission admission = guard.admit(job, nominalFireTime, mode);
@@ -148,17 +148,23 @@ public final class MissedFireTimes {
             return null;
         }
         Instant windowStart = windowStart(recovery);
-        Instant last = lastFireTimes.get(job.name());
-        // the usual case: this node fired the fire time before, and the schedule goes from it to this one
-        if (last != null && last.isBefore(fireTime) && !last.isBefore(windowStart)
-                && fireTime.equals(schedule.next(last))) {
-            return last;
+        // only fire times older than the skew tolerance count: a node whose clock lags may not have fired
+        // a younger one yet
+        Instant settled = guard.config().clock().instant().minus(guard.config().skewTolerance());
+        // walk on from the answer of the last firing (one or two steps per firing), else from the window's start
+        Instant from = lastPrevious.get(job.name());
+        if (from == null || from.isBefore(windowStart) || !from.isBefore(fireTime) || from.isAfter(settled)) {
+            from = null;
         }
-        Instant previous = null;
-        Instant next = schedule.next(windowStart.minusMillis(1));
-        for (int steps = 0; next != null && next.isBefore(fireTime) && steps < MAX_STEPS; steps++) {
+        Instant previous = from;
+        Instant next = schedule.next(from != null ? from : windowStart.minusMillis(1));
+        for (int steps = 0; next != null && next.isBefore(fireTime) && !next.isAfter(settled) && steps < MAX_STEPS;
+             steps++) {
             previous = next;
             next = schedule.next(next);
+        }
+        if (previous != null) {
+            lastPrevious.put(job.name(), previous);
         }
         return previous;
     }

@@ -34,7 +34,10 @@
 --
 -- The run record (issue 15, a hash with a TTL renewed by every write): s = the latest fire time
 -- handled (started or declared missed), st = the latest fire time started, a = its attempt,
--- c = the latest fire time completed (written by run-release.lua), x = the last dead run reported.
+-- c = the latest fire time completed (written by run-release.lua), x = the last dead run reported,
+-- m = the latest fire time declared missed or run as a catch-up: a regular firing at or before m that
+-- finds no marker is refused as ALREADY_RAN (holder 'declared-missed'), so a node whose clock lags by
+-- more than the skew tolerance does not run a fire time the cluster already settled.
 --
 -- The epoch (no TTL, '<created millis>|new' or '<created millis>|lost') tells a store that kept its
 -- history from one that lost it (restart without persistence, FLUSHALL, failover to a replica that
@@ -137,7 +140,7 @@ local marker = read(KEYS[2])
 local lease = read(KEYS[1])
 
 -- The run record and the recovery modes (issue 15): see the header.
-local rec = redis.call('HMGET', KEYS[7], 's', 'st', 'a', 'c', 'x')
+local rec = redis.call('HMGET', KEYS[7], 's', 'st', 'a', 'c', 'x', 'm')
 local recS, recSt, recA = tonumber(rec[1]), tonumber(rec[2]), tonumber(rec[3]) or 1
 local recC = tonumber(rec[4]) or 0
 local T = tonumber(ARGV[3])
@@ -147,7 +150,7 @@ if mode == 'miss' then
   if rec[1] ~= modeArg then
     return {'SUPERSEDED', rec[1] or '', '', created}
   end
-  redis.call('HSET', KEYS[7], 's', ARGV[3])
+  redis.call('HSET', KEYS[7], 's', ARGV[3], 'm', ARGV[3])
   redis.call('PEXPIRE', KEYS[7], ARGV[13])
   return {'MISSED', T, '', created}
 elseif mode == 'retry' then
@@ -185,6 +188,10 @@ end
 if mode == 'catchup' and rec[1] ~= modeArg then
   return {'SUPERSEDED', rec[1] or '', '', created}
 end
+if mode == nil and rec[6] and T <= tonumber(rec[6]) then
+  -- declared missed (or passed over by a catch-up) up to m: a node this late must not run it now
+  return {'ALREADY_RAN', 'jg1|missed|' .. ARGV[3] .. '|0|0|declared-missed', -2, created}
+end
 if mode == nil and ARGV[11] ~= '' and recSt and recSt < T and recC < recSt and rec[5] ~= rec[2] then
   local most = string.match(ARGV[11], '^least:(%d+)$')
   if most and recA < tonumber(most) then
@@ -211,6 +218,9 @@ if history > 0 then
 end
 if not recS or T > recS then
   redis.call('HSET', KEYS[7], 's', ARGV[3])
+end
+if mode == 'catchup' then
+  redis.call('HSET', KEYS[7], 'm', ARGV[3])
 end
 if not recSt or T >= recSt then
   redis.call('HSET', KEYS[7], 'st', ARGV[3], 'a', retrying and (recA + 1) or 1)

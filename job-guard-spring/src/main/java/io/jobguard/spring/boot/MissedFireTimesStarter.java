@@ -1,0 +1,180 @@
+package io.jobguard.spring.boot;
+
+import io.jobguard.ClusterSingleton;
+import io.jobguard.Delivery;
+import io.jobguard.DurationParser;
+import io.jobguard.FireTimeSchedule;
+import io.jobguard.JobGuard;
+import io.jobguard.MisfirePolicy;
+import io.jobguard.MissedFireTimes;
+import io.jobguard.RecoveryOptions;
+import io.jobguard.spring.internal.GuardedJob;
+import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.internal.ScheduleSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ReflectionUtils;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Issue 15 for {@code @Scheduled} jobs: at startup, works out each guarded job's
+ * {@link RecoveryOptions} (per-job {@code jobguard.jobs.<name>.*} over {@code @ClusterSingleton}
+ * attributes over {@code jobguard.*}; a job recovers lost fire times only when a misfire policy or
+ * a delivery is set somewhere), failing startup on a bad value with the job and the setting named;
+ * once the application is ready, recovers on one background thread what each job lost while no
+ * node ran ({@link MissedFireTimes#recover}). Cron and fixed-rate jobs have a grid of fire times;
+ * fixed-delay jobs have none, so for them only the delivery applies.
+ */
+final class MissedFireTimesStarter implements SmartInitializingSingleton, ApplicationListener<ApplicationReadyEvent> {
+
+    private static final Logger log = LoggerFactory.getLogger(MissedFireTimesStarter.class);
+
+    private final JobGuardProperties properties;
+    private final ObjectProvider<GuardedJobRegistry> registry;
+    private final ObjectProvider<JobGuard> guard;
+    private final ApplicationContext context;
+
+    MissedFireTimesStarter(JobGuardProperties properties, ObjectProvider<GuardedJobRegistry> registry,
+                           ObjectProvider<JobGuard> guard, ApplicationContext context) {
+        this.properties = properties;
+        this.registry = registry;
+        this.guard = guard;
+        this.context = context;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        GuardedJobRegistry jobs = registry.getIfAvailable();
+        if (jobs != null) {
+            jobs.all().forEach(job -> job.recovery(resolve(job)));
+        }
+    }
+
+    @Override
+    public void onApplicationEvent(ApplicationReadyEvent event) {
+        if (event.getApplicationContext() != context) {
+            return;
+        }
+        GuardedJobRegistry jobs = registry.getIfAvailable();
+        JobGuard engine = guard.getIfAvailable();
+        if (jobs == null || engine == null) {
+            return;
+        }
+        List<GuardedJob> recovering = new ArrayList<>(jobs.all().stream().filter(j -> j.recovery() != null).toList());
+        if (recovering.isEmpty()) {
+            return;
+        }
+        MissedFireTimes missed = new MissedFireTimes(engine);
+        Thread thread = new Thread(() -> {
+            for (GuardedJob job : recovering) {
+                try {
+                    missed.recover(job.options(), job.recovery(), body(job));
+                } catch (RuntimeException e) {
+                    log.warn("job-guard: job '{}' recovery at start failed: {}", job.options().name(), e.toString());
+                }
+            }
+        }, "job-guard-recovery");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The job's method on its target bean (not the proxy: {@link MissedFireTimes} guards the run itself). */
+    private Runnable body(GuardedJob job) {
+        Map<String, ?> beans = context.getBeansOfType(job.beanClass());
+        if (beans.isEmpty()) {
+            throw new IllegalStateException("no bean of " + job.beanClass().getName());
+        }
+        Object bean = beans.values().iterator().next();
+        Object singleton = AopProxyUtils.getSingletonTarget(bean);
+        Object target = singleton != null ? singleton : bean;
+        Method method = job.method();
+        ReflectionUtils.makeAccessible(method);
+        return () -> {
+            try {
+                method.invoke(target);
+            } catch (InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new UndeclaredThrowableException(cause);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+
+    /** The job's recovery options, or null when neither a misfire policy nor a delivery is set for it. */
+    RecoveryOptions resolve(GuardedJob job) {
+        String name = job.options().name();
+        String where = "job '" + name + "' (" + GuardedJob.describe(job.beanClass(), job.method()) + ")";
+        ClusterSingleton annotation = AnnotatedElementUtils.findMergedAnnotation(job.method(), ClusterSingleton.class);
+        JobOverrideProperties own = properties.getJobs().get(name);
+        MisfirePolicy policy = first(own == null ? null : own.getMisfirePolicy(),
+                annotation == null ? null : parse(MisfirePolicy.class, annotation.misfirePolicy(),
+                        "@ClusterSingleton(misfirePolicy) of " + where), properties.getMisfirePolicy());
+        Delivery delivery = first(own == null ? null : own.getDelivery(),
+                annotation == null ? null : parse(Delivery.class, annotation.delivery(),
+                        "@ClusterSingleton(delivery) of " + where), properties.getDelivery());
+        if (policy == null && delivery == null) {
+            return null;
+        }
+        Duration window = first(own == null ? null : own.getCatchUpWindow(),
+                annotation == null || annotation.catchUpWindow().isBlank() ? null
+                        : DurationParser.parse(annotation.catchUpWindow(), "@ClusterSingleton(catchUpWindow) of " + where),
+                properties.getCatchUpWindow());
+        Integer max = first(own == null ? null : own.getCatchUpMax(),
+                annotation == null || annotation.catchUpMax() == 0 ? null : annotation.catchUpMax(),
+                properties.getCatchUpMax());
+        ScheduleSpec spec = job.schedule();
+        FireTimeSchedule schedule = spec.kind() == ScheduleSpec.Kind.CRON || spec.kind() == ScheduleSpec.Kind.FIXED_RATE
+                ? spec::nextAfter : null;
+        try {
+            return new RecoveryOptions(policy, window, max == null ? RecoveryOptions.DEFAULT_CATCH_UP_MAX : max,
+                    delivery, RecoveryOptions.DEFAULT_MAX_ATTEMPTS, schedule);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("job-guard: " + where + ": " + e.getMessage() + " (set by jobguard.jobs."
+                    + name + ".*, @ClusterSingleton or jobguard.*)", e);
+        }
+    }
+
+    @SafeVarargs
+    private static <T> T first(T... values) {
+        for (T value : values) {
+            if (value != null) {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static <E extends Enum<E>> E parse(Class<E> type, String value, String culprit) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("job-guard: " + culprit + " is \"" + value + "\", not one of "
+                    + java.util.Arrays.toString(type.getEnumConstants()), e);
+        }
+    }
+}

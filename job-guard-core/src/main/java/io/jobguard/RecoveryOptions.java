@@ -46,20 +46,45 @@ public record RecoveryOptions(MisfirePolicy misfirePolicy, Duration catchUpWindo
         if (catchUpWindow == null) {
             catchUpWindow = DEFAULT_CATCH_UP_WINDOW;
         }
-        TimeBounds.lease(catchUpWindow, "catch-up-window");
-        if (catchUpWindow.compareTo(Duration.ofDays(MAX_WINDOW_DAYS)) > 0) {
-            throw new IllegalArgumentException("catch-up-window must be at most " + MAX_WINDOW_DAYS + " days, got "
-                    + catchUpWindow);
-        }
-        if (catchUpMax < 1 || catchUpMax > 1000) {
-            throw new IllegalArgumentException("catch-up-max must be 1 to 1000, got " + catchUpMax);
-        }
+        checkWindow(catchUpWindow, "catch-up-window");
+        checkMax(catchUpMax, "catch-up-max");
         if (delivery == null) {
             delivery = Delivery.AT_MOST_ONCE;
         }
         if (maxAttempts < 2 || maxAttempts > 100) {
             throw new IllegalArgumentException("max-attempts must be 2 to 100, got " + maxAttempts);
         }
+    }
+
+    /**
+     * Checks a catch-up window: 1 ms to {@value #MAX_WINDOW_DAYS} days.
+     *
+     * @param window  the window
+     * @param culprit names the setting in the error
+     * @return the window
+     * @throws IllegalArgumentException naming the culprit
+     */
+    public static Duration checkWindow(Duration window, String culprit) {
+        TimeBounds.lease(window, culprit);
+        if (window.compareTo(Duration.ofDays(MAX_WINDOW_DAYS)) > 0) {
+            throw new IllegalArgumentException(culprit + " must be at most " + MAX_WINDOW_DAYS + " days, got " + window);
+        }
+        return window;
+    }
+
+    /**
+     * Checks a catch-up maximum: 1 to 1000.
+     *
+     * @param max     the maximum
+     * @param culprit names the setting in the error
+     * @return the maximum
+     * @throws IllegalArgumentException naming the culprit
+     */
+    public static int checkMax(int max, String culprit) {
+        if (max < 1 || max > 1000) {
+            throw new IllegalArgumentException(culprit + " must be 1 to 1000, got " + max);
+        }
+        return max;
     }
 
     /**

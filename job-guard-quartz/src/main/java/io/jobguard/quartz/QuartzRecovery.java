@@ -5,6 +5,7 @@ import io.jobguard.DurationParser;
 import io.jobguard.FireTimeSchedule;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
+import org.quartz.CronExpression;
 import org.quartz.CronTrigger;
 import org.quartz.JobDataMap;
 import org.quartz.JobExecutionContext;
@@ -12,10 +13,12 @@ import org.quartz.JobExecutionException;
 import org.quartz.SimpleTrigger;
 import org.quartz.Trigger;
 
+import java.text.ParseException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.Locale;
+import java.util.TimeZone;
 
 /**
  * A Quartz job's recovery of lost fire times (issue 15): from its {@code JobDataMap}
@@ -55,12 +58,34 @@ final class QuartzRecovery {
                     + "' is \"" + max + "\", not a number", e);
         }
         RecoveryOptions.checkMax(catchUpMax, ClusterSingletonListener.CATCH_UP_MAX + " of Quartz job '" + job + "'");
-        FireTimeSchedule schedule = after -> {
+        FireTimeSchedule schedule = schedule(trigger);
+        return new RecoveryOptions(policy, catchUpWindow, catchUpMax, delivery, RecoveryOptions.DEFAULT_MAX_ATTEMPTS,
+                schedule);
+    }
+
+    /**
+     * The trigger's grid. A cron trigger's own {@code getFireTimeAfter} starts at the trigger's start
+     * time, which a node sets when it (re)schedules the job: the fire times before the node started
+     * would be invisible, so its cron expression is used instead.
+     */
+    static FireTimeSchedule schedule(Trigger trigger) {
+        if (trigger instanceof CronTrigger cron && cron.getCronExpression() != null) {
+            CronExpression expression;
+            try {
+                expression = new CronExpression(cron.getCronExpression());
+            } catch (ParseException e) {
+                throw new IllegalArgumentException("cron expression '" + cron.getCronExpression() + "' does not parse", e);
+            }
+            expression.setTimeZone(cron.getTimeZone() == null ? TimeZone.getDefault() : cron.getTimeZone());
+            return after -> {
+                Date next = expression.getNextValidTimeAfter(Date.from(after));
+                return next == null ? null : next.toInstant();
+            };
+        }
+        return after -> {
             Date next = trigger.getFireTimeAfter(Date.from(after));
             return next == null ? null : next.toInstant();
         };
-        return new RecoveryOptions(policy, catchUpWindow, catchUpMax, delivery, RecoveryOptions.DEFAULT_MAX_ATTEMPTS,
-                schedule);
     }
 
     static MisfirePolicy fromTrigger(Trigger trigger) {

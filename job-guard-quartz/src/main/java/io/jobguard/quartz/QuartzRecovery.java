@@ -49,6 +49,10 @@ final class QuartzRecovery {
         Object window = data.get(ClusterSingletonListener.CATCH_UP_WINDOW);
         Duration catchUpWindow = window == null ? null : DurationParser.parse(window.toString(),
                 ClusterSingletonListener.CATCH_UP_WINDOW + " of Quartz job '" + job + "'");
+        if (catchUpWindow != null) {
+            RecoveryOptions.checkWindow(catchUpWindow, ClusterSingletonListener.CATCH_UP_WINDOW + " of Quartz job '"
+                    + job + "'");
+        }
         Object max = data.get(ClusterSingletonListener.CATCH_UP_MAX);
         int catchUpMax;
         try {

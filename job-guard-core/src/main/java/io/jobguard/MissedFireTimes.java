@@ -129,11 +129,40 @@ public final class MissedFireTimes {
         RunRecord record = found.get();
         if (recovery.delivery() == Delivery.AT_LEAST_ONCE && record.startedNotCompleted()
                 && record.attempt() < recovery.maxAttempts()) {
+            // the script grants the retry only once the dead run's lease is gone
             retry(job, record.started(), record.attempt(), body);
         }
         Instant upTo = guard.config().clock().instant().minus(guard.config().skewTolerance());
         if (recovery.schedule() != null && record.handled().isBefore(upTo)) {
             catchUp(job, recovery, record.handled(), upTo, true, body);
+        }
+    }
+
+    /**
+     * When the job's fire times that {@link #recover} leaves to the regular firings (those younger
+     * than the skew tolerance) are settled: the first fire time after the record's latest handled one
+     * plus the skew tolerance, if that fire time is already due. A caller that starts while a fire time
+     * is still that young calls {@link #recover} again at this instant, so that a fire time nobody fires
+     * (all nodes were down at it) is not left to a next firing that may be outside the window.
+     *
+     * @param job      how the job is guarded
+     * @param recovery how it recovers lost fire times
+     * @return the instant to recover again, or empty when nothing is pending or the record cannot be read
+     */
+    public Optional<Instant> pendingUntil(JobOptions job, RecoveryOptions recovery) {
+        if (recovery.schedule() == null) {
+            return Optional.empty();
+        }
+        try {
+            Optional<RunRecord> record = guard.store().runRecord(new JobId(guard.config().namespace(), job.name()));
+            Instant now = guard.config().clock().instant();
+            Instant next = record.map(r -> recovery.schedule().next(r.handled())).orElse(null);
+            if (next == null || next.isAfter(now)) {
+                return Optional.empty();
+            }
+            return Optional.of(next.plus(guard.config().skewTolerance()));
+        } catch (RuntimeException e) {
+            return Optional.empty();
         }
     }
 

@@ -158,7 +158,8 @@ elseif mode == 'retry' then
     return {'SUPERSEDED', rec[1] or '', '', created}
   end
   if lease then
-    return {'BUSY', lease, redis.call('PTTL', KEYS[1]), created}
+    -- a live lease: the run is not dead, or another node's retry holds it
+    return {'SUPERSEDED', rec[1] or '', '', created}
   end
   retrying = true
 end

@@ -301,6 +301,38 @@ class MissedFireTimesIT {
                 .containsExactly(t.get(1));
     }
 
+    /**
+     * Every-second fire times in a row on two nodes with recovery on (RUN_ALL, AT_LEAST_ONCE) and
+     * nothing to recover: each firing costs one script call to acquire and one to release on the node
+     * that runs it, one on the node that finds it taken, as without recovery (the checks run inside
+     * the acquire script). The script calls are counted with {@code INFO commandstats}; nothing is
+     * timed. Script loads (the first call of each script on a node) are warmed up first.
+     */
+    @Test
+    void aFiringWithRecoveryOnAndNothingToRecoverCostsTheSameScriptCallsAsWithout() {
+        Node a = node("a", 700);
+        Node b = node("b", -700);
+        Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
+        List<Instant> times = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            times.add(base.plusSeconds(i));
+        }
+        JobOptions job = JobOptions.of("round-trips", Duration.ofSeconds(10));
+        RecoveryOptions recovery = new RecoveryOptions(MisfirePolicy.RUN_ALL, Duration.ofHours(1), 10,
+                Delivery.AT_LEAST_ONCE, 3, grid(times));
+        assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
+        assertThat(fire(b, job, recovery, times.get(0))).isEqualTo(RunOutcome.ALREADY_RAN);
+        redis.resetStats();
+        for (int i = 1; i < 40; i++) {
+            assertThat(fire(a, job, recovery, times.get(i))).isEqualTo(RunOutcome.RAN);
+            assertThat(fire(b, job, recovery, times.get(i))).isEqualTo(RunOutcome.ALREADY_RAN);
+        }
+        assertThat(redis.commandStats()).containsEntry("evalsha", 39L * 3).doesNotContainKey("eval")
+                .doesNotContainKey("hgetall");
+        assertThat(runs).hasSize(40);
+        assertThat(events).noneMatch(e -> e.outcome() == RunOutcome.CAUGHT_UP || e.outcome() == RunOutcome.MISSED);
+    }
+
     private static long token(String run) {
         return Long.parseLong(run.substring(run.indexOf("token=") + 6));
     }

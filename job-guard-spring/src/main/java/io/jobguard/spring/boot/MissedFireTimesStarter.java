@@ -14,6 +14,7 @@ import io.jobguard.spring.internal.ScheduleSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -25,11 +26,14 @@ import org.springframework.util.ReflectionUtils;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Issue 15 for {@code @Scheduled} jobs: at startup, works out each guarded job's
@@ -37,17 +41,23 @@ import java.util.Map;
  * attributes over {@code jobguard.*}; a job recovers lost fire times only when a misfire policy or
  * a delivery is set somewhere), failing startup on a bad value with the job and the setting named;
  * once the application is ready, recovers on one background thread what each job lost while no
- * node ran ({@link MissedFireTimes#recover}). Cron and fixed-rate jobs have a grid of fire times;
+ * node ran ({@link MissedFireTimes#recover}), and again at least every minute and when a fire time
+ * that was too young to count (the skew tolerance) is settled. Cron and fixed-rate jobs have a grid of fire times;
  * fixed-delay jobs have none, so for them only the delivery applies.
  */
-final class MissedFireTimesStarter implements SmartInitializingSingleton, ApplicationListener<ApplicationReadyEvent> {
+final class MissedFireTimesStarter implements SmartInitializingSingleton, ApplicationListener<ApplicationReadyEvent>,
+        DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(MissedFireTimesStarter.class);
+
+    /** The longest pause between two recovery passes. */
+    static final Duration SWEEP = Duration.ofMinutes(1);
 
     private final JobGuardProperties properties;
     private final ObjectProvider<GuardedJobRegistry> registry;
     private final ObjectProvider<JobGuard> guard;
     private final ApplicationContext context;
+    private volatile Thread sweeper;
 
     MissedFireTimesStarter(JobGuardProperties properties, ObjectProvider<GuardedJobRegistry> registry,
                            ObjectProvider<JobGuard> guard, ApplicationContext context) {
@@ -80,17 +90,48 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
             return;
         }
         MissedFireTimes missed = new MissedFireTimes(engine);
-        Thread thread = new Thread(() -> {
+        Thread thread = new Thread(() -> sweep(missed, recovering), "job-guard-recovery");
+        thread.setDaemon(true);
+        sweeper = thread;
+        thread.start();
+    }
+
+    /**
+     * Recovers every job at start, then again whenever a fire time that was too young at the last pass
+     * is settled, and at least every {@link #SWEEP}: a fire time every node skipped (Redis unreachable
+     * at that moment) is caught up without waiting for the job's next firing, which for a daily job is
+     * outside any window shorter than a day.
+     */
+    private void sweep(MissedFireTimes missed, List<GuardedJob> recovering) {
+        Clock clock = guard.getObject().config().clock();
+        while (!Thread.currentThread().isInterrupted()) {
+            Instant wake = clock.instant().plus(SWEEP);
             for (GuardedJob job : recovering) {
                 try {
                     missed.recover(job.options(), job.recovery(), body(job));
+                    Optional<Instant> pending = missed.pendingUntil(job.options(), job.recovery());
+                    if (pending.isPresent() && pending.get().isBefore(wake)) {
+                        wake = pending.get();
+                    }
                 } catch (RuntimeException e) {
-                    log.warn("job-guard: job '{}' recovery at start failed: {}", job.options().name(), e.toString());
+                    log.warn("job-guard: job '{}' recovery failed: {}", job.options().name(), e.toString());
                 }
             }
-        }, "job-guard-recovery");
-        thread.setDaemon(true);
-        thread.start();
+            long millis = Math.max(200, Duration.between(clock.instant(), wake).toMillis());
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void destroy() {
+        Thread thread = sweeper;
+        if (thread != null) {
+            thread.interrupt();
+        }
     }
 
     /** The job's method on its target bean (not the proxy: {@link MissedFireTimes} guards the run itself). */

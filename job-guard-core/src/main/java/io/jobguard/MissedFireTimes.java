@@ -110,8 +110,9 @@ public final class MissedFireTimes {
      * @param job      how the job is guarded
      * @param recovery how it recovers lost fire times
      * @param body     the job's work
+     * @return {@code false} if the job's run record could not be read (the store is unreachable)
      */
-    public void recover(JobOptions job, RecoveryOptions recovery, Runnable body) {
+    public boolean recover(JobOptions job, RecoveryOptions recovery, Runnable body) {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
@@ -119,12 +120,12 @@ public final class MissedFireTimes {
         try {
             found = guard.store().runRecord(new JobId(guard.config().namespace(), job.name()));
         } catch (RuntimeException e) {
-            log.warn("job-guard: job '{}' node={} cannot read its run record at start ({}); missed fire times are "
-                    + "recovered at its next firing", job.name(), guard.config().nodeId(), e.getMessage());
-            return;
+            log.warn("job-guard: job '{}' node={} cannot read its run record ({}); missed fire times are recovered "
+                    + "later", job.name(), guard.config().nodeId(), e.getMessage());
+            return false;
         }
         if (found.isEmpty()) {
-            return;
+            return true;
         }
         RunRecord record = found.get();
         if (recovery.delivery() == Delivery.AT_LEAST_ONCE && record.startedNotCompleted()
@@ -136,31 +137,41 @@ public final class MissedFireTimes {
         if (recovery.schedule() != null && record.handled().isBefore(upTo)) {
             catchUp(job, recovery, record.handled(), upTo, true, body);
         }
+        return true;
     }
 
     /**
-     * When the job's fire times that {@link #recover} leaves to the regular firings (those younger
-     * than the skew tolerance) are settled: the first fire time after the record's latest handled one
-     * plus the skew tolerance, if that fire time is already due. A caller that starts while a fire time
-     * is still that young calls {@link #recover} again at this instant, so that a fire time nobody fires
-     * (all nodes were down at it) is not left to a next firing that may be outside the window.
+     * When {@link #recover} should look at the job again, so that a fire time nobody started is found
+     * even where the job's next firing cannot see it: the first fire time after the record's latest
+     * handled one (or after now, without a record) plus the skew tolerance, if that fire time is
+     * already due, or if the job's next firing after it would find it outside the catch-up window (a
+     * daily job with a one-hour window: a 02:00 every node skipped because Redis was unreachable would
+     * otherwise wait a day and then be too old).
      *
      * @param job      how the job is guarded
      * @param recovery how it recovers lost fire times
-     * @return the instant to recover again, or empty when nothing is pending or the record cannot be read
+     * @return the instant to recover again, or empty when the regular firings cover the job or the
+     *         record cannot be read
      */
     public Optional<Instant> pendingUntil(JobOptions job, RecoveryOptions recovery) {
-        if (recovery.schedule() == null) {
+        FireTimeSchedule schedule = recovery.schedule();
+        if (schedule == null) {
             return Optional.empty();
         }
         try {
             Optional<RunRecord> record = guard.store().runRecord(new JobId(guard.config().namespace(), job.name()));
             Instant now = guard.config().clock().instant();
-            Instant next = record.map(r -> recovery.schedule().next(r.handled())).orElse(null);
-            if (next == null || next.isAfter(now)) {
+            Instant next = schedule.next(record.map(RunRecord::handled).orElse(now));
+            if (next == null) {
                 return Optional.empty();
             }
-            return Optional.of(next.plus(guard.config().skewTolerance()));
+            Instant settled = next.plus(guard.config().skewTolerance());
+            if (!next.isAfter(now)) {
+                return Optional.of(settled);
+            }
+            Instant after = schedule.next(next);
+            boolean seenByNextFiring = after != null && !next.isBefore(after.minus(recovery.catchUpWindow()));
+            return seenByNextFiring ? Optional.empty() : Optional.of(settled);
         } catch (RuntimeException e) {
             return Optional.empty();
         }

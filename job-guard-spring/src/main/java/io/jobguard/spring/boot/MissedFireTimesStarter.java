@@ -104,11 +104,13 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
      */
     private void sweep(MissedFireTimes missed, List<GuardedJob> recovering) {
         Clock clock = guard.getObject().config().clock();
+        Duration retry = Duration.ofSeconds(1);
         while (!Thread.currentThread().isInterrupted()) {
             Instant wake = clock.instant().plus(SWEEP);
+            boolean answered = true;
             for (GuardedJob job : recovering) {
                 try {
-                    missed.recover(job.options(), job.recovery(), body(job));
+                    answered &= missed.recover(job.options(), job.recovery(), body(job));
                     Optional<Instant> pending = missed.pendingUntil(job.options(), job.recovery());
                     if (pending.isPresent() && pending.get().isBefore(wake)) {
                         wake = pending.get();
@@ -116,6 +118,15 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
                 } catch (RuntimeException e) {
                     log.warn("job-guard: job '{}' recovery failed: {}", job.options().name(), e.toString());
                 }
+            }
+            if (answered) {
+                retry = Duration.ofSeconds(1);
+            } else {
+                // the store is unreachable: look again soon (1, 2, 4 ... s, at most a minute), so that a fire
+                // time skipped during the outage is caught up while the window still holds it
+                Instant soon = clock.instant().plus(retry);
+                wake = soon.isBefore(wake) ? soon : wake;
+                retry = retry.multipliedBy(2).compareTo(SWEEP) > 0 ? SWEEP : retry.multipliedBy(2);
             }
             long millis = Math.max(200, Duration.between(clock.instant(), wake).toMillis());
             try {
@@ -170,17 +181,17 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
         ClusterSingleton annotation = AnnotatedElementUtils.findMergedAnnotation(job.method(), ClusterSingleton.class);
         JobOverrideProperties own = properties.getJobs().get(name);
         MisfirePolicy policy = first(own == null ? null : own.getMisfirePolicy(),
-                annotation == null ? null : parse(MisfirePolicy.class, annotation.misfirePolicy(),
+                annotation == null ? null : parse(MisfirePolicy.class, placeholders(annotation.misfirePolicy()),
                         "@ClusterSingleton(misfirePolicy) of " + where), properties.getMisfirePolicy());
         Delivery delivery = first(own == null ? null : own.getDelivery(),
-                annotation == null ? null : parse(Delivery.class, annotation.delivery(),
+                annotation == null ? null : parse(Delivery.class, placeholders(annotation.delivery()),
                         "@ClusterSingleton(delivery) of " + where), properties.getDelivery());
         if (policy == null && delivery == null) {
             return null;
         }
         Duration window = first(own == null ? null : own.getCatchUpWindow(),
-                annotation == null || annotation.catchUpWindow().isBlank() ? null
-                        : DurationParser.parse(annotation.catchUpWindow(), "@ClusterSingleton(catchUpWindow) of " + where),
+                annotation == null || placeholders(annotation.catchUpWindow()).isBlank() ? null
+                        : DurationParser.parse(placeholders(annotation.catchUpWindow()), "@ClusterSingleton(catchUpWindow) of " + where),
                 properties.getCatchUpWindow());
         Integer max = first(own == null ? null : own.getCatchUpMax(),
                 annotation == null || annotation.catchUpMax() == 0 ? null : annotation.catchUpMax(),
@@ -195,6 +206,11 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
             throw new IllegalStateException("job-guard: " + where + ": " + e.getMessage() + " (set by jobguard.jobs."
                     + name + ".*, @ClusterSingleton or jobguard.*)", e);
         }
+    }
+
+    /** An annotation attribute with its {@code ${...}} placeholders resolved, as for the other attributes. */
+    private String placeholders(String value) {
+        return value == null || value.isBlank() ? value : context.getEnvironment().resolveRequiredPlaceholders(value);
     }
 
     @SafeVarargs

@@ -62,7 +62,7 @@ class RecoveryApp {
             this.node = node;
         }
 
-        @Scheduled(cron = "*/2 * * * * *")
+        @Scheduled(cron = "${test.cron:*/2 * * * * *}")
         @ClusterSingleton(name = "billing", lease = "10s", misfirePolicy = "RUN_ALL")
         public void bill() {
             RunContext context = RunContext.current().orElseThrow();

@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>at most one node in the cluster starts J's body for T, whatever the clock skew between
  *       nodes (below the configured skew tolerance);</li>
  *   <li>while a run of J holds the run lease, no other run of J starts on any node;</li>
- *   <li>a node that dies mid-run blocks J for at most the lease; T is not run again;</li>
+ *   <li>a node that dies mid-run blocks J for at most the lease; T is not run again (unless the job's
+ *       delivery is {@link Delivery#AT_LEAST_ONCE}, see {@link MissedFireTimes});</li>
  *   <li>a node only renews or releases leases it holds; a lost lease is reported, not deleted;</li>
  *   <li>a run longer than its lease keeps it renewed while the node lives, and is told when
  *       renewal fails ({@link RunContext#isLeaseLost()}, a WARN log, listeners);</li>

@@ -53,7 +53,8 @@ public final class JobPermit implements AutoCloseable {
      * effect and returns the same outcome class.
      *
      * @param failure what the body threw, or null if it completed normally
-     * @return {@link RunOutcome#RAN} or {@link RunOutcome#FAILED}
+     * @return {@link RunOutcome#RAN} (for a catch-up {@link RunOutcome#CAUGHT_UP}, for a retry
+     *         {@link RunOutcome#RETRIED}) or {@link RunOutcome#FAILED}
      */
     public RunOutcome finish(Throwable failure) {
         RunOutcome outcome = failure == null ? state.completed() : RunOutcome.FAILED;

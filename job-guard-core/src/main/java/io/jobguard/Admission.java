@@ -10,6 +10,7 @@ public final class Admission {
 
     private final JobPermit permit;
     private final RunOutcome refusal;
+    private io.jobguard.store.AcquireResult recovery;
 
     private Admission(JobPermit permit, RunOutcome refusal) {
         this.permit = permit;
@@ -18,6 +19,18 @@ public final class Admission {
 
     static Admission granted(JobPermit permit) {
         return new Admission(Objects.requireNonNull(permit), null);
+    }
+
+    /** A recovery answer of the store (issue 15): not a firing's outcome, handled by {@link MissedFireTimes}. */
+    static Admission recovery(io.jobguard.store.AcquireResult found) {
+        Admission admission = new Admission(null, RunOutcome.BUSY);
+        admission.recovery = found;
+        return admission;
+    }
+
+    /** The store's recovery answer, or null. */
+    io.jobguard.store.AcquireResult recovery() {
+        return recovery;
     }
 
     static Admission refused(RunOutcome refusal) {

@@ -69,4 +69,35 @@ public @interface ClusterSingleton {
      * @return {@code true} to keep the lease alive
      */
     boolean keepAlive() default true;
+
+    /**
+     * What happens to fire times nobody started ({@link MisfirePolicy}: {@code SKIP},
+     * {@code RUN_LATEST}, {@code RUN_ALL}). Setting it (here or in properties) turns the recovery of
+     * missed fire times on for the job.
+     *
+     * @return the policy's name, or empty for the configured default
+     */
+    String misfirePolicy() default "";
+
+    /**
+     * What happens to a run that started and never completed ({@link Delivery}:
+     * {@code AT_MOST_ONCE}, {@code AT_LEAST_ONCE}).
+     *
+     * @return the delivery's name, or empty for the configured default
+     */
+    String delivery() default "";
+
+    /**
+     * How old a missed fire time may be and still be run or reported (for example {@code "2h"}).
+     *
+     * @return the window, or empty for the configured default (1 hour)
+     */
+    String catchUpWindow() default "";
+
+    /**
+     * The most missed fire times {@code RUN_ALL} runs at once.
+     *
+     * @return the maximum, or 0 for the configured default (10)
+     */
+    int catchUpMax() default 0;
 }

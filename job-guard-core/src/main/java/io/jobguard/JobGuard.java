@@ -5,6 +5,7 @@ import io.jobguard.internal.TimeBounds;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.LeaseDeadline;
 import io.jobguard.internal.LostReplies;
+import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -29,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>at most one node in the cluster starts J's body for T, whatever the clock skew between
  *       nodes (below the configured skew tolerance);</li>
  *   <li>while a run of J holds the run lease, no other run of J starts on any node;</li>
- *   <li>a node that dies mid-run blocks J for at most the lease; T is not run again;</li>
+ *   <li>a node that dies mid-run blocks J for at most the lease; T is not run again (unless the job's
+ *       delivery is {@link Delivery#AT_LEAST_ONCE}, see {@link MissedFireTimes});</li>
  *   <li>a node only renews or releases leases it holds; a lost lease is reported, not deleted;</li>
  *   <li>a run longer than its lease keeps it renewed while the node lives, and is told when
  *       renewal fails ({@link RunContext#isLeaseLost()}, a WARN log, listeners);</li>
@@ -122,6 +124,11 @@ public final class JobGuard implements AutoCloseable {
      * @throws NullPointerException     if {@code job} is null
      */
     public Admission admit(JobOptions job, Instant nominalFireTime) {
+        return admit(job, nominalFireTime, AcquireMode.REGULAR);
+    }
+
+    /** {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (issue 15, {@link MissedFireTimes}). */
+    Admission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode) {
         Objects.requireNonNull(job, "job");
         TimeBounds.fireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
         long started = System.nanoTime();
@@ -146,12 +153,14 @@ public final class JobGuard implements AutoCloseable {
             while (true) {
                 sent = System.nanoTime();
                 acquireSent = true;
-                AcquireResult result = store.acquireRun(request);
+                AcquireResult result = store.acquireRun(request, mode);
                 acquireSent = false;
                 warnIfBlockedByForeignValue(job, request, result);
                 switch (result.status()) {
                     case ACQUIRED:
-                        return Admission.granted(grant(job, request, result.fencingToken(), true, started, sent));
+                        return Admission.granted(grant(job, request, result.fencingToken(), true, started, sent, mode));
+                    case CATCH_UP, RETRY, ABANDONED, MISSED, SUPERSEDED:
+                        return Admission.recovery(result);
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     case HISTORY_LOST:
@@ -329,9 +338,10 @@ public final class JobGuard implements AutoCloseable {
     }
 
     private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started,
-                            long sent) {
+                            long sent, AcquireMode mode) {
         JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started,
                 LeaseDeadline.startingAt(sent, job.lease()));
+        permit.recovery(mode.kind(), mode.kind() == AcquireMode.Kind.RETRY ? mode.attempt() + 1 : 1);
         activeLeases.incrementAndGet();
         handOver.started(permit);
         permit.bind();
@@ -351,12 +361,18 @@ public final class JobGuard implements AutoCloseable {
             repeatedWarnings.warn(log, "store-failure|" + job.name(),
                     "job-guard: job '{}' T={} node={} store {} unreachable ({}); running UNGUARDED as configured",
                     job.name(), request.nominalFireTime(), config.nodeId(), store, RateLimitedLog.causeChain(e));
-            return Admission.granted(grant(job, request, -1, false, started, System.nanoTime()));
+            return Admission.granted(grant(job, request, -1, false, started, System.nanoTime(), AcquireMode.REGULAR));
         }
         repeatedWarnings.warn(log, "store-failure|" + job.name(),
                 "job-guard: job '{}' T={} node={} outcome STORE_ERROR, skipped: store {} failed: {}", job.name(),
                 request.nominalFireTime(), config.nodeId(), store, RateLimitedLog.causeChain(e));
         return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
+    }
+
+    /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
+    void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
+        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, Duration.ZERO,
+                Duration.ZERO, -1, null));
     }
 
     private Admission refuse(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long started,

@@ -57,10 +57,11 @@ public final class JobPermit implements AutoCloseable {
      * effect and returns the same outcome class.
      *
      * @param failure what the body threw, or null if it completed normally
-     * @return {@link RunOutcome#RAN} or {@link RunOutcome#FAILED}
+     * @return {@link RunOutcome#RAN} (for a catch-up {@link RunOutcome#CAUGHT_UP}, for a retry
+     *         {@link RunOutcome#RETRIED}) or {@link RunOutcome#FAILED}
      */
     public RunOutcome finish(Throwable failure) {
-        RunOutcome outcome = failure == null ? RunOutcome.RAN : RunOutcome.FAILED;
+        RunOutcome outcome = failure == null ? state.completed() : RunOutcome.FAILED;
         boolean clearInterrupt;
         synchronized (interruptLock) {
             if (!finished.compareAndSet(false, true)) {
@@ -147,6 +148,11 @@ public final class JobPermit implements AutoCloseable {
         return state.deadline.markLost();
     }
 
+    void recovery(io.jobguard.store.AcquireMode.Kind kind, int attempt) {
+        state.kind = kind;
+        state.attempt = attempt;
+    }
+
     void bind() {
         CurrentRun.set(state);
     }
@@ -157,6 +163,8 @@ public final class JobPermit implements AutoCloseable {
         private final long fencingToken;
         private final boolean guarded;
         private final LeaseDeadline deadline;
+        private volatile io.jobguard.store.AcquireMode.Kind kind = io.jobguard.store.AcquireMode.Kind.REGULAR;
+        private volatile int attempt = 1;
 
         State(String job, Instant fireTime, long fencingToken, boolean guarded, LeaseDeadline deadline) {
             this.job = job;
@@ -189,6 +197,30 @@ public final class JobPermit implements AutoCloseable {
         @Override
         public boolean isGuarded() {
             return guarded;
+        }
+
+        @Override
+        public boolean isRetry() {
+            return kind == io.jobguard.store.AcquireMode.Kind.RETRY;
+        }
+
+        @Override
+        public boolean isCatchUp() {
+            return kind == io.jobguard.store.AcquireMode.Kind.CATCH_UP;
+        }
+
+        @Override
+        public int attempt() {
+            return attempt;
+        }
+
+        /** The outcome of a body that completed: RAN, or CAUGHT_UP / RETRIED for the recovery runs (issue 15). */
+        RunOutcome completed() {
+            return switch (kind) {
+                case CATCH_UP -> RunOutcome.CAUGHT_UP;
+                case RETRY -> RunOutcome.RETRIED;
+                default -> RunOutcome.RAN;
+            };
         }
 
         @Override

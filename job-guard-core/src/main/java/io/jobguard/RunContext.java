@@ -73,4 +73,33 @@ public interface RunContext {
      * @return {@code true} if guarded
      */
     boolean isGuarded();
+
+    /**
+     * Tells whether this run is a retry: the fire time's earlier attempt started and never
+     * completed (its node died or lost the lease), and the job's delivery is
+     * {@link Delivery#AT_LEAST_ONCE}. A retry has a higher fencing token than the attempt it repeats.
+     *
+     * @return {@code true} for a retry
+     */
+    default boolean isRetry() {
+        return false;
+    }
+
+    /**
+     * Tells whether this run is the late run of a fire time nobody started ({@link MisfirePolicy}).
+     *
+     * @return {@code true} for a catch-up
+     */
+    default boolean isCatchUp() {
+        return false;
+    }
+
+    /**
+     * Returns the attempt number of this fire time: 1 for its first run, 2 for its first retry.
+     *
+     * @return the attempt, from 1
+     */
+    default int attempt() {
+        return 1;
+    }
 }

@@ -23,14 +23,33 @@ public enum RunOutcome {
      * over to a replica that missed writes, or evicted job-guard's keys) after this fire time may
      * have run on another node; it is skipped and never caught up. Later fire times run as usual.
      */
-    HISTORY_LOST;
+    HISTORY_LOST,
+    /**
+     * Nobody started this fire time (all nodes down, skipped, or unable to reach the store) and the
+     * job's {@link MisfirePolicy} does not run it (SKIP, outside the catch-up window or beyond the
+     * catch-up maximum); reported once in the cluster, by the node that found it.
+     */
+    MISSED,
+    /** This node ran a fire time nobody had started, late, under the job's {@link MisfirePolicy}; the body completed. */
+    CAUGHT_UP,
+    /**
+     * This node ran again a fire time whose earlier attempt started and never completed (its node
+     * died or lost the lease), under {@link Delivery#AT_LEAST_ONCE}; the body completed.
+     */
+    RETRIED,
+    /**
+     * A fire time's run started and never completed (its node died or lost the lease) and is not
+     * run again ({@link Delivery#AT_MOST_ONCE}, or the attempts are used up); reported once in the
+     * cluster.
+     */
+    ABANDONED;
 
     /**
      * Tells whether the job body was started for this outcome.
      *
-     * @return {@code true} for {@link #RAN} and {@link #FAILED}
+     * @return {@code true} for {@link #RAN}, {@link #FAILED}, {@link #CAUGHT_UP} and {@link #RETRIED}
      */
     public boolean bodyStarted() {
-        return this == RAN || this == FAILED;
+        return this == RAN || this == FAILED || this == CAUGHT_UP || this == RETRIED;
     }
 }

@@ -8,6 +8,7 @@ import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.RedisEndpoints;
 import io.jobguard.internal.redis.ReleaseNotifications;
 import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -15,6 +16,7 @@ import io.jobguard.store.LeaseStore;
 import io.jobguard.store.LeaseStoreException;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
+import io.jobguard.store.RunRecord;
 import io.jobguard.store.ScheduleClaim;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -109,17 +111,30 @@ public final class RedisLeaseStore implements LeaseStore {
         return new RedisLeaseStore(connectionFactory, keyPrefix, durable);
     }
 
+    /**
+     * How long a job's run record (issue 15) outlives its last write: longer than the longest gap
+     * between two fire times that catch-up serves (a monthly job) and than the longest catch-up window.
+     */
+    static final Duration RUN_RECORD_TTL = Duration.ofDays(35);
+
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r) {
+        return acquireRun(r, AcquireMode.REGULAR);
+    }
+
+    @Override
+    public AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode) {
         JobId job = r.job();
         long[] acked = {Long.MAX_VALUE};
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.runLease(job), keys.fireMarker(job, r.nominalFireTime()), keys.fence(job),
-                        keys.cooldown(job), keys.history(job), keys.epoch(job)),
+                        keys.cooldown(job), keys.history(job), keys.epoch(job), keys.runRecord(job)),
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
                         Integer.toString(r.historySize()), epochs.lastSeen(job),
-                        Long.toString(Math.max(0, r.historyLossWindow().toMillis())), epochs.highestToken(job)),
+                        Long.toString(Math.max(0, r.historyLossWindow().toMillis())), epochs.highestToken(job),
+                        RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
+                        RecoveryArguments.mode(mode), Long.toString(RUN_RECORD_TTL.toMillis())),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
@@ -134,6 +149,10 @@ public final class RedisLeaseStore implements LeaseStore {
                 refuseNotDurable(r, acked[0]);
             }
             return AcquireResult.acquired(token, Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
+        }
+        AcquireResult recovery = RecoveryArguments.parse(status, reply);
+        if (recovery != null) {
+            return recovery;
         }
         if ("HISTORY_LOST".equals(status)) {
             return AcquireResult.refused(AcquireResult.Status.HISTORY_LOST,
@@ -172,9 +191,11 @@ public final class RedisLeaseStore implements LeaseStore {
     public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
         String topic = keys.runReleaseTopic(r.job());
         Long released = call(() -> scripts.run(RELEASE, ReturnType.INTEGER,
-                List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime()), keys.cooldown(r.job())),
+                List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime()), keys.cooldown(r.job()),
+                        keys.runRecord(r.job())),
                 List.of(r.ownerToken(), Long.toString(millis(r.markerRetention())), Long.toString(Math.max(0, cooldown.toMillis())),
-                        keys.releaseChannel(), topic)), "release run lease of " + r.job());
+                        keys.releaseChannel(), topic, Long.toString(RUN_RECORD_TTL.toMillis()))),
+                "release run lease of " + r.job());
         if (cooldown.isZero()) {
             notifications.signal(topic);
         }
@@ -219,6 +240,17 @@ public final class RedisLeaseStore implements LeaseStore {
                 return out;
             }
         }, "read recent fire times of " + job);
+    }
+
+    @Override
+    public Optional<RunRecord> runRecord(JobId job) {
+        byte[] key = bytes(keys.runRecord(job));
+        return call(() -> {
+            try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+                java.util.Map<byte[], byte[]> raw = c.hashCommands().hGetAll(key);
+                return RecoveryArguments.record(raw);
+            }
+        }, "read the run record of " + job);
     }
 
     @Override

@@ -14,9 +14,25 @@ import java.util.Objects;
  * @param holder       for the refusals: who holds the marker or the lease, if known
  * @param retryAfter   for {@link Status#BUSY} and {@link Status#COOLDOWN}: time until the blocking
  *                     lease or cool-down expires by itself, if known
+ * @param record       for the recovery statuses ({@link Status#CATCH_UP}, {@link Status#RETRY},
+ *                     {@link Status#ABANDONED}): what the store's run record said, else null
  */
 public record AcquireResult(Status status, long fencingToken, Instant acquiredAt, LeaseRecord holder,
-                            Duration retryAfter) {
+                            Duration retryAfter, RunRecord record) {
+
+    /**
+     * A result without a run record.
+     *
+     * @param status       what happened
+     * @param fencingToken the fencing token, or -1
+     * @param acquiredAt   when, by the store's clock, or null
+     * @param holder       who blocks, or null
+     * @param retryAfter   when the block expires by itself, or null
+     */
+    public AcquireResult(Status status, long fencingToken, Instant acquiredAt, LeaseRecord holder,
+                         Duration retryAfter) {
+        this(status, fencingToken, acquiredAt, holder, retryAfter, null);
+    }
 
     /**
      * Checks the result.
@@ -64,6 +80,16 @@ public record AcquireResult(Status status, long fencingToken, Instant acquiredAt
          * The store lost the job's history (restart without persistence, flush, failover to a
          * replica that missed writes, eviction) after the fire time may have run; it is never run.
          */
-        HISTORY_LOST
+        HISTORY_LOST,
+        /** Gap check: fire times before this one were never handled; nothing was taken (issue 15). */
+        CATCH_UP,
+        /** Dead-run check: the latest started run never completed and may run again; nothing was taken. */
+        RETRY,
+        /** Dead-run check: the latest started run never completed; reported once, never run again. */
+        ABANDONED,
+        /** The fire times up to the request's were declared missed by this caller. */
+        MISSED,
+        /** A catch-up, miss or retry attempt found that another node had handled it first. */
+        SUPERSEDED
     }
 }

@@ -27,6 +27,33 @@ public interface LeaseStore extends AutoCloseable {
     AcquireResult acquireRun(RunLeaseRequest request);
 
     /**
+     * Like {@link #acquireRun(RunLeaseRequest)}, with the recovery checks or the recovery kind of
+     * {@code mode} (issue 15), in the same single step. Stores without a run record (the default)
+     * run regular attempts without checks and refuse the other kinds as
+     * {@link AcquireResult.Status#SUPERSEDED}.
+     *
+     * @param request the attempt
+     * @param mode    what the attempt is for
+     * @return what happened
+     */
+    default AcquireResult acquireRun(RunLeaseRequest request, AcquireMode mode) {
+        if (mode.kind() == AcquireMode.Kind.REGULAR) {
+            return acquireRun(request);
+        }
+        return AcquireResult.refused(AcquireResult.Status.SUPERSEDED, null, null);
+    }
+
+    /**
+     * The job's run record (issue 15), if the store keeps one.
+     *
+     * @param job the job
+     * @return the record, or empty if there is none or the store keeps none (the default)
+     */
+    default Optional<RunRecord> runRecord(JobId job) {
+        return Optional.empty();
+    }
+
+    /**
      * Extends the run lease (and the marker) of the request's owner token.
      *
      * @param request the attempt that acquired the lease

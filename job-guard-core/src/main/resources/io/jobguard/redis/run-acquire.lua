@@ -7,6 +7,14 @@
 -- ARGV[7] the epoch this node saw last for the job ('<created millis>', '' if none)
 -- ARGV[8] history-loss window (ms): after a loss, fire times before epoch start + window are refused
 -- ARGV[9] the highest fencing token this node saw for the job ('0' if none)
+-- KEYS[7] the job's run record (hash, issue 15; see below)
+-- ARGV[10] gap check: the schedule's fire time before ARGV[3] (epoch millis), '' for none
+-- ARGV[11] delivery check: '' none, 'most' (report a run that died), 'least:<max attempts>' (retry it)
+-- ARGV[12] mode: '' a regular firing, 'catchup:<s>' a missed fire time, granted only while the
+--          record's s is still <s> (so catch-ups run in order, each once), 'miss:<s>' declare the fire
+--          times up to ARGV[3] missed (nothing runs), 'retry:<a>' run again the fire time whose
+--          attempt <a> started and never completed
+-- ARGV[13] run record TTL (ms)
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
@@ -15,6 +23,21 @@
 --                                                  after T may have run; T is never run
 --   {'BUSY', leaseValue, leasePttl, epoch}                another run holds the lease
 --   {'COOLDOWN', cooldownValue, cooldownPttl, epoch}      the fixed-delay gap is still running
+--   {'CATCH_UP', s, '', epoch}         gap check: no fire time at or after ARGV[10] was handled (the
+--                                      record's s is older); nothing was written
+--   {'RETRY', st, a, epoch}            delivery 'least': the run of fire time st (attempt a) started,
+--                                      never completed and its lease is gone; nothing was written
+--   {'ABANDONED', st, a, epoch}        the same under 'most' (or attempts used up): reported once
+--                                      (field x), never run again
+--   {'MISSED', T, '', epoch}           mode 'miss': this caller declared the fire times up to T missed
+--   {'SUPERSEDED', s, '', epoch}       modes 'catchup', 'miss', 'retry': another node got there first
+--
+-- The run record (issue 15, a hash with a TTL renewed by every write): s = the latest fire time
+-- handled (started or declared missed), st = the latest fire time started, a = its attempt,
+-- c = the latest fire time completed (written by run-release.lua), x = the last dead run reported,
+-- m = the latest fire time declared missed or run as a catch-up: a regular firing at or before m that
+-- finds no marker is refused as ALREADY_RAN (holder 'declared-missed'), so a node whose clock lags by
+-- more than the skew tolerance does not run a fire time the cluster already settled.
 --
 -- The epoch (no TTL, '<created millis>|new' or '<created millis>|lost') tells a store that kept its
 -- history from one that lost it (restart without persistence, FLUSHALL, failover to a replica that
@@ -62,7 +85,7 @@ local function checkType(key, want)
   end
   return nil
 end
-local problem = checkCounter(KEYS[3]) or checkType(KEYS[5], 'list')
+local problem = checkCounter(KEYS[3]) or checkType(KEYS[5], 'list') or checkType(KEYS[7], 'hash')
 if problem then
   return redis.error_reply(problem)
 end
@@ -115,7 +138,32 @@ end
 
 local marker = read(KEYS[2])
 local lease = read(KEYS[1])
-if marker then
+
+-- The run record and the recovery modes (issue 15): see the header.
+local rec = redis.call('HMGET', KEYS[7], 's', 'st', 'a', 'c', 'x', 'm')
+local recS, recSt, recA = tonumber(rec[1]), tonumber(rec[2]), tonumber(rec[3]) or 1
+local recC = tonumber(rec[4]) or 0
+local T = tonumber(ARGV[3])
+local mode, modeArg = string.match(ARGV[12] or '', '^(%a+):(%d+)$')
+local retrying = false
+if mode == 'miss' then
+  if rec[1] ~= modeArg then
+    return {'SUPERSEDED', rec[1] or '', '', created}
+  end
+  redis.call('HSET', KEYS[7], 's', ARGV[3], 'm', ARGV[3])
+  redis.call('PEXPIRE', KEYS[7], ARGV[13])
+  return {'MISSED', T, '', created}
+elseif mode == 'retry' then
+  if recSt ~= T or rec[3] ~= modeArg or recC >= T or rec[5] == rec[2] then
+    return {'SUPERSEDED', rec[1] or '', '', created}
+  end
+  if lease then
+    -- a live lease: the run is not dead, or another node's retry holds it
+    return {'SUPERSEDED', rec[1] or '', '', created}
+  end
+  retrying = true
+end
+if marker and not retrying then
   if owner(marker) == ARGV[1] and lease and owner(lease) == ARGV[1] then
     -- The same attempt asks again (a re-executed Quartz firing): it keeps what it holds.
     local at, fence = string.match(lease, '^jg1|[^|]*|[^|]*|(%d+)|(%d+)|')
@@ -137,6 +185,26 @@ if cooldown then
   return {'COOLDOWN', cooldown, redis.call('PTTL', KEYS[4]), created}
 end
 
+-- Recovery checks before a grant (issue 15): see the header.
+if mode == 'catchup' and rec[1] ~= modeArg then
+  return {'SUPERSEDED', rec[1] or '', '', created}
+end
+if mode == nil and rec[6] and T <= tonumber(rec[6]) then
+  -- declared missed (or passed over by a catch-up) up to m: a node this late must not run it now
+  return {'ALREADY_RAN', 'jg1|missed|' .. ARGV[3] .. '|0|0|declared-missed', -2, created}
+end
+if mode == nil and ARGV[11] ~= '' and recSt and recSt < T and recC < recSt and rec[5] ~= rec[2] then
+  local most = string.match(ARGV[11], '^least:(%d+)$')
+  if most and recA < tonumber(most) then
+    return {'RETRY', recSt, recA, created}
+  end
+  redis.call('HSET', KEYS[7], 'x', rec[2])
+  return {'ABANDONED', recSt, recA, created}
+end
+if mode == nil and ARGV[10] ~= '' and recS and recS < tonumber(ARGV[10]) then
+  return {'CATCH_UP', recS, '', created}
+end
+
 -- The fencing token: see the header.
 local fence = math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2]))
 redis.call('SET', KEYS[3], string.format('%d', fence))
@@ -149,4 +217,14 @@ if history > 0 then
   redis.call('LPUSH', KEYS[5], value)
   redis.call('LTRIM', KEYS[5], 0, history - 1)
 end
+if not recS or T > recS then
+  redis.call('HSET', KEYS[7], 's', ARGV[3])
+end
+if mode == 'catchup' then
+  redis.call('HSET', KEYS[7], 'm', ARGV[3])
+end
+if not recSt or T >= recSt then
+  redis.call('HSET', KEYS[7], 'st', ARGV[3], 'a', retrying and (recA + 1) or 1)
+end
+redis.call('PEXPIRE', KEYS[7], ARGV[13])
 return {'ACQUIRED', now, fence, created}

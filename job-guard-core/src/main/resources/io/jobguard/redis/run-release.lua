@@ -5,6 +5,7 @@
 -- ARGV[1] owner token      ARGV[2] marker retention after the run (ms)
 -- ARGV[3] cool-down (ms, 0 for none)                  ARGV[4] notification channel
 -- ARGV[5] notification message
+-- KEYS[4] the job's run record (hash, see run-acquire.lua)   ARGV[6] run record TTL (ms)
 --
 -- Returns 1 if released, 0 if the lease had been lost (expired or held by another token).
 
@@ -13,6 +14,17 @@ if type(lease) ~= 'string' or string.match(lease, '^jg1|([^|]*)|') ~= ARGV[1] th
   return 0
 end
 redis.call('DEL', KEYS[1])
+-- the run completed: the record's c is the latest fire time completed (issue 15); a record key of
+-- another type is left alone (the release itself must not fail)
+local fireTime = tonumber(string.match(lease, '^jg1|[^|]*|(%d+)|'))
+local kind = redis.call('TYPE', KEYS[4]).ok
+if fireTime and (kind == 'hash' or kind == 'none') then
+  local completed = tonumber(redis.call('HGET', KEYS[4], 'c') or '0') or 0
+  if fireTime > completed then
+    redis.call('HSET', KEYS[4], 'c', string.format('%d', fireTime))
+  end
+  redis.call('PEXPIRE', KEYS[4], ARGV[6])
+end
 if tonumber(ARGV[3]) > 0 then
   redis.call('SET', KEYS[3], lease, 'PX', ARGV[3])
 end

@@ -103,6 +103,14 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     public static final String BUSY_GRACE = "jobguard.busyGrace";
     /** JobDataMap entry: whether the lease is renewed while the job runs (default {@code true}). */
     public static final String KEEP_ALIVE = "jobguard.keepAlive";
+    /** JobDataMap entry (issue 15): {@code SKIP}, {@code RUN_LATEST} or {@code RUN_ALL} (default: from the trigger's misfire instruction). */
+    public static final String MISFIRE_POLICY = "jobguard.misfirePolicy";
+    /** JobDataMap entry (issue 15): {@code AT_MOST_ONCE} or {@code AT_LEAST_ONCE}. */
+    public static final String DELIVERY = "jobguard.delivery";
+    /** JobDataMap entry (issue 15): how old a missed fire time may be and still be run or reported (default 1h). */
+    public static final String CATCH_UP_WINDOW = "jobguard.catchUpWindow";
+    /** JobDataMap entry (issue 15): the most missed fire times RUN_ALL runs at once (default 10). */
+    public static final String CATCH_UP_MAX = "jobguard.catchUpMax";
     /** JobExecutionContext entry holding the run's fencing token ({@code Long}). */
     public static final String FENCING_TOKEN_KEY = "jobguard.fencingToken";
     /** JobExecutionContext entry holding the run's nominal fire time ({@link Instant}). */
@@ -118,6 +126,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     private final NominalFireTimes fireTimes = new NominalFireTimes();
     private final AtomicLong listenerErrors = new AtomicLong();
     private final FirePermits permits;
+    private final io.jobguard.MissedFireTimes missed;
 
     private ClusterSingletonListener(Builder builder) {
         this.name = builder.name;
@@ -125,6 +134,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
         Duration lease = builder.lease != null ? builder.lease : jobGuard.config().defaultLease();
         this.guardedJobs = new GuardedJobs(builder.guard, builder.type, lease, builder.waitFor);
         this.permits = new FirePermits(jobGuard.config().nodeId(), listenerErrors);
+        this.missed = new io.jobguard.MissedFireTimes(jobGuard);
     }
 
     /**
@@ -242,7 +252,10 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
             Date scheduled = context.getScheduledFireTime() != null ? context.getScheduledFireTime()
                     : context.getFireTime();
             fireTime = fireTimes.nominal(trigger, scheduled);
-            Admission admission = jobGuard.admit(options, fireTime);
+            io.jobguard.RecoveryOptions recovery = QuartzRecovery.resolve(context.getMergedJobDataMap(), trigger,
+                    options.name());
+            Admission admission = recovery == null ? jobGuard.admit(options, fireTime)
+                    : missed.admit(options, recovery, fireTime, QuartzRecovery.body(context));
             if (!admission.granted()) {
                 log.debug("job-guard: Quartz job '{}' T={} node={} vetoed: {}", options.name(), fireTime,
                         jobGuard.config().nodeId(), admission.refusal());

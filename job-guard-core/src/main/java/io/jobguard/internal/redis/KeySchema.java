@@ -91,6 +91,17 @@ public final class KeySchema {
     }
 
     /**
+     * Returns its run record (issue 15): a hash of the latest fire times handled, started and
+     * completed, written by the acquire and release scripts.
+     *
+     * @param job the job
+     * @return its run record key
+     */
+    public String runRecord(JobId job) {
+        return jobBase(job) + ":record";
+    }
+
+    /**
      * Returns its list of recent fire times.
      *
      * @param job the job

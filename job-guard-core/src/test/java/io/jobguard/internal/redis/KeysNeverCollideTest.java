@@ -46,6 +46,7 @@ class KeysNeverCollideTest {
                 claim(owners, keys.fence(job), owner);
                 claim(owners, keys.fireMarker(job, t), owner);
                 claim(owners, keys.history(job), owner);
+                claim(owners, keys.runRecord(job), owner);
                 claim(owners, keys.shedLock(ns, name), "shedlock " + ns + " / " + name);
                 claim(messages, keys.runReleaseTopic(job), owner);
             }

@@ -57,7 +57,8 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
             fireTime = job.schedule().latestAtOrBefore(job.clock().instant());
             log.debug("job-guard: job '{}' called directly, guarded as fire time T={}", job.options().name(), fireTime);
         }
-        Admission admission = guard().admit(job.options(), fireTime);
+        Admission admission = job.recovery() == null ? guard().admit(job.options(), fireTime)
+                : RecoveryBodies.admit(missed(), job, fireTime, invocation);
         if (!admission.granted()) {
             job.recordOutcome(fireTime, admission.refusal());
             return skipped(invocation.getMethod().getReturnType());
@@ -73,6 +74,17 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
             RunOutcome outcome = permit.finish(failure);
             job.recordOutcome(fireTime, outcome);
         }
+    }
+
+    private volatile io.jobguard.MissedFireTimes missed;
+
+    private io.jobguard.MissedFireTimes missed() {
+        io.jobguard.MissedFireTimes m = missed;
+        if (m == null) {
+            m = new io.jobguard.MissedFireTimes(guard());
+            missed = m;
+        }
+        return m;
     }
 
     private JobGuard guard() {

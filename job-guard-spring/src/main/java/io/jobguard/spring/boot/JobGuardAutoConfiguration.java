@@ -150,6 +150,25 @@ public class JobGuardAutoConfiguration {
     }
 
     /**
+     * Resolves each guarded job's recovery of lost fire times and runs it once the application is
+     * ready (issue 15).
+     *
+     * @param properties the properties
+     * @param registry   the guarded {@code @Scheduled} methods
+     * @param guard      the engine
+     * @param context    the application context
+     * @return the starter
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    MissedFireTimesStarter jobGuardMissedFireTimesStarter(JobGuardProperties properties,
+                                                          ObjectProvider<GuardedJobRegistry> registry,
+                                                          ObjectProvider<JobGuard> guard,
+                                                          org.springframework.context.ApplicationContext context) {
+        return new MissedFireTimesStarter(properties, registry, guard, context);
+    }
+
+    /**
      * Warns at startup about {@code jobguard.jobs.<name>} entries that match no guarded job.
      *
      * @param properties   the properties

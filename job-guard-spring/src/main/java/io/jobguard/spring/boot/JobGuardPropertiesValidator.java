@@ -37,6 +37,14 @@ final class JobGuardPropertiesValidator {
             check(errors, "busyGrace", v -> TimeBounds.nonNegative(v, "jobguard.busy-grace"), p.getBusyGrace());
         }
         check(errors, "skewTolerance", v -> TimeBounds.positive(v, "jobguard.skew-tolerance"), p.getSkewTolerance());
+        if (p.getCatchUpWindow() != null) {
+            check(errors, "catchUpWindow", v -> io.jobguard.RecoveryOptions.checkWindow(v, "jobguard.catch-up-window"),
+                    p.getCatchUpWindow());
+        }
+        if (p.getCatchUpMax() != null) {
+            check(errors, "catchUpMax", v -> io.jobguard.RecoveryOptions.checkMax(v, "jobguard.catch-up-max"),
+                    p.getCatchUpMax());
+        }
         if (p.getHistorySize() < 0) {
             errors.rejectValue("historySize", "jobguard.invalid",
                     "jobguard.history-size must not be negative, got " + p.getHistorySize());

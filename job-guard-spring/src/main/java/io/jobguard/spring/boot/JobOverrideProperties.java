@@ -10,6 +10,18 @@ import java.time.Duration;
 public class JobOverrideProperties {
 
     /** The job's lease. */
+    /** What happens to fire times nobody started (issue 15); unset: no recovery unless a job sets one. */
+    private io.jobguard.MisfirePolicy misfirePolicy;
+
+    /** How old a missed fire time may be and still be run or reported (default 1 hour). */
+    private Duration catchUpWindow;
+
+    /** The most missed fire times RUN_ALL runs at once (default 10). */
+    private Integer catchUpMax;
+
+    /** What happens to a run that started and never completed; unset: no recovery unless a job sets one. */
+    private io.jobguard.Delivery delivery;
+
     private Duration lease;
 
     /** How long a WAIT firing waits for the lease. */
@@ -112,5 +124,76 @@ public class JobOverrideProperties {
      */
     public void setKeepAlive(Boolean keepAlive) {
         this.keepAlive = keepAlive;
+    }
+    /**
+     * Returns the misfire policy (issue 15).
+     *
+     * @return the policy, or null when unset
+     */
+    public io.jobguard.MisfirePolicy getMisfirePolicy() {
+        return misfirePolicy;
+    }
+
+    /**
+     * Sets the misfire policy.
+     *
+     * @param misfirePolicy the policy
+     */
+    public void setMisfirePolicy(io.jobguard.MisfirePolicy misfirePolicy) {
+        this.misfirePolicy = misfirePolicy;
+    }
+
+    /**
+     * Returns the catch-up window.
+     *
+     * @return the window, or null when unset
+     */
+    public Duration getCatchUpWindow() {
+        return catchUpWindow;
+    }
+
+    /**
+     * Sets the catch-up window.
+     *
+     * @param catchUpWindow the window
+     */
+    public void setCatchUpWindow(Duration catchUpWindow) {
+        this.catchUpWindow = catchUpWindow;
+    }
+
+    /**
+     * Returns the catch-up maximum.
+     *
+     * @return the maximum, or null when unset
+     */
+    public Integer getCatchUpMax() {
+        return catchUpMax;
+    }
+
+    /**
+     * Sets the catch-up maximum.
+     *
+     * @param catchUpMax the maximum
+     */
+    public void setCatchUpMax(Integer catchUpMax) {
+        this.catchUpMax = catchUpMax;
+    }
+
+    /**
+     * Returns the delivery of runs that died (issue 15).
+     *
+     * @return the delivery, or null when unset
+     */
+    public io.jobguard.Delivery getDelivery() {
+        return delivery;
+    }
+
+    /**
+     * Sets the delivery of runs that died.
+     *
+     * @param delivery the delivery
+     */
+    public void setDelivery(io.jobguard.Delivery delivery) {
+        this.delivery = delivery;
     }
 }

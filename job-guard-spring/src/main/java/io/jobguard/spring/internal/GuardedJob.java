@@ -22,6 +22,7 @@ public final class GuardedJob {
     private final ScheduleSpec schedule;
     private volatile Clock clock;
     private volatile Last last;
+    private volatile io.jobguard.RecoveryOptions recovery;
 
     /**
      * Describes a guarded method.
@@ -107,6 +108,24 @@ public final class GuardedJob {
      * @param nominalFireTime the fire time
      * @param outcome         what happened
      */
+    /**
+     * How the job recovers lost fire times (issue 15), or null when it does not.
+     *
+     * @return the recovery options, or null
+     */
+    public io.jobguard.RecoveryOptions recovery() {
+        return recovery;
+    }
+
+    /**
+     * Sets how the job recovers lost fire times (set once at startup).
+     *
+     * @param recovery the options, or null for none
+     */
+    public void recovery(io.jobguard.RecoveryOptions recovery) {
+        this.recovery = recovery;
+    }
+
     public void recordOutcome(Instant nominalFireTime, RunOutcome outcome) {
         this.last = new Last(nominalFireTime, outcome);
     }

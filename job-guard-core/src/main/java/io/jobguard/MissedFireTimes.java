@@ -1,0 +1,325 @@
+package io.jobguard;
+
+import io.jobguard.store.AcquireMode;
+import io.jobguard.store.AcquireResult;
+import io.jobguard.store.JobId;
+import io.jobguard.store.RunRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * No fire time lost in silence (issue 15): admits a job's regular firings like
+ * {@link JobGuard#admit(JobOptions, Instant)} and, before the regular run, recovers what the job's
+ * run record in the store shows was lost:
+ * <ul>
+ *   <li>fire times of the job's schedule that nobody started (within the catch-up window) are run
+ *       late or reported as {@link RunOutcome#MISSED}, as the job's {@link MisfirePolicy} says; each
+ *       catch-up competes for its fire time like any firing, and is granted only while the record
+ *       shows that the fire times before it were handled, so catch-ups run in order and each once
+ *       in the cluster, even when several nodes find the same gap;</li>
+ *   <li>a fire time whose run started and never completed (its node died, its lease was lost) runs
+ *       again once its lease has expired, with a higher fencing token, under
+ *       {@link Delivery#AT_LEAST_ONCE}; under {@link Delivery#AT_MOST_ONCE} it is reported once as
+ *       {@link RunOutcome#ABANDONED}.</li>
+ * </ul>
+ * A regular firing with nothing to recover costs the same single round trip as
+ * {@link JobGuard#admit(JobOptions, Instant)}: the checks run inside the acquire script. Fire times
+ * refused as {@link RunOutcome#HISTORY_LOST} are never caught up or retried (the store lost the
+ * record that could tell). {@link #recover(JobOptions, RecoveryOptions, Runnable)} does the same at
+ * a node's start, so that a fire time missed during a cluster-wide outage runs when the first node
+ * comes back. Thread-safe; one instance per engine.
+ */
+public final class MissedFireTimes {
+
+    private static final Logger log = LoggerFactory.getLogger(MissedFireTimes.class);
+
+    /** Bounds the walk over a schedule (an every-second job over a long window). */
+    private static final int MAX_STEPS = 100_000;
+
+    /** Bounds the recovery rounds before one regular firing (each round handles one finding). */
+    private static final int MAX_ROUNDS = 4;
+
+    private final JobGuard guard;
+    /** Per job, the gap check's fire time of the last firing here: where the next walk starts. */
+    private final Map<String, Instant> lastPrevious = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the recovery of an engine.
+     *
+     * @param guard the engine
+     */
+    public MissedFireTimes(JobGuard guard) {
+        this.guard = Objects.requireNonNull(guard, "guard");
+    }
+
+    /**
+     * Admits the regular firing of {@code job} for {@code nominalFireTime}, after running (on the
+     * calling thread, with {@code body}) the catch-ups and retries the store reports. Never throws
+     * for store failures or for a failing {@code body} in a recovery run (reported as
+     * {@link RunOutcome#FAILED}).
+     *
+     * @param job             how the job is guarded
+     * @param recovery        how it recovers lost fire times
+     * @param nominalFireTime the fire time the schedule designated
+     * @param body            the job's work, for the recovery runs ({@link RunContext#current()}
+     *                        tells them apart)
+     * @return the admission of the regular firing; a granted permit must be finished
+     */
+    public Admission admit(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, Runnable body) {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(recovery, "recovery");
+        Objects.requireNonNull(body, "body");
+        Instant previous = previous(job, recovery, nominalFireTime);
+        AcquireMode mode = AcquireMode.regular(previous, delivery(recovery), recovery.maxAttempts());
+        for (int round = 0; round < MAX_ROUNDS; round++) {
+            Admission admission = guard.admit(job, nominalFireTime, mode);
+            AcquireResult found = admission.recovery();
+            if (found == null) {
+                return admission;
+            }
+            switch (found.status()) {
+                case RETRY -> retry(job, found.record().started(), found.record().attempt(), body);
+                case ABANDONED -> abandoned(job, recovery, found.record().started(), found.record().attempt());
+                case CATCH_UP -> catchUp(job, recovery, found.record().handled(), nominalFireTime, false, body);
+                default -> {
+                    return guard.admit(job, nominalFireTime);
+                }
+            }
+        }
+        // still finding work after these rounds (another node is catching up): this fire time waits its
+        // turn as a missed one rather than overtaking catch-ups that are not done
+        guard.report(job, nominalFireTime, RunOutcome.BUSY);
+        return Admission.refused(RunOutcome.BUSY);
+    }
+
+    /**
+     * Recovers at a node's start what the job's run record shows was lost while no node ran it:
+     * missed fire times up to now (less the skew tolerance, left to the regular firings) as the
+     * policy says, and a run that died under {@link Delivery#AT_LEAST_ONCE} once its lease expired.
+     * Runs on the calling thread; never throws for store failures (logged at WARN).
+     *
+     * @param job      how the job is guarded
+     * @param recovery how it recovers lost fire times
+     * @param body     the job's work
+     * @return {@code false} if the job's run record could not be read (the store is unreachable)
+     */
+    public boolean recover(JobOptions job, RecoveryOptions recovery, Runnable body) {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(recovery, "recovery");
+        Objects.requireNonNull(body, "body");
+        Optional<RunRecord> found;
+        try {
+            found = guard.store().runRecord(new JobId(guard.config().namespace(), job.name()));
+        } catch (RuntimeException e) {
+            log.warn("job-guard: job '{}' node={} cannot read its run record ({}); missed fire times are recovered "
+                    + "later", job.name(), guard.config().nodeId(), e.getMessage());
+            return false;
+        }
+        if (found.isEmpty()) {
+            return true;
+        }
+        RunRecord record = found.get();
+        if (recovery.delivery() == Delivery.AT_LEAST_ONCE && record.startedNotCompleted()
+                && record.attempt() < recovery.maxAttempts()) {
+            // the script grants the retry only once the dead run's lease is gone
+            retry(job, record.started(), record.attempt(), body);
+        }
+        Instant upTo = guard.config().clock().instant().minus(guard.config().skewTolerance());
+        if (recovery.schedule() != null && record.handled().isBefore(upTo)) {
+            catchUp(job, recovery, record.handled(), upTo, true, body);
+        }
+        return true;
+    }
+
+    /**
+     * When {@link #recover} should look at the job again, so that a fire time nobody started is found
+     * even where the job's next firing cannot see it: the first fire time after the record's latest
+     * handled one (or after now, without a record) plus the skew tolerance, if that fire time is
+     * already due, or if the job's next firing after it would find it outside the catch-up window (a
+     * daily job with a one-hour window: a 02:00 every node skipped because Redis was unreachable would
+     * otherwise wait a day and then be too old).
+     *
+     * @param job      how the job is guarded
+     * @param recovery how it recovers lost fire times
+     * @return the instant to recover again, or empty when the regular firings cover the job or the
+     *         record cannot be read
+     */
+    public Optional<Instant> pendingUntil(JobOptions job, RecoveryOptions recovery) {
+        FireTimeSchedule schedule = recovery.schedule();
+        if (schedule == null) {
+            return Optional.empty();
+        }
+        try {
+            Optional<RunRecord> record = guard.store().runRecord(new JobId(guard.config().namespace(), job.name()));
+            Instant now = guard.config().clock().instant();
+            Instant next = schedule.next(record.map(RunRecord::handled).orElse(now));
+            if (next == null) {
+                return Optional.empty();
+            }
+            Instant settled = next.plus(guard.config().skewTolerance());
+            if (!next.isAfter(now)) {
+                return Optional.of(settled);
+            }
+            Instant after = schedule.next(next);
+            boolean seenByNextFiring = after != null && !next.isBefore(after.minus(recovery.catchUpWindow()));
+            return seenByNextFiring ? Optional.empty() : Optional.of(settled);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static AcquireMode.Delivery delivery(RecoveryOptions recovery) {
+        return recovery.delivery() == Delivery.AT_LEAST_ONCE ? AcquireMode.Delivery.RETRY : AcquireMode.Delivery.REPORT;
+    }
+
+    /** The schedule's fire time before {@code fireTime} within the window, or null (no gap check). */
+    private Instant previous(JobOptions job, RecoveryOptions recovery, Instant fireTime) {
+        FireTimeSchedule schedule = recovery.schedule();
+        if (schedule == null) {
+            return null;
+        }
+        Instant windowStart = windowStart(recovery);
+        // only fire times older than the skew tolerance count: a node whose clock lags may not have fired
+        // a younger one yet
+        Instant settled = guard.config().clock().instant().minus(guard.config().skewTolerance());
+        // walk on from the answer of the last firing (one or two steps per firing), else from the window's start
+        Instant from = lastPrevious.get(job.name());
+        if (from == null || from.isBefore(windowStart) || !from.isBefore(fireTime) || from.isAfter(settled)) {
+            from = null;
+        }
+        Instant previous = from;
+        Instant next = schedule.next(from != null ? from : windowStart.minusMillis(1));
+        for (int steps = 0; next != null && next.isBefore(fireTime) && !next.isAfter(settled) && steps < MAX_STEPS;
+             steps++) {
+            previous = next;
+            next = schedule.next(next);
+        }
+        if (previous != null) {
+            lastPrevious.put(job.name(), previous);
+        }
+        return previous;
+    }
+
+    private Instant windowStart(RecoveryOptions recovery) {
+        return guard.config().clock().instant().minus(recovery.catchUpWindow());
+    }
+
+    /**
+     * The fire times after {@code handled} and before {@code end} (or at it, if inclusive): those in
+     * the window run or are reported as the policy says.
+     */
+    private void catchUp(JobOptions job, RecoveryOptions recovery, Instant handled, Instant end, boolean inclusive,
+                         Runnable body) {
+        FireTimeSchedule schedule = recovery.schedule();
+        if (schedule == null) {
+            return;
+        }
+        Instant windowStart = windowStart(recovery);
+        List<Instant> missed = new ArrayList<>();
+        int outside = 0;
+        Instant next = schedule.next(handled);
+        for (int steps = 0; next != null && steps < MAX_STEPS
+                && (next.isBefore(end) || (inclusive && next.equals(end))); steps++) {
+            if (next.isBefore(windowStart)) {
+                outside++;
+            } else {
+                missed.add(next);
+            }
+            next = schedule.next(next);
+        }
+        if (missed.isEmpty()) {
+            return;
+        }
+        int runs = switch (recovery.misfirePolicy()) {
+            case SKIP -> 0;
+            case RUN_LATEST -> 1;
+            case RUN_ALL -> Math.min(recovery.catchUpMax(), missed.size());
+        };
+        List<Instant> skipped = missed.subList(0, missed.size() - runs);
+        List<Instant> toRun = missed.subList(missed.size() - runs, missed.size());
+        if (toRun.isEmpty()) {
+            Instant last = missed.get(missed.size() - 1);
+            Admission claim = guard.admit(job, last, AcquireMode.miss(handled));
+            if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
+                reportMissed(job, recovery, skipped, outside);
+            }
+            return;
+        }
+        Instant before = handled;
+        for (Instant fireTime : toRun) {
+            Admission admission = guard.admit(job, fireTime, AcquireMode.catchUp(before));
+            if (!admission.granted()) {
+                // another node handles these fire times (SUPERSEDED, ALREADY_RAN), or the job is busy or
+                // the store unreachable: the record keeps the gap for the next firing
+                log.debug("job-guard: job '{}' T={} node={} catch-up not run here ({})", job.name(), fireTime,
+                        guard.config().nodeId(), admission.recovery() != null ? admission.recovery().status()
+                                : admission.refusal());
+                return;
+            }
+            if (before == handled) {
+                // this node won the first catch-up: it alone reports the fire times the policy skips
+                reportMissed(job, recovery, skipped, outside);
+            }
+            log.info("job-guard: job '{}' T={} node={} missed fire time CAUGHT_UP ({}), {} late", job.name(),
+                    fireTime, guard.config().nodeId(), recovery.misfirePolicy(),
+                    Duration.between(fireTime, guard.config().clock().instant()));
+            runBody(admission.permit(), body);
+            before = fireTime;
+        }
+    }
+
+    private void reportMissed(JobOptions job, RecoveryOptions recovery, List<Instant> missed, int outside) {
+        if (missed.isEmpty() && outside == 0) {
+            return;
+        }
+        log.warn("job-guard: job '{}' node={} {} fire time(s) MISSED, nobody started them and policy {} does not run "
+                        + "them: {}{}", job.name(), guard.config().nodeId(), missed.size() + outside,
+                recovery.misfirePolicy(), missed, outside == 0 ? ""
+                        : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
+        for (Instant fireTime : missed) {
+            guard.report(job, fireTime, RunOutcome.MISSED);
+        }
+    }
+
+    private void retry(JobOptions job, Instant fireTime, int attempt, Runnable body) {
+        Admission admission = guard.admit(job, fireTime, AcquireMode.retry(attempt));
+        if (!admission.granted()) {
+            return;
+        }
+        log.info("job-guard: job '{}' T={} node={} RETRIED: attempt {} started and never completed; attempt {} "
+                        + "runs with fencing token {}", job.name(), fireTime, guard.config().nodeId(), attempt,
+                attempt + 1, admission.permit().context().fencingToken());
+        runBody(admission.permit(), body);
+    }
+
+    private void abandoned(JobOptions job, RecoveryOptions recovery, Instant fireTime, int attempt) {
+        log.warn("job-guard: job '{}' T={} node={} ABANDONED: its run (attempt {}) started and never completed (node "
+                        + "died or lease lost); delivery {}{} does not run it again", job.name(), fireTime,
+                guard.config().nodeId(), attempt, recovery.delivery(),
+                recovery.delivery() == Delivery.AT_LEAST_ONCE ? " after " + attempt + " attempts" : "");
+        guard.report(job, fireTime, RunOutcome.ABANDONED);
+    }
+
+    private static void runBody(JobPermit permit, Runnable body) {
+        try {
+            body.run();
+        } catch (RuntimeException e) {
+            // a failing recovery run is reported (FAILED) and must not keep the regular run from starting
+            permit.finish(e);
+            return;
+        } catch (Error e) {
+            permit.finish(e);
+            throw e;
+        }
+        permit.finish(null);
+    }
+}

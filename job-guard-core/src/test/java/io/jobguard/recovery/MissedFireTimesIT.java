@@ -1,0 +1,354 @@
+package io.jobguard.recovery;
+
+import io.jobguard.Admission;
+import io.jobguard.Delivery;
+import io.jobguard.FireTimeSchedule;
+import io.jobguard.JobEvent;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobGuardListener;
+import io.jobguard.JobOptions;
+import io.jobguard.JobPermit;
+import io.jobguard.MisfirePolicy;
+import io.jobguard.MissedFireTimes;
+import io.jobguard.RecoveryOptions;
+import io.jobguard.RunContext;
+import io.jobguard.RunOutcome;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 15 on a real redis-server, with nodes that have their own connections and skewed clocks:
+ * fire times nobody started are caught up (or reported) once in the cluster as the misfire policy
+ * says, at start and at the next firing, and a run that died runs again once under at-least-once.
+ */
+@WithRedis
+class MissedFireTimesIT {
+
+    private static final Duration SKEW = Duration.ofSeconds(2);
+
+    private final RedisServerProcess redis;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+    private final List<JobEvent> events = new CopyOnWriteArrayList<>();
+    /** Every body start in the cluster: fire time, node, attempt, token. */
+    private final List<String> runs = new CopyOnWriteArrayList<>();
+
+    MissedFireTimesIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        redis.ensureRunning();
+        factories.forEach(LettuceConnectionFactory::destroy);
+    }
+
+    /** A node with its own connections and its own clock, {@code skewMillis} off the real one. */
+    private Node node(String id, long skewMillis) {
+        LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
+        factories.add(factory);
+        RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest");
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(SKEW)
+                        .clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(skewMillis))).build())
+                .addListener(new JobGuardListener() {
+                    @Override
+                    public void onJobEvent(JobEvent event) {
+                        events.add(event);
+                    }
+                });
+        closeables.add(guard);
+        closeables.add(store);
+        return new Node(id, guard, new MissedFireTimes(guard));
+    }
+
+    private record Node(String id, JobGuard guard, MissedFireTimes recovery) {
+    }
+
+    /** A schedule of exactly these fire times. */
+    private static FireTimeSchedule grid(List<Instant> fireTimes) {
+        return after -> fireTimes.stream().filter(t -> t.isAfter(after)).findFirst().orElse(null);
+    }
+
+    private Runnable body(String node) {
+        return () -> {
+            RunContext c = RunContext.current().orElseThrow();
+            runs.add(c.nominalFireTime() + " " + node + " attempt=" + c.attempt() + " retry=" + c.isRetry()
+                    + " catchUp=" + c.isCatchUp() + " token=" + c.fencingToken());
+        };
+    }
+
+    private List<String> runsOf(Instant fireTime) {
+        return runs.stream().filter(r -> r.startsWith(fireTime + " ")).toList();
+    }
+
+    private long count(RunOutcome outcome) {
+        return events.stream().filter(e -> e.outcome() == outcome).count();
+    }
+
+    /** Runs the regular firing of {@code fireTime} on {@code node} as an adapter does. */
+    private RunOutcome fire(Node node, JobOptions job, RecoveryOptions recovery, Instant fireTime) {
+        Admission admission = node.recovery().admit(job, recovery, fireTime, body(node.id()));
+        if (!admission.granted()) {
+            return admission.refusal();
+        }
+        try (JobPermit permit = admission.permit()) {
+            body(node.id()).run();
+            return permit.finish(null);
+        }
+    }
+
+    /** Both nodes start at once and recover the job concurrently. */
+    private void startTogether(JobOptions job, RecoveryOptions recovery, Node... nodes) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(nodes.length);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (Node node : nodes) {
+                done.add(pool.submit(() -> {
+                    go.await();
+                    node.recovery().recover(job, recovery, body(node.id()));
+                    return null;
+                }));
+            }
+            go.countDown();
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Fire time t0 ran; t1..t3 fell while every node was down; the cluster restarts after t3. */
+    private List<Instant> outage(String jobName, MisfirePolicy policy) throws Exception {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(12);
+        List<Instant> times = List.of(base, base.plusSeconds(2), base.plusSeconds(4), base.plusSeconds(6));
+        JobOptions job = JobOptions.of(jobName, Duration.ofSeconds(10));
+        RecoveryOptions recovery = RecoveryOptions.of(policy, Delivery.AT_MOST_ONCE, grid(times));
+        Node before = node("old", 0);
+        assertThat(fire(before, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
+        runs.clear();
+        events.clear();
+        startTogether(job, recovery, node("a", 700), node("b", -700));
+        return times;
+    }
+
+    @Test
+    void runAllRunsTheThreeMissedFireTimesInOrderEachOnceInTheCluster() throws Exception {
+        List<Instant> t = outage("all", MisfirePolicy.RUN_ALL);
+        assertThat(runs).hasSize(3);
+        for (int i = 1; i <= 3; i++) {
+            assertThat(runsOf(t.get(i))).as("runs of t%d", i).hasSize(1);
+            assertThat(runs.get(i - 1)).startsWith(t.get(i) + " ").contains("catchUp=true");
+        }
+        assertThat(count(RunOutcome.CAUGHT_UP)).isEqualTo(3);
+        assertThat(count(RunOutcome.MISSED)).isZero();
+    }
+
+    @Test
+    void runLatestRunsOneCatchUpAndReportsTheOthersMissed() throws Exception {
+        List<Instant> t = outage("latest", MisfirePolicy.RUN_LATEST);
+        assertThat(runs).hasSize(1);
+        assertThat(runsOf(t.get(3))).hasSize(1);
+        assertThat(count(RunOutcome.CAUGHT_UP)).isEqualTo(1);
+        assertThat(events).filteredOn(e -> e.outcome() == RunOutcome.MISSED).extracting(JobEvent::nominalFireTime)
+                .containsExactly(t.get(1), t.get(2));
+    }
+
+    @Test
+    void skipRunsNoneAndReportsThreeMissedOnce() throws Exception {
+        List<Instant> t = outage("skip", MisfirePolicy.SKIP);
+        assertThat(runs).isEmpty();
+        assertThat(events).filteredOn(e -> e.outcome() == RunOutcome.MISSED).extracting(JobEvent::nominalFireTime)
+                .containsExactly(t.get(1), t.get(2), t.get(3));
+    }
+
+    /** Every node gets STORE_ERROR for t1 (Redis stopped); Redis comes back before t2. */
+    private List<Instant> storeErrorAt(String jobName, MisfirePolicy policy, Node a, Node b) {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(6);
+        List<Instant> times = List.of(base, base.plusSeconds(2), base.plusSeconds(4));
+        JobOptions job = JobOptions.of(jobName, Duration.ofSeconds(10));
+        RecoveryOptions recovery = RecoveryOptions.of(policy, Delivery.AT_MOST_ONCE, grid(times));
+        assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
+        assertThat(fire(b, job, recovery, times.get(0))).isEqualTo(RunOutcome.ALREADY_RAN);
+        // Redis is stopped (its data saved first, as a persistent Redis keeps it) and comes back. A pause
+        // would not do: the acquire sent to a frozen server still runs when it thaws (a lost reply)
+        redis.call("SAVE");
+        redis.stop();
+        assertThat(fire(a, job, recovery, times.get(1))).isEqualTo(RunOutcome.STORE_ERROR);
+        assertThat(fire(b, job, recovery, times.get(1))).isEqualTo(RunOutcome.STORE_ERROR);
+        redis.restart();
+        for (Node node : List.of(a, b)) {
+            await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> node.guard().measureClockSkew() != null);
+        }
+        // b's clock is behind: a fires t2 first, b fires t2 (and, late, t1 again)
+        assertThat(fire(a, job, recovery, times.get(2))).isEqualTo(RunOutcome.RAN);
+        assertThat(fire(b, job, recovery, times.get(2))).isEqualTo(RunOutcome.ALREADY_RAN);
+        assertThat(fire(b, job, recovery, times.get(1))).isNotIn(RunOutcome.RAN, RunOutcome.CAUGHT_UP);
+        return times;
+    }
+
+    @Test
+    void afterAStoreErrorEverywhereRunLatestCatchesTheFireTimeUpOnceBeforeTheNextRun() {
+        Node a = node("a", 700);
+        Node b = node("b", -700);
+        List<Instant> t = storeErrorAt("store-error-latest", MisfirePolicy.RUN_LATEST, a, b);
+        assertThat(runsOf(t.get(1))).hasSize(1).allMatch(r -> r.contains("catchUp=true"));
+        assertThat(runsOf(t.get(2))).hasSize(1);
+        assertThat(runs.indexOf(runsOf(t.get(1)).get(0))).isLessThan(runs.indexOf(runsOf(t.get(2)).get(0)));
+        assertThat(count(RunOutcome.CAUGHT_UP)).isEqualTo(1);
+    }
+
+    @Test
+    void afterAStoreErrorEverywhereSkipReportsTheFireTimeMissedOnceAndNeverRunsIt() {
+        Node a = node("a", 700);
+        Node b = node("b", -700);
+        List<Instant> t = storeErrorAt("store-error-skip", MisfirePolicy.SKIP, a, b);
+        assertThat(runsOf(t.get(1))).isEmpty();
+        assertThat(events).filteredOn(e -> e.outcome() == RunOutcome.MISSED).extracting(JobEvent::nominalFireTime)
+                .containsExactly(t.get(1));
+    }
+
+    /** Node a takes t1 and dies mid-run (no release, no renewal); its lease expires. */
+    private List<Instant> deathAt(String jobName, Delivery delivery, Node a) {
+        Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        List<Instant> times = List.of(base, base.plusSeconds(2), base.plusSeconds(4));
+        JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(2)).keepAlive(false).build();
+        RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, delivery, grid(times));
+        assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
+        Admission dying = a.recovery().admit(job, recovery, times.get(1), body("a"));
+        assertThat(dying.granted()).isTrue();
+        body("a").run();
+        // a is gone: it never finishes the permit; its lease expires by Redis TTL
+        await().atMost(Duration.ofSeconds(20)).until(() -> a.guard().currentLease(jobName).isEmpty());
+        return times;
+    }
+
+    @Test
+    void withAtLeastOnceARunThatDiedRunsAgainOnceOnAnotherNodeWithAHigherToken() throws Exception {
+        Node a = node("a", 700);
+        Node b = node("b", -700);
+        Node c = node("c", 300);
+        JobOptions job = JobOptions.builder("died", Duration.ofSeconds(2)).keepAlive(false).build();
+        List<Instant> t = deathAt("died", Delivery.AT_LEAST_ONCE, a);
+        RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, Delivery.AT_LEAST_ONCE, grid(t));
+        // b and c fire t2 at once: one of them retries t1 first, then t2 runs once
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            Future<RunOutcome> onB = pool.submit(() -> {
+                go.await();
+                return fire(b, job, recovery, t.get(2));
+            });
+            Future<RunOutcome> onC = pool.submit(() -> {
+                go.await();
+                return fire(c, job, recovery, t.get(2));
+            });
+            go.countDown();
+            assertThat(List.of(onB.get(60, TimeUnit.SECONDS), onC.get(60, TimeUnit.SECONDS)))
+                    .containsOnlyOnce(RunOutcome.RAN);
+        } finally {
+            pool.shutdownNow();
+        }
+        List<String> t1 = runsOf(t.get(1));
+        assertThat(t1).hasSize(2);
+        assertThat(t1.get(0)).contains(" a attempt=1 retry=false");
+        assertThat(t1.get(1)).doesNotContain(" a ").contains("attempt=2 retry=true");
+        assertThat(token(t1.get(1))).isGreaterThan(token(t1.get(0)));
+        assertThat(runsOf(t.get(2))).hasSize(1);
+        assertThat(count(RunOutcome.RETRIED)).isEqualTo(1);
+        // a later firing on any node does not run t1 again
+        Instant later = t.get(2).plusSeconds(2);
+        fire(a, job, recovery.withSchedule(grid(List.of(t.get(0), t.get(1), t.get(2), later))), later);
+        assertThat(runsOf(t.get(1))).hasSize(2);
+    }
+
+    @Test
+    void withAtMostOnceARunThatDiedIsReportedOnceAndNotRunAgain() {
+        Node a = node("a", 700);
+        Node b = node("b", -700);
+        JobOptions job = JobOptions.builder("died-once", Duration.ofSeconds(2)).keepAlive(false).build();
+        List<Instant> t = deathAt("died-once", Delivery.AT_MOST_ONCE, a);
+        RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, Delivery.AT_MOST_ONCE, grid(t));
+        assertThat(fire(b, job, recovery, t.get(2))).isEqualTo(RunOutcome.RAN);
+        assertThat(fire(a, job, recovery, t.get(2))).isEqualTo(RunOutcome.ALREADY_RAN);
+        assertThat(runsOf(t.get(1))).hasSize(1);
+        assertThat(events).filteredOn(e -> e.outcome() == RunOutcome.ABANDONED).extracting(JobEvent::nominalFireTime)
+                .containsExactly(t.get(1));
+    }
+
+    /**
+     * Every-second fire times in a row on two nodes with recovery on (RUN_ALL, AT_LEAST_ONCE) and
+     * nothing to recover: each firing costs one script call to acquire and one to release on the node
+     * that runs it, one on the node that finds it taken, as without recovery (the checks run inside
+     * the acquire script). The script calls are counted with {@code INFO commandstats}; nothing is
+     * timed. Script loads (the first call of each script on a node) are warmed up first.
+     */
+    @Test
+    void aFiringWithRecoveryOnAndNothingToRecoverCostsTheSameScriptCallsAsWithout() {
+        Node a = node("a", 700);
+        Node b = node("b", -700);
+        Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
+        List<Instant> times = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            times.add(base.plusSeconds(i));
+        }
+        JobOptions job = JobOptions.of("round-trips", Duration.ofSeconds(10));
+        RecoveryOptions recovery = new RecoveryOptions(MisfirePolicy.RUN_ALL, Duration.ofHours(1), 10,
+                Delivery.AT_LEAST_ONCE, 3, grid(times));
+        assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
+        assertThat(fire(b, job, recovery, times.get(0))).isEqualTo(RunOutcome.ALREADY_RAN);
+        redis.resetStats();
+        for (int i = 1; i < 40; i++) {
+            assertThat(fire(a, job, recovery, times.get(i))).isEqualTo(RunOutcome.RAN);
+            assertThat(fire(b, job, recovery, times.get(i))).isEqualTo(RunOutcome.ALREADY_RAN);
+        }
+        assertThat(redis.commandStats()).containsEntry("evalsha", 39L * 3).doesNotContainKey("eval")
+                .doesNotContainKey("hgetall");
+        assertThat(runs).hasSize(40);
+        assertThat(events).noneMatch(e -> e.outcome() == RunOutcome.CAUGHT_UP || e.outcome() == RunOutcome.MISSED);
+    }
+
+    /** The run record key holding another type (not job-guard's): the acquire fails naming it, nothing is written. */
+    @Test
+    void aRecordKeyOfAnotherTypeFailsTheAcquireNamingItAndNothingIsWritten() {
+        Node a = node("a", 0);
+        JobOptions job = JobOptions.of("foreign", Duration.ofSeconds(10));
+        redis.call("SET", "jgtest:{default:foreign}:record", "not a hash");
+        Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        assertThat(a.guard().run(job, t, () -> runs.add("ran"))).isEqualTo(RunOutcome.STORE_ERROR);
+        assertThat(runs).isEmpty();
+        assertThat(redis.call("EXISTS", "jgtest:{default:foreign}:run")).isEqualTo(0L);
+        assertThat(redis.call("GET", "jgtest:{default:foreign}:record")).isEqualTo("not a hash");
+        assertThat(events).filteredOn(e -> e.outcome() == RunOutcome.STORE_ERROR).singleElement()
+                .satisfies(e -> assertThat(e.failure()).hasStackTraceContaining("jgtest:{default:foreign}:record holds a string"));
+    }
+
+    private static long token(String run) {
+        return Long.parseLong(run.substring(run.indexOf("token=") + 6));
+    }
+}

@@ -1,0 +1,91 @@
+package io.jobguard.quartz;
+
+import io.jobguard.JobEvent;
+import io.jobguard.RunOutcome;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.quartz.CronScheduleBuilder;
+import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
+import org.quartz.SchedulerException;
+import org.quartz.TriggerBuilder;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 15 on Quartz: a cron job with {@code jobguard.misfirePolicy = RUN_ALL} in its JobDataMap; every
+ * node is down across at least 3 fire times; when two nodes come back, the first regular firing
+ * finds the gap and each missed fire time runs once in the cluster, in order, before it.
+ */
+@WithRedis
+class QuartzMissedFireTimesIT {
+
+    private final RedisServerProcess redis;
+    private final List<QuartzNode> nodes = new ArrayList<>();
+    private final Recorder recorder = new Recorder();
+
+    QuartzMissedFireTimesIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    @AfterEach
+    void close() throws SchedulerException {
+        for (QuartzNode node : nodes) {
+            node.close();
+        }
+    }
+
+    private QuartzNode start(String name) throws SchedulerException {
+        QuartzNode node = QuartzNode.builder(name, redis, "quartz-missed").recorder(recorder)
+                .skewTolerance(Duration.ofSeconds(1)).build();
+        nodes.add(node);
+        JobDetail job = JobBuilder.newJob(TestJobs.Quick.class).withIdentity("billing")
+                .usingJobData(ClusterSingletonListener.ENABLED, "true")
+                .usingJobData(ClusterSingletonListener.MISFIRE_POLICY, "RUN_ALL").build();
+        node.scheduler.scheduleJob(job, TriggerBuilder.newTrigger()
+                .withSchedule(CronScheduleBuilder.cronSchedule("0/2 * * * * ?")).build());
+        node.scheduler.start();
+        return node;
+    }
+
+    @Test
+    void fireTimesMissedWhileEveryNodeWasDownRunOnceEachAtTheNextFiring() throws Exception {
+        QuartzNode first = start("a");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !recorder.runs.isEmpty());
+        first.close();
+        nodes.remove(first);
+        Instant lastBefore = recorder.runs.stream().map(Recorder.Run::nominal).max(Instant::compareTo).orElseThrow();
+        Instant downUntil = Instant.now().plusSeconds(7);
+        await().pollInterval(Duration.ofMillis(200)).atMost(Duration.ofSeconds(20))
+                .until(() -> Instant.now().isAfter(downUntil));
+
+        Instant restart = Instant.now();
+        start("a");
+        start("b");
+        await().atMost(Duration.ofSeconds(60)).until(() -> nodes.stream()
+                .flatMap(n -> n.events.stream()).filter(e -> e.outcome() == RunOutcome.RAN)
+                .anyMatch(e -> e.nominalFireTime().isAfter(restart.plusSeconds(4))));
+
+        Map<Instant, List<String>> byTime = Map.copyOf(recorder.nodesByFireTime);
+        assertThat(byTime.values()).as("nodes per fire time: %s", byTime).allSatisfy(n -> assertThat(n).hasSize(1));
+        List<Instant> caughtUp = nodes.stream().flatMap(n -> n.events.stream())
+                .filter(e -> e.outcome() == RunOutcome.CAUGHT_UP).map(JobEvent::nominalFireTime).sorted().toList();
+        assertThat(caughtUp).as("caught up").hasSizeGreaterThanOrEqualTo(3)
+                .allSatisfy(t -> assertThat(t).isAfter(lastBefore).isBefore(restart.plusSeconds(2)));
+        List<Instant> catchUpOrder = recorder.runs.stream().map(Recorder.Run::nominal).filter(caughtUp::contains).toList();
+        assertThat(catchUpOrder).as("in order").isSorted();
+        Instant lastRan = byTime.keySet().stream().max(Instant::compareTo).orElseThrow();
+        for (Instant t = lastBefore; t.isBefore(lastRan); t = t.plusSeconds(2)) {
+            assertThat(byTime).as("fire time %s", t).containsKey(t);
+        }
+    }
+}

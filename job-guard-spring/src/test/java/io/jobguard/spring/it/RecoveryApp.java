@@ -1,0 +1,72 @@
+package io.jobguard.spring.it;
+
+import io.jobguard.ClusterSingleton;
+import io.jobguard.RunContext;
+import io.jobguard.spring.boot.JobGuardConfigCustomizer;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A node for issue 15: an every-2-seconds cron job with {@code misfirePolicy = "RUN_ALL"}, on a
+ * clock offset by {@code test.clock-offset-ms}; every run is written to {@link #RUNS}.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@EnableScheduling
+class RecoveryApp {
+
+    /** A run: fire time, node, whether it was a catch-up. */
+    record Run(Instant fireTime, String node, boolean catchUp) {
+    }
+
+    static final List<Run> RUNS = new CopyOnWriteArrayList<>();
+
+    @Bean
+    Clock nodeClock(@Value("${test.clock-offset-ms:0}") long offsetMillis) {
+        return Clock.offset(Clock.systemUTC(), Duration.ofMillis(offsetMillis));
+    }
+
+    @Bean
+    JobGuardConfigCustomizer nodeClockForEngine(Clock nodeClock) {
+        return builder -> builder.clock(nodeClock);
+    }
+
+    @Bean
+    ThreadPoolTaskScheduler taskScheduler(Clock nodeClock) {
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.setPoolSize(2);
+        scheduler.setClock(nodeClock);
+        return scheduler;
+    }
+
+    @Bean
+    Billing billing(@Value("${jobguard.node-id}") String node) {
+        return new Billing(node);
+    }
+
+    static class Billing {
+        private final String node;
+
+        Billing(String node) {
+            this.node = node;
+        }
+
+        @Scheduled(cron = "${test.cron:*/2 * * * * *}")
+        @ClusterSingleton(name = "billing", lease = "10s", misfirePolicy = "RUN_ALL")
+        public void bill() {
+            RunContext context = RunContext.current().orElseThrow();
+            RUNS.add(new Run(context.nominalFireTime(), node, context.isCatchUp()));
+        }
+    }
+}

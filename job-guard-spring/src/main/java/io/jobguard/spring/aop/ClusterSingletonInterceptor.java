@@ -17,6 +17,8 @@ import org.springframework.util.ClassUtils;
 
 import java.lang.reflect.Method;
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +37,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
     private final GuardedJobRegistry registry;
     private final Supplier<JobGuard> engine;
     private volatile JobGuard guard;
+    private final Set<String> directCallsLogged = ConcurrentHashMap.newKeySet();
 
     ClusterSingletonInterceptor(GuardedJobRegistry registry, Supplier<JobGuard> engine) {
         this.registry = registry;
@@ -55,7 +58,10 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
         Instant fireTime = FireTimeHolder.take(job.runnableKey());
         if (fireTime == null) {
             fireTime = job.schedule().latestAtOrBefore(job.clock().instant());
-            log.debug("job-guard: job '{}' called directly, guarded as fire time T={}", job.options().name(), fireTime);
+            if (directCallsLogged.add(job.options().name())) {
+                log.info("job-guard: job '{}' called directly (not by its schedule), guarded as the fire time of its "
+                        + "schedule at or before now, T={} (logged once per job)", job.options().name(), fireTime);
+            }
         }
         Admission admission = guard().admit(job.options(), fireTime);
         if (!admission.granted()) {

@@ -22,6 +22,7 @@ public final class GuardedJob {
     private final ScheduleSpec schedule;
     private volatile Clock clock;
     private volatile Last last;
+    private volatile boolean routed;
 
     /**
      * Describes a guarded method.
@@ -99,6 +100,19 @@ public final class GuardedJob {
      */
     public void clock(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Records that job-guard's nominal-fire-time scheduler received this job's scheduled task
+     * (checked at startup: a job whose task went around it is not guarded by its fire times).
+     */
+    public void markRouted() {
+        this.routed = true;
+    }
+
+    /** @return whether job-guard's scheduler received this job's scheduled task */
+    public boolean routed() {
+        return routed;
     }
 
     /**

@@ -23,7 +23,12 @@ public enum RunOutcome {
      * over to a replica that missed writes, or evicted job-guard's keys) after this fire time may
      * have run on another node; it is skipped and never caught up. Later fire times run as usual.
      */
-    HISTORY_LOST;
+    HISTORY_LOST,
+    /**
+     * An operator paused the job cluster-wide ({@link JobGuard#pause}); the firing was skipped on
+     * every node until {@link JobGuard#resume}. Nothing was written for the fire time.
+     */
+    PAUSED;
 
     /**
      * Tells whether the job body was started for this outcome.

@@ -64,6 +64,8 @@ public record AcquireResult(Status status, long fencingToken, Instant acquiredAt
          * The store lost the job's history (restart without persistence, flush, failover to a
          * replica that missed writes, eviction) after the fire time may have run; it is never run.
          */
-        HISTORY_LOST
+        HISTORY_LOST,
+        /** An operator paused the job cluster-wide (see {@link JobPauses}); nothing was written. */
+        PAUSED
     }
 }

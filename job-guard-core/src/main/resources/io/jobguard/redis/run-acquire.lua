@@ -2,6 +2,7 @@
 --
 -- KEYS[1] run lease        KEYS[2] fire-time marker   KEYS[3] fencing counter
 -- KEYS[4] cool-down        KEYS[5] recent fire times (list)                      KEYS[6] epoch
+-- KEYS[7] pause flag (set by an operator: '<paused-at millis>|<node>|<by>'; absent when running)
 -- ARGV[1] owner token      ARGV[2] node id            ARGV[3] nominal fire time (epoch millis)
 -- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms)    ARGV[6] history size
 -- ARGV[7] the epoch this node saw last for the job ('<created millis>', '' if none)
@@ -15,6 +16,8 @@
 --                                                  after T may have run; T is never run
 --   {'BUSY', leaseValue, leasePttl, epoch}                another run holds the lease
 --   {'COOLDOWN', cooldownValue, cooldownPttl, epoch}      the fixed-delay gap is still running
+--   {'PAUSED', pauseValue, -1, epoch}                     an operator paused the job cluster-wide;
+--                                                  nothing is written ('' as epoch when none exists)
 --
 -- The epoch (no TTL, '<created millis>|new' or '<created millis>|lost') tells a store that kept its
 -- history from one that lost it (restart without persistence, FLUSHALL, failover to a replica that
@@ -78,6 +81,14 @@ end
 
 local function owner(value)
   return string.match(value, '^jg1|([^|]*)|')
+end
+
+-- The pause flag (issue 17): read in this same call, so pausing costs no extra round trip. A paused
+-- firing writes nothing: no marker, so resuming before the fire time's window ends lets it run.
+local paused = read(KEYS[7])
+if paused then
+  local epochValue = read(KEYS[6])
+  return {'PAUSED', paused, -1, epochValue and string.match(epochValue, '^(%d+)|') or ''}
 end
 
 local time = redis.call('TIME')

@@ -84,7 +84,10 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
             List<GuardedJob> jobs = methods.entrySet().stream()
                     .map(e -> resolver.resolve(userClass, e.getKey(), e.getValue()))
                     .toList();
-            jobs.forEach(registry::register);
+            jobs.forEach(job -> {
+                job.beanName(beanName);
+                registry.register(job);
+            });
         }
         return super.postProcessAfterInitialization(bean, beanName);
     }

@@ -23,6 +23,7 @@ public final class GuardedJob {
     private volatile Clock clock;
     private volatile Last last;
     private volatile boolean routed;
+    private volatile String beanName;
 
     /**
      * Describes a guarded method.
@@ -100,6 +101,20 @@ public final class GuardedJob {
      */
     public void clock(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Records the name of the bean whose method this is (for an operator's run-now).
+     *
+     * @param beanName the bean name
+     */
+    public void beanName(String beanName) {
+        this.beanName = beanName;
+    }
+
+    /** @return the name of the bean whose method this is, or null if unknown */
+    public String beanName() {
+        return beanName;
     }
 
     /**

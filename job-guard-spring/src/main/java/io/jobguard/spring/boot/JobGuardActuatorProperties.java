@@ -65,4 +65,28 @@ public class JobGuardActuatorProperties {
     public void setWriteRole(String writeRole) {
         this.writeRole = writeRole;
     }
+
+    /**
+     * The health status of the jobguard indicator when the store is unreachable or the clock skew exceeds the
+     * tolerance: UNKNOWN (default) keeps the application in service, DOWN or OUT_OF_SERVICE takes it out.
+     */
+    private String unhealthyStatus = "UNKNOWN";
+
+    /**
+     * Returns the status reported when unhealthy.
+     *
+     * @return the status code
+     */
+    public String getUnhealthyStatus() {
+        return unhealthyStatus;
+    }
+
+    /**
+     * Sets the status reported when unhealthy.
+     *
+     * @param unhealthyStatus the status code
+     */
+    public void setUnhealthyStatus(String unhealthyStatus) {
+        this.unhealthyStatus = unhealthyStatus;
+    }
 }

@@ -3,6 +3,7 @@ package io.jobguard.spring.it;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.RunContext;
+import io.jobguard.spring.boot.JobGuardConfigCustomizer;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
@@ -15,6 +16,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
 import java.security.Principal;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Set;
@@ -41,6 +44,12 @@ class ControlApp {
     @Bean
     SmartInitializingSingleton decisions(JobGuard guard) {
         return () -> guard.addListener(e -> LOG.decided(e.nominalFireTime(), e.nodeId(), e.outcome().name()));
+    }
+
+    /** The engine's clock, offset by {@code test.clock-offset-ms} (for the health indicator's skew check). */
+    @Bean
+    JobGuardConfigCustomizer offsetClock(@Value("${test.clock-offset-ms:0}") long offsetMillis) {
+        return builder -> builder.clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(offsetMillis)));
     }
 
     @Bean

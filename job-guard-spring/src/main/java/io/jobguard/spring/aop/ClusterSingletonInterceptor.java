@@ -7,6 +7,7 @@ import io.jobguard.RunOutcome;
 import io.jobguard.spring.internal.FireTimeHolder;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.observation.RunObservations;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.slf4j.Logger;
@@ -36,12 +37,15 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
 
     private final GuardedJobRegistry registry;
     private final Supplier<JobGuard> engine;
+    private final RunObservations observations;
     private volatile JobGuard guard;
     private final Set<String> directCallsLogged = ConcurrentHashMap.newKeySet();
 
-    ClusterSingletonInterceptor(GuardedJobRegistry registry, Supplier<JobGuard> engine) {
+    ClusterSingletonInterceptor(GuardedJobRegistry registry, Supplier<JobGuard> engine,
+                                RunObservations observations) {
         this.registry = registry;
         this.engine = engine;
+        this.observations = observations;
     }
 
     @Override
@@ -63,9 +67,18 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
                         + "schedule at or before now, T={} (logged once per job)", job.options().name(), fireTime);
             }
         }
-        Admission admission = guard().admit(job.options(), fireTime);
+        RunObservations.Running observation = observations.start(guard(), job.options(), fireTime);
+        Admission admission;
+        try {
+            admission = guard().admit(job.options(), fireTime);
+        } catch (RuntimeException | Error e) {
+            observation.stop(null, e);
+            throw e;
+        }
+        observation.decided(admission);
         if (!admission.granted()) {
             job.recordOutcome(fireTime, admission.refusal());
+            observation.stop(admission.refusal(), null);
             return skipped(invocation.getMethod().getReturnType());
         }
         JobPermit permit = admission.permit();
@@ -78,6 +91,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
         } finally {
             RunOutcome outcome = permit.finish(failure);
             job.recordOutcome(fireTime, outcome);
+            observation.stop(outcome, failure);
         }
     }
 

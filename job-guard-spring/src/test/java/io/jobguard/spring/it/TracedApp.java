@@ -1,5 +1,6 @@
 package io.jobguard.spring.it;
 
+import io.jobguard.BatchLocked;
 import io.jobguard.ClusterSingleton;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -9,6 +10,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
+
+import java.util.List;
 
 /**
  * A guarded job every second, observed by Micrometer's {@link TestObservationRegistry}, which is
@@ -33,6 +36,18 @@ class TracedApp {
     @Bean
     Traced traced() {
         return new Traced();
+    }
+
+    @Bean
+    Skus skus() {
+        return new Skus();
+    }
+
+    static class Skus {
+        @BatchLocked(namespace = "sku", keys = "#skus")
+        public int reserve(List<String> skus) {
+            return skus.size();
+        }
     }
 
     static class Traced {

@@ -63,4 +63,19 @@ class TracingIT {
                     .hasBeenStarted().hasBeenStopped();
         }
     }
+
+    @Test
+    void batchAcquisitionIsObservedWithItsKeyCountAndOutcome(RedisServerProcess redis) {
+        try (ConfigurableApplicationContext app = Nodes.context(redis, TracedApp.class, WebApplicationType.NONE,
+                List.of("jobguard.node-id=traced-batch", "jobguard.namespace=traced-batch"))) {
+            TestObservationRegistry registry = app.getBean(TestObservationRegistry.class);
+            assertThat(app.getBean(TracedApp.Skus.class).reserve(List.of("a", "b", "c"))).isEqualTo(3);
+            TestObservationRegistryAssert.assertThat(registry).hasObservationWithNameEqualTo("jobguard.batch").that()
+                    .hasContextualNameEqualTo("jobguard batch sku")
+                    .hasLowCardinalityKeyValue("namespace", "sku")
+                    .hasLowCardinalityKeyValue("outcome", "ACQUIRED")
+                    .hasHighCardinalityKeyValue("key.count", "3")
+                    .hasBeenStarted().hasBeenStopped();
+        }
+    }
 }

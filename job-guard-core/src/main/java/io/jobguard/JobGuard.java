@@ -1,6 +1,7 @@
 package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.TimeBounds;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
@@ -52,11 +53,13 @@ public final class JobGuard implements AutoCloseable {
     private final KeepAlive keepAlive = new KeepAlive();
     private final AtomicInteger activeLeases = new AtomicInteger();
     private final HistoryLossLog historyLoss;
+    private final RateLimitedLog listenerFailures;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
         this.historyLoss = new HistoryLossLog(config.namespace(), config.nodeId());
+        this.listenerFailures = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
     }
 
     /**
@@ -398,7 +401,8 @@ public final class JobGuard implements AutoCloseable {
             try {
                 listener.onLeaseLost(context);
             } catch (RuntimeException e) {
-                log.warn("job-guard: listener {} failed", listener, e);
+                listenerFailures.warn(log, "listener|" + context.job(), "job-guard: listener {} failed on job '{}': {}",
+                        listener, context.job(), RateLimitedLog.causeChain(e));
             }
         }
         if (config.interruptOnLeaseLost()) {
@@ -411,7 +415,8 @@ public final class JobGuard implements AutoCloseable {
             try {
                 listener.onJobEvent(event);
             } catch (RuntimeException e) {
-                log.warn("job-guard: listener {} failed", listener, e);
+                listenerFailures.warn(log, "listener|" + event.job(), "job-guard: listener {} failed on job '{}': {}",
+                        listener, event.job(), RateLimitedLog.causeChain(e));
             }
         }
     }

@@ -3,6 +3,7 @@ package io.jobguard.internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -23,6 +24,7 @@ public final class KeepAlive implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final ScheduledThreadPoolExecutor executor;
+    private final RateLimitedLog renewFailures = new RateLimitedLog(Clock.systemUTC(), Duration.ofMinutes(1));
 
     /** Creates the scheduler with its one daemon thread. */
     public KeepAlive() {
@@ -73,7 +75,9 @@ public final class KeepAlive implements AutoCloseable {
                 }
             } catch (RuntimeException e) {
                 lost = System.nanoTime() - lastSuccess[0] >= lease.toNanos();
-                log.debug("job-guard: renewing {} failed ({}), lost={}", what, e.getMessage(), lost);
+                // one line per lease kind and job per minute: a store outage fails every renewal of every lease
+                renewFailures.warn(log, what.replaceFirst(" #\\d+$", ""), "job-guard: renewing {} failed ({}); lost={}",
+                        what, RateLimitedLog.causeChain(e), lost);
             }
             if (lost && done.compareAndSet(false, true)) {
                 cancel(future);

@@ -59,14 +59,16 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
         if (job == null) {
             return invocation.proceed();
         }
-        Instant fireTime = FireTimeHolder.take(job.runnableKey());
-        if (fireTime == null) {
-            fireTime = job.schedule().latestAtOrBefore(job.clock().instant());
-            if (directCallsLogged.add(job.options().name())) {
-                log.info("job-guard: job '{}' called directly (not by its schedule), guarded as the fire time of its "
-                        + "schedule at or before now, T={} (logged once per job)", job.options().name(), fireTime);
-            }
+        Class<?> returnType = invocation.getMethod().getReturnType();
+        if (AsyncRuns.reactor(returnType)) {
+            // Spring calls a reactive @Scheduled method once and subscribes at every firing: guard subscriptions
+            Object assembled = invocation.proceed();
+            return assembled == null ? null : AsyncRuns.guardSubscriptions(assembled, () -> {
+                Instant t = fireTime(job);
+                return new AsyncRuns.Decision(t, guard().admit(job.options(), t));
+            }, job::recordOutcome);
         }
+        Instant fireTime = fireTime(job);
         RunObservations.Running observation = observations.start(guard(), job.options(), fireTime);
         Admission admission;
         try {
@@ -82,6 +84,21 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
             return skipped(invocation.getMethod().getReturnType());
         }
         JobPermit permit = admission.permit();
+        if (AsyncRuns.completionStage(returnType)) {
+            Object returned;
+            try {
+                returned = invocation.proceed();
+            } catch (Throwable e) {
+                job.recordOutcome(fireTime, permit.finish(e));
+                observation.stop(RunOutcome.FAILED, e);
+                throw e;
+            }
+            observation.detach();
+            return AsyncRuns.holdUntilComplete(returned, permit, fireTime, (t, outcome) -> {
+                job.recordOutcome(t, outcome);
+                observation.stop(outcome, null);
+            });
+        }
         Throwable failure = null;
         try {
             return invocation.proceed();
@@ -93,6 +110,19 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
             job.recordOutcome(fireTime, outcome);
             observation.stop(outcome, failure);
         }
+    }
+
+    /** The firing's fire time: bound by the scheduler, or for a direct call the schedule's latest. */
+    private Instant fireTime(GuardedJob job) {
+        Instant fireTime = FireTimeHolder.take(job.runnableKey());
+        if (fireTime == null) {
+            fireTime = job.schedule().latestAtOrBefore(job.clock().instant());
+            if (directCallsLogged.add(job.options().name())) {
+                log.info("job-guard: job '{}' called directly (not by its schedule), guarded as the fire time of its "
+                        + "schedule at or before now, T={} (logged once per job)", job.options().name(), fireTime);
+            }
+        }
+        return fireTime;
     }
 
     private JobGuard guard() {

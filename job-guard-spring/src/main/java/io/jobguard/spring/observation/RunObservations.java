@@ -70,6 +70,7 @@ public final class RunObservations {
         private final Observation observation;
         private final RunObservationContext context;
         private final Observation.Scope scope;
+        private volatile boolean detached;
 
         private Running(Observation observation, RunObservationContext context, Observation.Scope scope) {
             this.observation = observation;
@@ -89,6 +90,17 @@ public final class RunObservations {
         }
 
         /**
+         * Closes the scope on the calling thread and lets {@link #stop} run later on any thread
+         * (for work that completes after the method returns).
+         */
+        public void detach() {
+            if (scope != null && !detached) {
+                detached = true;
+                scope.close();
+            }
+        }
+
+        /**
          * Records the outcome and a failure, closes the scope and stops the observation.
          *
          * @param outcome the outcome
@@ -102,7 +114,9 @@ public final class RunObservations {
             if (failure != null) {
                 observation.error(failure);
             }
-            scope.close();
+            if (!detached) {
+                scope.close();
+            }
             observation.stop();
         }
     }

@@ -158,7 +158,14 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
                 return job;
             }
         }
-        List<GuardedJob> jobs = registry.forRunnableKey(String.valueOf(task));
+        String key = String.valueOf(task);
+        List<GuardedJob> jobs = registry.forRunnableKey(key);
+        int proxy = key.indexOf("$$");
+        int dot = key.lastIndexOf('.');
+        if (jobs.isEmpty() && proxy > 0 && dot > proxy) {
+            // Spring's runnable of a reactive method prints the bean's (proxy) class: Foo$$SpringCGLIB$$0.run
+            jobs = registry.forRunnableKey(key.substring(0, proxy) + key.substring(dot));
+        }
         return jobs.isEmpty() ? null : jobs.get(0);
     }
 

@@ -51,13 +51,16 @@ class ControlIT {
 
         HttpResponse<String> paused = post(a + "/actuator/jobguard/tick", "pause", "alice", OPS);
         assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+        System.out.println("sample POST pause: " + paused.body());
         assertThat(JSON.readTree(paused.body()).path("changed").asBoolean()).isTrue();
         Instant pausedAt = Instant.now();
         // both nodes see later firings as PAUSED: the flag is cluster-wide
         await().atMost(Duration.ofSeconds(30)).until(() -> pausedDecisions("node-b") >= 3 && pausedDecisions("node-a") >= 3);
         assertThat(ControlApp.LOG.runs()).as("no fire time after the pause ran on any node")
                 .noneMatch(r -> r.nominalFireTime().isAfter(pausedAt.plusSeconds(1)));
-        JsonNode detail = JSON.readTree(get(b + "/actuator/jobguard/tick"));
+        String detailBody = get(b + "/actuator/jobguard/tick");
+        System.out.println("sample GET job while paused: " + detailBody);
+        JsonNode detail = JSON.readTree(detailBody);
         assertThat(detail.path("paused").path("node").asString()).isEqualTo("node-a");
         assertThat(detail.path("paused").path("by").asString()).isEqualTo("alice");
         assertThat(JSON.readTree(post(a + "/actuator/jobguard/tick", "pause", "alice", OPS).body())
@@ -72,6 +75,7 @@ class ControlIT {
 
         HttpResponse<String> ran = post(a + "/actuator/jobguard/tick", "run-now", "alice", OPS);
         assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
+        System.out.println("sample POST run-now: " + ran.body());
         JsonNode result = JSON.readTree(ran.body());
         assertThat(result.path("outcome").asString()).isEqualTo("RAN");
         Instant fireTime = Instant.parse(result.path("fireTime").asString());
@@ -89,12 +93,14 @@ class ControlIT {
         HttpResponse<String> refused = post(off + "/actuator/jobguard/tick", "pause", "alice", OPS);
         assertThat(refused.statusCode()).isEqualTo(403);
         assertThat(refused.body()).contains("set jobguard.actuator.write-enabled=true");
+        System.out.println("sample POST refused (disabled): " + refused.body());
 
         String on = base(start(redis, "node-on", "jobguard.actuator.write-enabled=true",
                 "jobguard.actuator.write-role=" + OPS, "jobguard.actuator.force-release-enabled=true"));
         HttpResponse<String> noRole = post(on + "/actuator/jobguard/tick", "pause", "mallory", "VIEWER");
         assertThat(noRole.statusCode()).isEqualTo(403);
         assertThat(noRole.body()).contains("the caller lacks the role OPS (jobguard.actuator.write-role)");
+        System.out.println("sample POST refused (role): " + noRole.body());
         HttpResponse<String> anonymous = post(on + "/actuator/jobguard/tick", "pause", null, null);
         assertThat(anonymous.statusCode()).isEqualTo(403);
         HttpResponse<String> release = http.send(HttpRequest.newBuilder(URI.create(on + "/actuator/jobguard/tick"))

@@ -4,6 +4,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.RunOutcome;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.store.LeaseStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.AopProxyUtils;
@@ -106,6 +107,21 @@ final class JobControl {
                     "no guarded job of that name on this node"), WebEndpointResponse.STATUS_NOT_FOUND);
         }
         log.warn("job-guard: {} of job '{}' requested by {} on node {}", verb, job, who, node);
+        try {
+            return perform(job, verb, who, guarded);
+        } catch (UnsupportedOperationException e) {
+            return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
+                    e.getMessage()), WebEndpointResponse.STATUS_BAD_REQUEST);
+        } catch (LeaseStoreException e) {
+            log.warn("job-guard: {} of job '{}' on node {} failed: {}", verb, job, node, e.getMessage());
+            return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
+                    "the lease store could not be reached: " + e.getMessage()),
+                    WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+        }
+    }
+
+    private WebEndpointResponse<JobGuardEndpoint.Control> perform(String job, String verb, String who,
+                                                                  GuardedJob guarded) {
         switch (verb) {
             case "pause": {
                 boolean changed = guard.pause(job, who);

@@ -23,8 +23,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
@@ -140,17 +142,21 @@ public class JobGuardEndpoint {
     public NodeReport report() {
         List<JobSummary> jobs = new ArrayList<>();
         List<RunLease> leases = new ArrayList<>();
+        Map<String, Paused> paused = new TreeMap<>();
         for (GuardedJob job : registry.all()) {
             jobs.add(summary(job));
             lease(job.options().name()).ifPresent(leases::add);
+            pausedInto(paused, job.options().name());
         }
         for (GuardedJobsContributor.ContributedJob job : contributed()) {
             jobs.add(summary(job));
             lease(job.name()).ifPresent(leases::add);
+            pausedInto(paused, job.name());
         }
         return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
                 guard.config().skewTolerance().toString(), jobs, leases,
-                batchLeases == null ? List.of() : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()));
+                batchLeases == null ? List.of() : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()),
+                paused);
     }
 
     /**
@@ -253,6 +259,13 @@ public class JobGuardEndpoint {
                 ttl == null ? null : ttl.toString(), r.fencingToken(), r.foreign());
     }
 
+    private void pausedInto(Map<String, Paused> paused, String job) {
+        Paused p = pause(job);
+        if (p != null) {
+            paused.put(job, p);
+        }
+    }
+
     private Paused pause(String job) {
         try {
             return guard.paused(job).map(p -> new Paused(p.pausedAt(), p.node(), p.by())).orElse(null);
@@ -281,10 +294,11 @@ public class JobGuardEndpoint {
      * @param runLeases     live run leases of those jobs, cluster-wide
      * @param batchLeases   live batch leases of the known batch namespaces, cluster-wide
      * @param shedLocks     locks this node holds through job-guard's ShedLock provider
+     * @param paused        the jobs paused cluster-wide, by name, with their pause flags
      */
     public record NodeReport(String node, String namespace, String clockSkew, String skewTolerance,
                              List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseEntry> batchLeases,
-                             List<?> shedLocks) {
+                             List<?> shedLocks, Map<String, Paused> paused) {
     }
 
     /**

@@ -63,6 +63,8 @@ class ControlIT {
         JsonNode detail = JSON.readTree(detailBody);
         assertThat(detail.path("paused").path("node").asString()).isEqualTo("node-a");
         assertThat(detail.path("paused").path("by").asString()).isEqualTo("alice");
+        assertThat(JSON.readTree(get(b + "/actuator/jobguard")).path("paused").path("tick").path("node").asString())
+                .as("the node report lists paused jobs").isEqualTo("node-a");
         assertThat(JSON.readTree(post(a + "/actuator/jobguard/tick", "pause", "alice", OPS).body())
                 .path("changed").asBoolean()).as("pausing twice changes nothing").isFalse();
 
@@ -72,6 +74,7 @@ class ControlIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> ControlApp.LOG.runs().stream()
                 .anyMatch(r -> r.nominalFireTime().isAfter(resumedAt)));
         assertThat(JSON.readTree(get(a + "/actuator/jobguard/tick")).path("paused").isNull()).isTrue();
+        assertThat(JSON.readTree(get(a + "/actuator/jobguard")).path("paused").isEmpty()).isTrue();
 
         HttpResponse<String> ran = post(a + "/actuator/jobguard/tick", "run-now", "alice", OPS);
         assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);

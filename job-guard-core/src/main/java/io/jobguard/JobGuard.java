@@ -1,6 +1,7 @@
 package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.TimeBounds;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.LeaseDeadline;
@@ -8,6 +9,7 @@ import io.jobguard.internal.LostReplies;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
+import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
@@ -60,6 +62,7 @@ public final class JobGuard implements AutoCloseable {
     private final RateLimitedLog repeatedWarnings;
     private final LostReplies lostReplies;
     private final LeaseHandOver handOver = new LeaseHandOver();
+    private final RateLimitedLog listenerFailures;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
@@ -67,6 +70,7 @@ public final class JobGuard implements AutoCloseable {
         this.historyLoss = new HistoryLossLog(config.namespace(), config.nodeId());
         this.repeatedWarnings = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
         this.lostReplies = new LostReplies(store, keepAlive);
+        this.listenerFailures = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
     }
 
     /**
@@ -166,6 +170,8 @@ public final class JobGuard implements AutoCloseable {
                     case HISTORY_LOST:
                         historyLoss.warn(job.name(), nominalFireTime, result.holder());
                         return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null);
+                    case PAUSED:
+                        return refuse(job, nominalFireTime, RunOutcome.PAUSED, null, started, null);
                     default:
                         break;
                 }
@@ -227,6 +233,49 @@ public final class JobGuard implements AutoCloseable {
             throw e;
         }
         return permit.finish(null);
+    }
+
+    /**
+     * Pauses a job cluster-wide: until {@link #resume}, every node's firing of it is skipped with
+     * {@link RunOutcome#PAUSED} (the flag is read by the same store call that takes the lease). A
+     * run in progress is not stopped.
+     *
+     * @param job the job name
+     * @param by  who asked (recorded with the flag; null for unknown)
+     * @return true if the job was running and is now paused, false if it was paused already
+     * @throws UnsupportedOperationException naming the store when it cannot pause jobs
+     */
+    public boolean pause(String job, String by) {
+        return pauses().pause(new JobId(config.namespace(), job), config.nodeId(), by == null ? "" : by);
+    }
+
+    /**
+     * Resumes a paused job cluster-wide: its next fire times run as usual.
+     *
+     * @param job the job name
+     * @return true if the job was paused
+     * @throws UnsupportedOperationException naming the store when it cannot pause jobs
+     */
+    public boolean resume(String job) {
+        return pauses().resume(new JobId(config.namespace(), job));
+    }
+
+    /**
+     * The pause flag of a job, cluster-wide.
+     *
+     * @param job the job name
+     * @return the flag, or empty when the job runs (always empty on a store that cannot pause jobs)
+     */
+    public Optional<JobPauses.Pause> paused(String job) {
+        return store instanceof JobPauses p ? p.paused(new JobId(config.namespace(), job)) : Optional.empty();
+    }
+
+    private JobPauses pauses() {
+        if (store instanceof JobPauses p) {
+            return p;
+        }
+        throw new UnsupportedOperationException("job-guard: the lease store " + store.getClass().getName()
+                + " cannot pause jobs (the Redis store can)");
     }
 
     /**
@@ -445,7 +494,8 @@ public final class JobGuard implements AutoCloseable {
             try {
                 listener.onLeaseLost(context);
             } catch (RuntimeException e) {
-                log.warn("job-guard: listener {} failed", listener, e);
+                listenerFailures.warn(log, "listener|" + context.job(), "job-guard: listener {} failed on job '{}': {}",
+                        listener, context.job(), RateLimitedLog.causeChain(e));
             }
         }
         if (config.interruptOnLeaseLost()) {
@@ -458,7 +508,8 @@ public final class JobGuard implements AutoCloseable {
             try {
                 listener.onJobEvent(event);
             } catch (RuntimeException e) {
-                log.warn("job-guard: listener {} failed", listener, e);
+                listenerFailures.warn(log, "listener|" + event.job(), "job-guard: listener {} failed on job '{}': {}",
+                        listener, event.job(), RateLimitedLog.causeChain(e));
             }
         }
     }

@@ -42,7 +42,12 @@ public enum RunOutcome {
      * run again ({@link Delivery#AT_MOST_ONCE}, or the attempts are used up); reported once in the
      * cluster.
      */
-    ABANDONED;
+    ABANDONED,
+    /**
+     * An operator paused the job cluster-wide ({@link JobGuard#pause}); the firing was skipped on
+     * every node until {@link JobGuard#resume}. Nothing was written for the fire time.
+     */
+    PAUSED;
 
     /**
      * Tells whether the job body was started for this outcome.

@@ -3,6 +3,7 @@ package io.jobguard.internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -34,6 +35,8 @@ public final class KeepAlive implements AutoCloseable {
 
     private final ScheduledThreadPoolExecutor scheduler;
     private final ExecutorService renewals;
+    /** A store outage fails every renewal of every lease: one WARN per lease kind and job per minute. */
+    private final RateLimitedLog renewFailures = new RateLimitedLog(Clock.systemUTC(), Duration.ofMinutes(1));
 
     /** Creates the scheduling thread and the (initially empty) renewal pool. */
     public KeepAlive() {
@@ -164,8 +167,9 @@ public final class KeepAlive implements AutoCloseable {
                     renewed = renewer.renew();
                 } catch (RuntimeException e) {
                     // The watchdog decides when this becomes a loss: at the deadline, not at the command timeout.
-                    log.debug("job-guard: renewing {} failed ({}); {} ms left before its deadline", what,
-                            e.getMessage(), TimeUnit.NANOSECONDS.toMillis(deadline.nanosLeft()));
+                    renewFailures.warn(log, what.replaceFirst(" #\\d+$", ""),
+                            "job-guard: renewing {} failed ({}); {} ms left before its deadline", what,
+                            RateLimitedLog.causeChain(e), TimeUnit.NANOSECONDS.toMillis(deadline.nanosLeft()));
                     return;
                 }
                 if (!renewed) {

@@ -11,6 +11,7 @@ import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
+import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.LeaseStoreException;
@@ -46,7 +47,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The connection factory is not closed by this store; {@link #close()} only ends the release
  * subscription.
  */
-public final class RedisLeaseStore implements LeaseStore {
+public final class RedisLeaseStore implements LeaseStore, JobPauses {
 
     private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
     private static final LuaScript RENEW = LuaScript.load("run-renew");
@@ -60,12 +61,14 @@ public final class RedisLeaseStore implements LeaseStore {
     private final DurableAcquire durable;
     private final HistoryEpochs epochs = new HistoryEpochs();
     private final String endpoint;
+    private final RedisPauseFlags pauseFlags;
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
         this.durable = durable;
         this.keys = new KeySchema(keyPrefix);
         this.endpoint = RedisEndpoints.describe(connectionFactory);
         this.scripts = new ScriptRunner(connectionFactory);
+        this.pauseFlags = new RedisPauseFlags(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
     }
 
@@ -128,7 +131,8 @@ public final class RedisLeaseStore implements LeaseStore {
         long[] acked = {Long.MAX_VALUE};
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.runLease(job), keys.fireMarker(job, r.nominalFireTime()), keys.fence(job),
-                        keys.cooldown(job), keys.history(job), keys.epoch(job), keys.runRecord(job)),
+                        keys.cooldown(job), keys.history(job), keys.epoch(job), keys.runRecord(job),
+                        keys.paused(job)),
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
                         Integer.toString(r.historySize()), epochs.lastSeen(job),
@@ -149,6 +153,9 @@ public final class RedisLeaseStore implements LeaseStore {
                 refuseNotDurable(r, acked[0]);
             }
             return AcquireResult.acquired(token, Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
+        }
+        if ("PAUSED".equals(status)) {
+            return AcquireResult.refused(AcquireResult.Status.PAUSED, null, null);
         }
         AcquireResult recovery = RecoveryArguments.parse(status, reply);
         if (recovery != null) {
@@ -283,6 +290,21 @@ public final class RedisLeaseStore implements LeaseStore {
             throw new LeaseStoreException("Redis TIME returned nothing");
         }
         return Instant.ofEpochMilli(millis);
+    }
+
+    @Override
+    public boolean pause(JobId job, String nodeId, String by) {
+        return call(() -> pauseFlags.pause(job, nodeId, by), "pause " + job);
+    }
+
+    @Override
+    public boolean resume(JobId job) {
+        return call(() -> pauseFlags.resume(job), "resume " + job);
+    }
+
+    @Override
+    public Optional<JobPauses.Pause> paused(JobId job) {
+        return call(() -> pauseFlags.paused(job), "read the pause flag of " + job);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.jobguard.store.RunLeaseRequest;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import io.jobguard.internal.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,6 +88,7 @@ public final class ShedLockLeaseStore implements LeaseStore {
 
     private final LockProvider provider;
     private final Clock clock;
+    private final RateLimitedLog failures;
     private final LocalSignals<JobId> signals;
     private final ConcurrentHashMap<String, HeldRun> held = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<JobId, Deque<LeaseRecord>> history = new ConcurrentHashMap<>();
@@ -95,6 +97,7 @@ public final class ShedLockLeaseStore implements LeaseStore {
     private final AtomicLong acquisitions = new AtomicLong();
 
     private ShedLockLeaseStore(LockProvider provider, Clock clock, Duration pollInterval, MarkerReaper reaper) {
+        this.failures = new RateLimitedLog(clock, Duration.ofMinutes(1));
         this.provider = provider;
         this.clock = clock;
         this.signals = new LocalSignals<>(pollInterval);
@@ -219,8 +222,9 @@ public final class ShedLockLeaseStore implements LeaseStore {
                 run.marker.extend(r.markerTtl(), r.markerTtl()).ifPresent(m -> run.marker = m);
             } catch (RuntimeException e) {
                 // The marker still lives lease + retention from acquisition; the run lease is what renewal guards.
-                log.debug("job-guard: job '{}' T={} fire-time marker not extended: {}", r.job(), r.nominalFireTime(),
-                        e.toString());
+                failures.warn(log, "marker|" + r.job(), "job-guard: job '{}' T={} fire-time marker not extended "
+                        + "(it expires lease + retention after acquisition): {}", r.job(), r.nominalFireTime(),
+                        RateLimitedLog.causeChain(e));
             }
             return true;
         }

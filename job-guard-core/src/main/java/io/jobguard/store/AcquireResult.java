@@ -90,6 +90,8 @@ public record AcquireResult(Status status, long fencingToken, Instant acquiredAt
         /** The fire times up to the request's were declared missed by this caller. */
         MISSED,
         /** A catch-up, miss or retry attempt found that another node had handled it first. */
-        SUPERSEDED
+        SUPERSEDED,
+        /** An operator paused the job cluster-wide (see {@link JobPauses}); nothing was written. */
+        PAUSED
     }
 }

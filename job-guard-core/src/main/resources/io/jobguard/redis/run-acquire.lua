@@ -2,6 +2,7 @@
 --
 -- KEYS[1] run lease        KEYS[2] fire-time marker   KEYS[3] fencing counter
 -- KEYS[4] cool-down        KEYS[5] recent fire times (list)                      KEYS[6] epoch
+-- KEYS[8] pause flag (set by an operator: '<paused-at millis>|<node>|<by>'; absent when running)
 -- ARGV[1] owner token      ARGV[2] node id            ARGV[3] nominal fire time (epoch millis)
 -- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms)    ARGV[6] history size
 -- ARGV[7] the epoch this node saw last for the job ('<created millis>', '' if none)
@@ -31,6 +32,8 @@
 --                                      (field x), never run again
 --   {'MISSED', T, '', epoch}           mode 'miss': this caller declared the fire times up to T missed
 --   {'SUPERSEDED', s, '', epoch}       modes 'catchup', 'miss', 'retry': another node got there first
+--   {'PAUSED', pauseValue, -1, epoch}                     an operator paused the job cluster-wide;
+--                                                  nothing is written ('' as epoch when none exists)
 --
 -- The run record (issue 15, a hash with a TTL renewed by every write): s = the latest fire time
 -- handled (started or declared missed), st = the latest fire time started, a = its attempt,
@@ -101,6 +104,14 @@ end
 
 local function owner(value)
   return string.match(value, '^jg1|([^|]*)|')
+end
+
+-- The pause flag (issue 17): read in this same call, so pausing costs no extra round trip. A paused
+-- firing writes nothing: no marker, so resuming before the fire time's window ends lets it run.
+local paused = read(KEYS[8])
+if paused then
+  local epochValue = read(KEYS[6])
+  return {'PAUSED', paused, -1, epochValue and string.match(epochValue, '^(%d+)|') or ''}
 end
 
 local time = redis.call('TIME')

@@ -10,9 +10,9 @@ import org.quartz.JobKey;
 import org.quartz.Matcher;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Decides whether a Quartz job is guarded and with which options: {@code JobDataMap} entries win
@@ -24,7 +24,10 @@ final class GuardedJobs {
     private final GuardType defaultType;
     private final Duration defaultLease;
     private final Duration defaultWaitFor;
-    private final Map<String, JobOptions> seen = new ConcurrentHashMap<>();
+    /** At most this many jobs are remembered: schedulers that add a job per firing (unique names) stay bounded. */
+    static final int MAX_SEEN = 10_000;
+
+    private final Map<String, JobOptions> seen = new RecentJobs();
 
     GuardedJobs(Matcher<JobKey> guardMatcher, GuardType defaultType, Duration defaultLease, Duration defaultWaitFor) {
         this.guardMatcher = guardMatcher;
@@ -80,7 +83,9 @@ final class GuardedJobs {
         }
         JobOptions options = JobOptions.builder(name, lease).type(type).waitFor(waitFor).keepAlive(keepAlive)
                 .busyGrace(busyGrace).build();
-        seen.put(quartzName, options);
+        synchronized (seen) {
+            seen.put(quartzName, options);
+        }
         return options;
     }
 
@@ -110,7 +115,23 @@ final class GuardedJobs {
 
     /** The guarded jobs resolved so far, by Quartz job key ({@code group.name}). */
     Map<String, JobOptions> seen() {
-        return Map.copyOf(seen);
+        synchronized (seen) {
+            return Map.copyOf(seen);
+        }
+    }
+
+    /** The most recently resolved jobs, oldest dropped beyond {@link #MAX_SEEN}; guarded by its own lock. */
+    private static final class RecentJobs extends LinkedHashMap<String, JobOptions> {
+        private static final long serialVersionUID = 1L;
+
+        RecentJobs() {
+            super(16, 0.75f, true);
+        }
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, JobOptions> eldest) {
+            return size() > MAX_SEEN;
+        }
     }
 
     private static String string(JobDataMap data, String key) {

@@ -43,6 +43,15 @@ class GuardedJobsTest {
     }
 
     @Test
+    void rememberedJobsAreBoundedWhenEveryFiringHasItsOwnJob() {
+        for (int i = 0; i < GuardedJobs.MAX_SEEN + 50; i++) {
+            jobs.resolve(JobBuilder.newJob(TestJobs.AnnotatedWait.class).withIdentity("once-" + i, "g").build());
+        }
+        assertThat(jobs.seen()).hasSize(GuardedJobs.MAX_SEEN).containsKey("g.once-" + (GuardedJobs.MAX_SEEN + 49))
+                .doesNotContainKey("g.once-0");
+    }
+
+    @Test
     void aPlainJobIsGuardedOnlyWhenEnabledOrMatchedAndIsNamedAfterItsKey() {
         assertThat(jobs.resolve(plain("other").build())).isNull();
         JobOptions matched = jobs.resolve(plain("guarded").build());

@@ -4,6 +4,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.spring.actuator.GuardedJobsContributor;
 import io.jobguard.spring.aop.ClusterSingletonPostProcessor;
 import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.scheduling.GuardInPathCheck;
 import io.jobguard.spring.scheduling.NominalFireTimeConfigurer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -11,13 +12,14 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 
 /**
  * The beans behind {@link EnableJobGuard}: the registry of guarded methods, the post-processor
  * that validates and advises them, the scheduler decorator that supplies nominal fire times, the
- * startup report (one INFO line; a WARN when scheduling is not enabled), the closer that shuts
- * job-guard's Redis subscriptions before the connection factory stops, and the graceful hand-over
- * of running runs' leases just before that.
+ * startup check that every guarded schedule goes through it, the startup report (one INFO line; a
+ * WARN when scheduling is not enabled), the closer that shuts job-guard's Redis subscriptions before
+ * the connection factory stops, and the graceful hand-over of running runs' leases just before that.
  * They are infrastructure, not meant to be replaced.
  */
 @Configuration(proxyBeanMethods = false)
@@ -63,5 +65,11 @@ class JobGuardInfrastructure {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static NominalFireTimeConfigurer jobGuardNominalFireTimeConfigurer(GuardedJobRegistry registry) {
         return new NominalFireTimeConfigurer(registry);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static GuardInPathCheck jobGuardGuardInPathCheck(GuardedJobRegistry registry, Environment environment) {
+        return new GuardInPathCheck(registry, environment.getProperty(GuardInPathCheck.PROPERTY, "fail"));
     }
 }

@@ -49,6 +49,16 @@ public final class KeySchema {
     }
 
     /**
+     * Returns its pause flag key (set while an operator has paused the job cluster-wide).
+     *
+     * @param job the job
+     * @return its pause flag key
+     */
+    public String paused(JobId job) {
+        return jobBase(job) + ":paused";
+    }
+
+    /**
      * Returns its fire-time marker key.
      *
      * @param job the job

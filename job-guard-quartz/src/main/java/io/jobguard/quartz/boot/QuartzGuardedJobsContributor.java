@@ -1,6 +1,7 @@
 package io.jobguard.quartz.boot;
 
 import io.jobguard.JobOptions;
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.quartz.ClusterSingletonListener;
 import io.jobguard.quartz.QuartzSchedules;
 import io.jobguard.spring.actuator.GuardedJobsContributor;
@@ -10,8 +11,12 @@ import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 import org.quartz.Trigger;
 import org.quartz.impl.matchers.GroupMatcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -27,6 +32,9 @@ import java.util.Optional;
  */
 public final class QuartzGuardedJobsContributor implements GuardedJobsContributor {
 
+    private static final Logger log = LoggerFactory.getLogger(QuartzGuardedJobsContributor.class);
+
+    private final RateLimitedLog failures = new RateLimitedLog(Clock.systemUTC(), Duration.ofMinutes(1));
     private final QuartzGuardInstaller installer;
     private final ObjectProvider<Scheduler> schedulers;
 
@@ -60,8 +68,10 @@ public final class QuartzGuardedJobsContributor implements GuardedJobsContributo
                     }
                 }
             } catch (SchedulerException e) {
-                // an unreadable scheduler (shut down, store error) shows nothing rather than failing the report
-                continue;
+                // an unreadable scheduler (shut down, store error) shows nothing rather than failing the report,
+                // and says so once a minute per scheduler
+                failures.warn(log, "scheduler|" + scheduler, "job-guard: could not list the guarded jobs of Quartz "
+                        + "scheduler {}: {}", scheduler, RateLimitedLog.causeChain(e));
             }
         }
         return out;

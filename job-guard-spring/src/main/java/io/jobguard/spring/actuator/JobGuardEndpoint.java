@@ -14,6 +14,7 @@ import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import java.security.Principal;
@@ -22,8 +23,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
@@ -49,6 +52,7 @@ public class JobGuardEndpoint {
     private volatile HeldLocksSource heldLocks = List::of;
     private volatile Supplier<List<GuardedJobsContributor>> contributors = List::of;
     private volatile Supplier<? extends Collection<String>> declaredNamespaces = List::of;
+    private volatile JobControl control;
 
     /**
      * Creates the endpoint.
@@ -106,6 +110,29 @@ public class JobGuardEndpoint {
         this.contributors = Objects.requireNonNull(source, "source");
     }
 
+    /** Enables the write operations (pause, resume, run-now), with the role they need if any. */
+    void control(JobControl control) {
+        this.control = control;
+    }
+
+    /**
+     * Pauses or resumes a job cluster-wide, or runs it once now on this node:
+     * {@code POST /actuator/jobguard/{job}} with {@code {"action": "pause" | "resume" | "run-now"}}.
+     * Refused with HTTP 403 and a message naming the property unless
+     * {@code jobguard.actuator.write-enabled=true}, and when {@code jobguard.actuator.write-role} is set
+     * and the caller lacks that role; every request is logged at WARN with the node and the principal.
+     *
+     * @param job      the job name
+     * @param action   {@code pause}, {@code resume} or {@code run-now}
+     * @param security who asks (logged, role checked)
+     * @return the result, with HTTP 200, 400, 403 or 404
+     */
+    @WriteOperation
+    public WebEndpointResponse<Control> control(@Selector String job, String action, SecurityContext security) {
+        JobControl c = control;
+        return c == null ? JobControl.disabled(job, action) : c.apply(job, action, security);
+    }
+
     /**
      * This node, its guarded jobs and their live leases.
      *
@@ -115,17 +142,21 @@ public class JobGuardEndpoint {
     public NodeReport report() {
         List<JobSummary> jobs = new ArrayList<>();
         List<RunLease> leases = new ArrayList<>();
+        Map<String, Paused> paused = new TreeMap<>();
         for (GuardedJob job : registry.all()) {
             jobs.add(summary(job));
             lease(job.options().name()).ifPresent(leases::add);
+            pausedInto(paused, job.options().name());
         }
         for (GuardedJobsContributor.ContributedJob job : contributed()) {
             jobs.add(summary(job));
             lease(job.name()).ifPresent(leases::add);
+            pausedInto(paused, job.name());
         }
         return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
                 guard.config().skewTolerance().toString(), jobs, leases,
-                batchLeases == null ? List.of() : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()));
+                batchLeases == null ? List.of() : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()),
+                paused);
     }
 
     /**
@@ -146,7 +177,7 @@ public class JobGuardEndpoint {
         List<Fire> fires = guard.recentFires(job).stream()
                 .map(r -> new Fire(r.nominalFireTime(), r.describeHolder(), r.acquiredAt(), r.fencingToken()))
                 .toList();
-        return new JobDetail(summary, lease(job).orElse(null), fires);
+        return new JobDetail(summary, lease(job).orElse(null), fires, pause(job));
     }
 
     /**
@@ -168,7 +199,15 @@ public class JobGuardEndpoint {
             return new WebEndpointResponse<>(new ForceRelease(job, false,
                     "force-release is disabled; set jobguard.actuator.force-release-enabled=true"), 403);
         }
-        if (registry.forName(job).isEmpty() && contributed().stream().noneMatch(c -> c.name().equals(job))) {
+        JobControl c = control;
+        WebEndpointResponse<ForceRelease> noRole = c == null ? null
+                : c.lacksRole(security, new ForceRelease(job, false, "the caller lacks the role " + c.role()));
+        if (noRole != null) {
+            log.warn("job-guard: force-release of job '{}' requested by {} on node {} REFUSED (lacks role {})", job,
+                    who, guard.config().nodeId(), c.role());
+            return noRole;
+        }
+        if (registry.forName(job).isEmpty() && contributed().stream().noneMatch(c2 -> c2.name().equals(job))) {
             return new WebEndpointResponse<>(new ForceRelease(job, false, "no guarded job of that name on this node"),
                     WebEndpointResponse.STATUS_NOT_FOUND);
         }
@@ -220,6 +259,22 @@ public class JobGuardEndpoint {
                 ttl == null ? null : ttl.toString(), r.fencingToken(), r.foreign());
     }
 
+    private void pausedInto(Map<String, Paused> paused, String job) {
+        Paused p = pause(job);
+        if (p != null) {
+            paused.put(job, p);
+        }
+    }
+
+    private Paused pause(String job) {
+        try {
+            return guard.paused(job).map(p -> new Paused(p.pausedAt(), p.node(), p.by())).orElse(null);
+        } catch (RuntimeException e) {
+            log.warn("job-guard: could not read the pause flag of job '{}': {}", job, e.toString());
+            return null;
+        }
+    }
+
     private String skew() {
         try {
             return guard.measureClockSkew().toString();
@@ -239,10 +294,11 @@ public class JobGuardEndpoint {
      * @param runLeases     live run leases of those jobs, cluster-wide
      * @param batchLeases   live batch leases of the known batch namespaces, cluster-wide
      * @param shedLocks     locks this node holds through job-guard's ShedLock provider
+     * @param paused        the jobs paused cluster-wide, by name, with their pause flags
      */
     public record NodeReport(String node, String namespace, String clockSkew, String skewTolerance,
                              List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseEntry> batchLeases,
-                             List<?> shedLocks) {
+                             List<?> shedLocks, Map<String, Paused> paused) {
     }
 
     /**
@@ -311,8 +367,33 @@ public class JobGuardEndpoint {
      * @param job         the summary
      * @param runLease    the live run lease, or null
      * @param recentFires recent fire times, newest first
+     * @param paused      the cluster-wide pause flag, or null when the job is not paused
      */
-    public record JobDetail(JobSummary job, RunLease runLease, List<Fire> recentFires) {
+    public record JobDetail(JobSummary job, RunLease runLease, List<Fire> recentFires, Paused paused) {
+    }
+
+    /**
+     * A job's cluster-wide pause flag.
+     *
+     * @param pausedAt when it was set, by Redis time (null when the value is not job-guard's)
+     * @param node     the node that set it
+     * @param by       who asked
+     */
+    public record Paused(Instant pausedAt, String node, String by) {
+    }
+
+    /**
+     * The result of a pause, resume or run-now request.
+     *
+     * @param job      the job name
+     * @param action   the action
+     * @param changed  pause/resume: whether the flag changed; run-now: whether the body ran
+     * @param fireTime run-now: the fire time it ran under
+     * @param outcome  run-now: the outcome
+     * @param message  what happened
+     */
+    public record Control(String job, String action, boolean changed, Instant fireTime, String outcome,
+                          String message) {
     }
 
     /**

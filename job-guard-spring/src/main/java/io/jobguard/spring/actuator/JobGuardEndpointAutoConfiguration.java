@@ -8,6 +8,7 @@ import io.jobguard.spring.boot.JobGuardAutoConfiguration;
 import io.jobguard.spring.boot.JobGuardBatchAutoConfiguration;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.store.LeaseStore;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -47,6 +48,7 @@ public class JobGuardEndpointAutoConfiguration {
      * @param contributors other guarded jobs (Quartz)
      * @param methods     the {@code @BatchLocked} methods, whose namespaces are listed
      * @param store       the lease store: batch locks are only looked up when it has fencing tokens
+     * @param beanFactory where run-now finds the bean of a job
      * @return the endpoint
      */
     @Bean
@@ -55,12 +57,18 @@ public class JobGuardEndpointAutoConfiguration {
                                       Environment environment, ObjectProvider<BatchLocks> batchLocks,
                                       ObjectProvider<HeldLocksSource> heldLocks,
                                       ObjectProvider<GuardedJobsContributor> contributors,
-                                      ObjectProvider<BatchLockedMethods> methods, ObjectProvider<LeaseStore> store) {
+                                      ObjectProvider<BatchLockedMethods> methods, ObjectProvider<LeaseStore> store,
+                                      BeanFactory beanFactory) {
         boolean forceRelease = environment.getProperty("jobguard.actuator.force-release-enabled", Boolean.class, false);
         String[] namespaces = environment.getProperty("jobguard.batch.namespaces", String[].class, new String[0]);
         JobGuardEndpoint endpoint = new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new),
                 forceRelease, fencing(store) ? batchLocks.getIfAvailable() : null, List.of(namespaces));
         heldLocks.ifAvailable(endpoint::heldLocksSource);
+        endpoint.control(new JobControl(guard, registry.getIfAvailable(GuardedJobRegistry::new), beanFactory,
+                environment.getProperty(JobControl.ENABLED_PROPERTY, Boolean.class, false),
+                environment.getProperty(JobControl.ROLE_PROPERTY),
+                name -> contributors.orderedStream().anyMatch(c -> c.guardedJobs().stream()
+                        .anyMatch(j -> j.name().equals(name)))));
         endpoint.contributors(() -> contributors.orderedStream().toList());
         endpoint.batchNamespaces(() -> {
             BatchLockedMethods found = methods.getIfAvailable();

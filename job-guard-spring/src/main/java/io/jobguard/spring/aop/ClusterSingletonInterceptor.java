@@ -7,6 +7,7 @@ import io.jobguard.RunOutcome;
 import io.jobguard.spring.internal.FireTimeHolder;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.observation.RunObservations;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.slf4j.Logger;
@@ -17,6 +18,8 @@ import org.springframework.util.ClassUtils;
 
 import java.lang.reflect.Method;
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -34,11 +37,15 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
 
     private final GuardedJobRegistry registry;
     private final Supplier<JobGuard> engine;
+    private final RunObservations observations;
     private volatile JobGuard guard;
+    private final Set<String> directCallsLogged = ConcurrentHashMap.newKeySet();
 
-    ClusterSingletonInterceptor(GuardedJobRegistry registry, Supplier<JobGuard> engine) {
+    ClusterSingletonInterceptor(GuardedJobRegistry registry, Supplier<JobGuard> engine,
+                                RunObservations observations) {
         this.registry = registry;
         this.engine = engine;
+        this.observations = observations;
     }
 
     @Override
@@ -52,18 +59,47 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
         if (job == null) {
             return invocation.proceed();
         }
-        Instant fireTime = FireTimeHolder.take(job.runnableKey());
-        if (fireTime == null) {
-            fireTime = job.schedule().latestAtOrBefore(job.clock().instant());
-            log.debug("job-guard: job '{}' called directly, guarded as fire time T={}", job.options().name(), fireTime);
+        Class<?> returnType = invocation.getMethod().getReturnType();
+        if (AsyncRuns.reactor(returnType)) {
+            // Spring calls a reactive @Scheduled method once and subscribes at every firing: guard subscriptions
+            Object assembled = invocation.proceed();
+            return assembled == null ? null : AsyncRuns.guardSubscriptions(assembled, () -> {
+                Instant t = fireTime(job);
+                return new AsyncRuns.Decision(t, guard().admit(job.options(), t));
+            }, job::recordOutcome);
         }
-        Admission admission = job.recovery() == null ? guard().admit(job.options(), fireTime)
-                : RecoveryBodies.admit(missed(), job, fireTime, invocation);
+        Instant fireTime = fireTime(job);
+        RunObservations.Running observation = observations.start(guard(), job.options(), fireTime);
+        Admission admission;
+        try {
+            admission = job.recovery() == null ? guard().admit(job.options(), fireTime)
+                    : RecoveryBodies.admit(missed(), job, fireTime, invocation);
+        } catch (RuntimeException | Error e) {
+            observation.stop(null, e);
+            throw e;
+        }
+        observation.decided(admission);
         if (!admission.granted()) {
             job.recordOutcome(fireTime, admission.refusal());
+            observation.stop(admission.refusal(), null);
             return skipped(invocation.getMethod().getReturnType());
         }
         JobPermit permit = admission.permit();
+        if (AsyncRuns.completionStage(returnType)) {
+            Object returned;
+            try {
+                returned = invocation.proceed();
+            } catch (Throwable e) {
+                job.recordOutcome(fireTime, permit.finish(e));
+                observation.stop(RunOutcome.FAILED, e);
+                throw e;
+            }
+            observation.detach();
+            return AsyncRuns.holdUntilComplete(returned, permit, fireTime, (t, outcome) -> {
+                job.recordOutcome(t, outcome);
+                observation.stop(outcome, null);
+            });
+        }
         Throwable failure = null;
         try {
             return invocation.proceed();
@@ -73,7 +109,21 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
         } finally {
             RunOutcome outcome = permit.finish(failure);
             job.recordOutcome(fireTime, outcome);
+            observation.stop(outcome, failure);
         }
+    }
+
+    /** The firing's fire time: bound by the scheduler, or for a direct call the schedule's latest. */
+    private Instant fireTime(GuardedJob job) {
+        Instant fireTime = FireTimeHolder.take(job.runnableKey());
+        if (fireTime == null) {
+            fireTime = job.schedule().latestAtOrBefore(job.clock().instant());
+            if (directCallsLogged.add(job.options().name())) {
+                log.info("job-guard: job '{}' called directly (not by its schedule), guarded as the fire time of its "
+                        + "schedule at or before now, T={} (logged once per job)", job.options().name(), fireTime);
+            }
+        }
+        return fireTime;
     }
 
     private volatile io.jobguard.MissedFireTimes missed;
@@ -87,7 +137,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
         return m;
     }
 
-    private JobGuard guard() {
+        private JobGuard guard() {
         JobGuard g = guard;
         if (g == null) {
             g = engine.get();

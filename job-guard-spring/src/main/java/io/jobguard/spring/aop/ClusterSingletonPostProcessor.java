@@ -5,6 +5,9 @@ import io.jobguard.JobGuard;
 import io.jobguard.spring.JobOptionsCustomizer;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.observation.RunObservationConvention;
+import io.jobguard.spring.observation.RunObservations;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.AopUtils;
@@ -67,7 +70,10 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
         EmbeddedValueResolver values = beanFactory instanceof ConfigurableBeanFactory cbf
                 ? new EmbeddedValueResolver(cbf) : null;
         this.resolver = new GuardedMethodResolver(values, this::engine, customizers);
-        this.advisor = new ClusterSingletonAdvisor(new ClusterSingletonInterceptor(registry, this::engine));
+        RunObservations observations = new RunObservations(
+                () -> beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable(() -> ObservationRegistry.NOOP),
+                () -> beanFactory.getBeanProvider(RunObservationConvention.class).getIfAvailable(RunObservationConvention::new));
+        this.advisor = new ClusterSingletonAdvisor(new ClusterSingletonInterceptor(registry, this::engine, observations));
     }
 
     @Override
@@ -84,7 +90,10 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
             List<GuardedJob> jobs = methods.entrySet().stream()
                     .map(e -> resolver.resolve(userClass, e.getKey(), e.getValue()))
                     .toList();
-            jobs.forEach(registry::register);
+            jobs.forEach(job -> {
+                job.beanName(beanName);
+                registry.register(job);
+            });
         }
         return super.postProcessAfterInitialization(bean, beanName);
     }

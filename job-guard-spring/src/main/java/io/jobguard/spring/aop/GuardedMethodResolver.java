@@ -49,10 +49,16 @@ final class GuardedMethodResolver {
             throw new IllegalStateException(where + ": the method has " + schedules.size()
                     + " @Scheduled annotations; a guarded method takes exactly one schedule");
         }
-        if (isReactive(method)) {
-            throw new IllegalStateException(where + ": reactive and Kotlin suspend @Scheduled methods are not "
-                    + "supported (the lease would end before the returned " + method.getReturnType().getSimpleName()
-                    + " completes); make the method blocking and return void");
+        if (KotlinDetector.isSuspendingFunction(method)) {
+            throw new IllegalStateException(where + ": Kotlin suspend @Scheduled methods are not supported (the lease "
+                    + "would end before the coroutine completes); return a Mono (mono { ... }) or make the method "
+                    + "blocking");
+        }
+        if (isReactive(method) && !AsyncRuns.reactor(method.getReturnType())
+                && !AsyncRuns.completionStage(method.getReturnType())) {
+            throw new IllegalStateException(where + ": reactive @Scheduled methods returning "
+                    + method.getReturnType().getSimpleName() + " are not supported (the lease would end before it "
+                    + "completes); return a Mono, a Flux or a CompletableFuture, or make the method blocking");
         }
         GuardableMethods.check(beanClass, method, where);
         ScheduleSpec schedule = ScheduleSpec.of(schedules.iterator().next(), values, where);

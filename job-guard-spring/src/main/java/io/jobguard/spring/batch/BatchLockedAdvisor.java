@@ -8,6 +8,7 @@ import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.BeansException;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.NestedExceptionUtils;
@@ -51,12 +52,12 @@ final class BatchLockedAdvisor extends AbstractPointcutAdvisor implements SmartI
     private final transient BatchLockedInterceptor interceptor;
 
     BatchLockedAdvisor(ObjectProvider<BatchLocks> locks, BatchLockedMethods found, Duration defaultLease,
-                       Duration defaultWaitFor) {
+                       Duration defaultWaitFor, ObjectProvider<ObservationRegistry> observations) {
         this.locks = locks;
         this.found = found;
         this.defaultLease = defaultLease;
         this.defaultWaitFor = defaultWaitFor;
-        this.interceptor = new BatchLockedInterceptor(locks, this);
+        this.interceptor = new BatchLockedInterceptor(locks, this, observations);
     }
 
     Optional<BatchLockedMethod> describe(Method method, Class<?> targetClass) {

@@ -7,6 +7,10 @@ import io.jobguard.batch.BatchLockUnavailableException;
 import io.jobguard.batch.BatchLocks;
 import io.jobguard.batch.BatchRequest;
 import io.jobguard.batch.BatchResult;
+import io.jobguard.spring.observation.BatchObservationContext;
+import io.jobguard.spring.observation.BatchObservationConvention;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.slf4j.Logger;
@@ -31,10 +35,14 @@ final class BatchLockedInterceptor implements MethodInterceptor {
 
     private final ObjectProvider<BatchLocks> locks;
     private final BatchLockedAdvisor advisor;
+    private final ObjectProvider<ObservationRegistry> observations;
+    private static final BatchObservationConvention CONVENTION = new BatchObservationConvention();
 
-    BatchLockedInterceptor(ObjectProvider<BatchLocks> locks, BatchLockedAdvisor advisor) {
+    BatchLockedInterceptor(ObjectProvider<BatchLocks> locks, BatchLockedAdvisor advisor,
+                           ObjectProvider<ObservationRegistry> observations) {
         this.locks = locks;
         this.advisor = advisor;
+        this.observations = observations;
     }
 
     @Override
@@ -50,11 +58,22 @@ final class BatchLockedInterceptor implements MethodInterceptor {
         BatchRequest request = new BatchRequest(spec.namespace(), keys, spec.lease(), spec.type(), spec.waitFor(),
                 spec.keepAlive());
         BatchAttempt attempt;
+        BatchObservationContext observed = new BatchObservationContext(spec.namespace(), keys.size());
+        Observation observation = Observation.createNotStarted(CONVENTION, () -> observed,
+                observations.getIfAvailable(() -> ObservationRegistry.NOOP)).start();
         try {
             attempt = locks.getObject().acquire(request);
+            observed.result(attempt.result().name());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            observed.result(BatchResult.INTERRUPTED.name());
             throw new BatchLockUnavailableException(spec.namespace(), keys.size(), BatchResult.INTERRUPTED, List.of());
+        } catch (RuntimeException | Error e) {
+            observed.result("ERROR");
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
         }
         if (!attempt.acquired()) {
             if (spec.whenUnavailable() == BatchLocked.Unavailable.SKIP) {

@@ -5,6 +5,7 @@ import io.jobguard.DurationParser;
 import io.jobguard.batch.BatchLocks;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.config.AopConfigUtils;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -58,19 +59,21 @@ public class BatchLockingConfiguration {
      * @param locks       the batch locks, looked up on first use
      * @param methods     where found methods are recorded
      * @param environment supplies {@code jobguard.batch.default-lease} and {@code jobguard.batch.default-wait-for}
+     * @param observations the registry of the {@code jobguard.batch} observations, if any
      * @return the advisor
      * @throws IllegalArgumentException if a default duration does not parse, naming the property
      */
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public static Advisor batchLockedAdvisor(ObjectProvider<BatchLocks> locks, BatchLockedMethods methods,
-                                             Environment environment) {
+                                             Environment environment,
+                                             ObjectProvider<ObservationRegistry> observations) {
         String lease = environment.getProperty("jobguard.batch.default-lease");
         String waitFor = environment.getProperty("jobguard.batch.default-wait-for");
         return new BatchLockedAdvisor(locks, methods,
                 lease == null || lease.isBlank() ? DEFAULT_LEASE : DurationParser.parse(lease, "jobguard.batch.default-lease"),
                 waitFor == null || waitFor.isBlank() ? null
-                        : DurationParser.parse(waitFor, "jobguard.batch.default-wait-for"));
+                        : DurationParser.parse(waitFor, "jobguard.batch.default-wait-for"), observations);
     }
 
     /** Registers the infrastructure auto-proxy creator, as {@code @EnableTransactionManagement} does. */

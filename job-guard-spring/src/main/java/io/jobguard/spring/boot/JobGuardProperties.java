@@ -92,6 +92,12 @@ public class JobGuardProperties implements Validator {
     @NestedConfigurationProperty
     private final JobGuardTransactionProperties transactions = new JobGuardTransactionProperties();
 
+    /**
+     * What happens when a {@code @ClusterSingleton} method's schedule does not go through job-guard's
+     * scheduler (a SchedulingConfigurer or wrapper bypasses it): {@code fail} the startup or {@code warn}.
+     */
+    private String schedulerBypass = "fail";
+
     /** Where leases live. */
     public enum Store {
         /** The Redis store on the application's RedisConnectionFactory. */
@@ -487,6 +493,24 @@ public class JobGuardProperties implements Validator {
     @Override
     public boolean supports(Class<?> type) {
         return JobGuardProperties.class.isAssignableFrom(type);
+    }
+
+    /**
+     * Returns what happens when a guarded schedule bypasses job-guard's scheduler.
+     *
+     * @return {@code fail} or {@code warn}
+     */
+    public String getSchedulerBypass() {
+        return schedulerBypass;
+    }
+
+    /**
+     * Sets what happens when a guarded schedule bypasses job-guard's scheduler.
+     *
+     * @param schedulerBypass {@code fail} or {@code warn}
+     */
+    public void setSchedulerBypass(String schedulerBypass) {
+        this.schedulerBypass = schedulerBypass;
     }
 
     /**

@@ -45,7 +45,8 @@ final class JobPropertiesCheck implements ApplicationListener<ContextRefreshedEv
             try {
                 c.guardedJobs().forEach(j -> others.add(j.name()));
             } catch (RuntimeException e) {
-                log.debug("job-guard: contributor {} failed while checking jobguard.jobs: {}", c, e.toString());
+                log.warn("job-guard: contributor {} failed while checking jobguard.jobs (its jobs count as unknown "
+                        + "names here): {}", c, e.toString());
             }
         });
         for (String name : properties.getJobs().keySet()) {

@@ -6,11 +6,13 @@ import io.jobguard.spring.actuator.GuardedJobsContributor;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.internal.ScheduleSpec;
+import io.jobguard.internal.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,6 +28,7 @@ final class ScheduleAgreementCheck implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(ScheduleAgreementCheck.class);
 
     private final ScheduleAgreementMonitor monitor;
+    private final RateLimitedLog failures = new RateLimitedLog(Clock.systemUTC(), Duration.ofMinutes(1));
     private final ObjectProvider<GuardedJobRegistry> registry;
     private final ObjectProvider<GuardedJobsContributor> contributors;
 
@@ -56,7 +59,9 @@ final class ScheduleAgreementCheck implements SmartLifecycle {
                 contributor.guardedJobs().stream().filter(j -> j.schedule() != null)
                         .forEach(j -> schedules.put(j.name(), j.schedule()));
             } catch (RuntimeException e) {
-                log.debug("job-guard: contributor {} failed while listing schedules: {}", contributor, e.toString());
+                failures.warn(log, "contributor|" + contributor, "job-guard: contributor {} failed while listing "
+                        + "schedules (its jobs' schedules are not compared across nodes): {}", contributor,
+                        RateLimitedLog.causeChain(e));
             }
         });
         return schedules;

@@ -23,6 +23,8 @@ public final class GuardedJob {
     private volatile Clock clock;
     private volatile Last last;
     private volatile io.jobguard.RecoveryOptions recovery;
+    private volatile boolean routed;
+    private volatile String beanName;
 
     /**
      * Describes a guarded method.
@@ -100,6 +102,33 @@ public final class GuardedJob {
      */
     public void clock(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Records the name of the bean whose method this is (for an operator's run-now).
+     *
+     * @param beanName the bean name
+     */
+    public void beanName(String beanName) {
+        this.beanName = beanName;
+    }
+
+    /** @return the name of the bean whose method this is, or null if unknown */
+    public String beanName() {
+        return beanName;
+    }
+
+    /**
+     * Records that job-guard's nominal-fire-time scheduler received this job's scheduled task
+     * (checked at startup: a job whose task went around it is not guarded by its fire times).
+     */
+    public void markRouted() {
+        this.routed = true;
+    }
+
+    /** @return whether job-guard's scheduler received this job's scheduled task */
+    public boolean routed() {
+        return routed;
     }
 
     /**

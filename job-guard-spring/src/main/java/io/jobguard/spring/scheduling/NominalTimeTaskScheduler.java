@@ -6,10 +6,14 @@ import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.internal.ScheduleSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.BridgeMethodResolver;
 import org.springframework.scheduling.SchedulingAwareRunnable;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.Trigger;
 import org.springframework.scheduling.support.PeriodicTrigger;
+import org.springframework.scheduling.support.ScheduledMethodRunnable;
+import org.springframework.util.ClassUtils;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -64,6 +68,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.schedule(task, startTime);
         }
+        job.markRouted();
         return delegate.schedule(new OneShot(task, job.runnableKey(), startTime), startTime);
     }
 
@@ -110,6 +115,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
     }
 
     private ScheduledFuture<?> drive(Runnable task, GuardedJob job, Clock clock, Trigger trigger) {
+        job.markRouted();
         job.clock(clock);
         log.debug("job-guard: job '{}' scheduled with nominal fire times from {} on {}", job.options().name(),
                 trigger, clock);
@@ -136,8 +142,30 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         return new ScheduleSpec(ScheduleSpec.Kind.FIXED_RATE, null, null, period, spec.initialDelay());
     }
 
+    /**
+     * The guarded job of a scheduled task: by type when the task is Spring's method runnable
+     * (target and {@code Method}); Spring's registrar hands schedulers its own outcome-tracking
+     * wrapper, which exposes neither but prints exactly what the method runnable prints, so that
+     * is matched by its text. A wrapper that prints anything else hides the method: the job is
+     * then never marked routed and {@link GuardInPathCheck} refuses the context.
+     */
     private GuardedJob guarded(Runnable task) {
-        List<GuardedJob> jobs = registry.forRunnableKey(String.valueOf(task));
+        if (task instanceof ScheduledMethodRunnable method) {
+            Class<?> type = ClassUtils.getUserClass(AopUtils.getTargetClass(method.getTarget()));
+            GuardedJob job = registry.forMethod(type,
+                    BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(method.getMethod(), type))).orElse(null);
+            if (job != null) {
+                return job;
+            }
+        }
+        String key = String.valueOf(task);
+        List<GuardedJob> jobs = registry.forRunnableKey(key);
+        int proxy = key.indexOf("$$");
+        int dot = key.lastIndexOf('.');
+        if (jobs.isEmpty() && proxy > 0 && dot > proxy) {
+            // Spring's runnable of a reactive method prints the bean's (proxy) class: Foo$$SpringCGLIB$$0.run
+            jobs = registry.forRunnableKey(key.substring(0, proxy) + key.substring(dot));
+        }
         return jobs.isEmpty() ? null : jobs.get(0);
     }
 

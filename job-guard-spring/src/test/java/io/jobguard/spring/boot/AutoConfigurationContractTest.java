@@ -1,6 +1,7 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.spring.actuator.JobGuardEndpointAutoConfiguration;
+import io.jobguard.spring.actuator.JobGuardHealthAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -21,7 +22,7 @@ class AutoConfigurationContractTest {
     private static final List<Class<?>> AUTO_CONFIGURATIONS = List.of(JobGuardAutoConfiguration.class,
             JobGuardMetricsAutoConfiguration.class, JobGuardEndpointAutoConfiguration.class,
             JobGuardBatchAutoConfiguration.class, JobGuardRedisAutoConfiguration.class,
-            JobGuardTransactionAutoConfiguration.class);
+            JobGuardTransactionAutoConfiguration.class, JobGuardHealthAutoConfiguration.class);
 
     @Test
     void everyBeanMethodIsConditionalOnMissingBean() {
@@ -63,7 +64,9 @@ class AutoConfigurationContractTest {
                 "\"jobguard.default-lease\"", "\"jobguard.default-wait-for\"", "\"jobguard.busy-grace\"",
                 "\"jobguard.skew-tolerance\"", "\"jobguard.schedule-check-interval\"",
                 "\"jobguard.on-store-failure\"", "\"jobguard.keep-alive\"", "\"jobguard.jobs\"", "\"jobguard.store\"",
-                "\"jobguard.enabled\"", "\"jobguard.actuator.force-release-enabled\"", "\"jobguard.batch.chunk-size\"",
+                "\"jobguard.enabled\"", "\"jobguard.actuator.force-release-enabled\"",
+                "\"jobguard.actuator.write-enabled\"", "\"jobguard.actuator.write-role\"",
+                "\"jobguard.actuator.unhealthy-status\"", "\"jobguard.scheduler-bypass\"", "\"jobguard.batch.chunk-size\"",
                 "\"jobguard.batch.max-keys\"", "\"jobguard.batch.max-key-length\"", "\"jobguard.batch.spread\"",
                 "\"jobguard.batch.keep-alive\"", "\"jobguard.batch.wait-poll-interval\"",
                 "\"jobguard.batch.default-lease\"", "\"jobguard.batch.default-wait-for\"",

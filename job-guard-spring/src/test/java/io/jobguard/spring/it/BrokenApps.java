@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 
 /** Applications that must fail at startup, one per {@code test.case}. */
@@ -94,7 +95,7 @@ class BrokenApps {
     static class Reactive {
         @Scheduled(fixedRate = 60_000)
         @ClusterSingleton
-        public Mono<Void> run() {
+        public Publisher<Void> run() {
             return Mono.empty();
         }
     }

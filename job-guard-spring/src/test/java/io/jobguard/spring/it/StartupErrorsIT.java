@@ -71,9 +71,10 @@ class StartupErrorsIT {
     }
 
     @Test
-    void reactiveScheduledMethodIsRejected(RedisServerProcess redis) {
+    void reactiveScheduledMethodOfAnUnsupportedTypeIsRejected(RedisServerProcess redis) {
+        // Mono, Flux and CompletableFuture are guarded until they complete (AsyncJobsIT); a bare Publisher is not
         assertStartupFails(redis, "@ClusterSingleton on " + BrokenApps.Reactive.class.getName()
-                + ".run(): reactive and Kotlin suspend @Scheduled methods are not supported", "test.case=reactive");
+                + ".run(): reactive @Scheduled methods returning Publisher are not supported", "test.case=reactive");
     }
 
     @Test

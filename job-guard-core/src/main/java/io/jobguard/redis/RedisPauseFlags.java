@@ -1,0 +1,63 @@
+package io.jobguard.redis;
+
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.JobId;
+import io.jobguard.store.JobPauses;
+import org.springframework.data.redis.connection.RedisConnection;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The pause flags of the Redis store: one key per job, in the job's hash slot, read by
+ * {@code run-acquire.lua}. Value {@code '<paused-at millis>|<node>|<by>'}, no TTL: a pause lasts
+ * until an operator resumes the job (a lost flag, e.g. after a restart without persistence, resumes it).
+ */
+final class RedisPauseFlags {
+
+    private final ScriptRunner scripts;
+    private final KeySchema keys;
+
+    RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
+        this.scripts = scripts;
+        this.keys = keys;
+    }
+
+    boolean pause(JobId job, String nodeId, String by) {
+        try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+            Long now = c.serverCommands().time(TimeUnit.MILLISECONDS);
+            String value = (now == null ? 0 : now) + "|" + nodeId + "|" + by.replace('|', '/');
+            Boolean set = c.stringCommands().setNX(bytes(keys.paused(job)), bytes(value));
+            return Boolean.TRUE.equals(set);
+        }
+    }
+
+    boolean resume(JobId job) {
+        try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+            Long deleted = c.keyCommands().del(bytes(keys.paused(job)));
+            return deleted != null && deleted > 0;
+        }
+    }
+
+    Optional<JobPauses.Pause> paused(JobId job) {
+        try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+            byte[] raw = c.stringCommands().get(bytes(keys.paused(job)));
+            if (raw == null) {
+                return Optional.empty();
+            }
+            String[] parts = new String(raw, StandardCharsets.UTF_8).split("\\|", 3);
+            if (parts.length < 3 || !parts[0].matches("\\d{1,16}")) {
+                // somebody else's value: the acquire script still treats the job as paused
+                return Optional.of(new JobPauses.Pause(null, new String(raw, StandardCharsets.UTF_8), ""));
+            }
+            return Optional.of(new JobPauses.Pause(Instant.ofEpochMilli(Long.parseLong(parts[0])), parts[1], parts[2]));
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,193 @@
+package io.jobguard.spring.actuator;
+
+import io.jobguard.JobGuard;
+import io.jobguard.RunOutcome;
+import io.jobguard.spring.internal.GuardedJob;
+import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.store.LeaseStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.util.ReflectionUtils;
+
+import java.lang.reflect.InvocationTargetException;
+import java.security.Principal;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * The write side of the {@code jobguard} endpoint: {@code pause} and {@code resume} a job
+ * cluster-wide (a flag the acquire script reads in the same call that takes the lease, so a paused
+ * firing on any node is skipped with {@link RunOutcome#PAUSED}) and {@code run-now} (one extra
+ * firing, run on the node that receives the request under its own fire time, so at most once in the
+ * cluster; its outcome is returned). Refused unless {@value #ENABLED_PROPERTY} is true, and, when
+ * {@value #ROLE_PROPERTY} is set, unless the caller has that role. Every request is logged at WARN
+ * with this node and the principal.
+ */
+final class JobControl {
+
+    static final String ENABLED_PROPERTY = "jobguard.actuator.write-enabled";
+    static final String ROLE_PROPERTY = "jobguard.actuator.write-role";
+
+    private static final Logger log = LoggerFactory.getLogger(JobControl.class);
+
+    private final JobGuard guard;
+    private final GuardedJobRegistry registry;
+    private final BeanFactory beans;
+    private final boolean enabled;
+    private final String role;
+    private final Predicate<String> contributed;
+
+    JobControl(JobGuard guard, GuardedJobRegistry registry, BeanFactory beans, boolean enabled, String role,
+               Predicate<String> contributed) {
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.beans = beans;
+        this.enabled = enabled;
+        this.role = role == null || role.isBlank() ? null : role.trim();
+        this.contributed = Objects.requireNonNull(contributed, "contributed");
+    }
+
+    /** A refusal naming what to set when writes are off; null when they are allowed. */
+    static WebEndpointResponse<JobGuardEndpoint.Control> disabled(String job, String action) {
+        return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, action, false, null, null,
+                action + " is disabled; set " + ENABLED_PROPERTY + "=true (and expose the endpoint with "
+                        + "management.endpoint.jobguard.access=unrestricted)"), 403);
+    }
+
+    /**
+     * A refusal naming the missing role, or null when the caller may write (no role configured, or
+     * the caller has it).
+     */
+    <T> WebEndpointResponse<T> lacksRole(SecurityContext security, T body) {
+        if (role == null || (security != null && security.isUserInRole(role))) {
+            return null;
+        }
+        return new WebEndpointResponse<>(body, 403);
+    }
+
+    String role() {
+        return role;
+    }
+
+    boolean enabled() {
+        return enabled;
+    }
+
+    WebEndpointResponse<JobGuardEndpoint.Control> apply(String job, String action, SecurityContext security) {
+        String verb = action == null ? "" : action.trim().toLowerCase(Locale.ROOT);
+        String who = who(security);
+        String node = guard.config().nodeId();
+        if (!enabled) {
+            log.warn("job-guard: {} of job '{}' requested by {} on node {} REFUSED ({}=false)", verb, job, who, node,
+                    ENABLED_PROPERTY);
+            return disabled(job, verb);
+        }
+        WebEndpointResponse<JobGuardEndpoint.Control> noRole = lacksRole(security, new JobGuardEndpoint.Control(job,
+                verb, false, null, null, "the caller lacks the role " + role + " (" + ROLE_PROPERTY + ")"));
+        if (noRole != null) {
+            log.warn("job-guard: {} of job '{}' requested by {} on node {} REFUSED (lacks role {})", verb, job, who,
+                    node, role);
+            return noRole;
+        }
+        if (!verb.equals("pause") && !verb.equals("resume") && !verb.equals("run-now")) {
+            return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
+                    "unknown action '" + action + "': use pause, resume or run-now"),
+                    WebEndpointResponse.STATUS_BAD_REQUEST);
+        }
+        GuardedJob guarded = registry.forName(job).orElse(null);
+        if (guarded == null && !contributed.test(job)) {
+            return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
+                    "no guarded job of that name on this node"), WebEndpointResponse.STATUS_NOT_FOUND);
+        }
+        log.warn("job-guard: {} of job '{}' requested by {} on node {}", verb, job, who, node);
+        try {
+            return perform(job, verb, who, guarded);
+        } catch (UnsupportedOperationException e) {
+            return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
+                    e.getMessage()), WebEndpointResponse.STATUS_BAD_REQUEST);
+        } catch (LeaseStoreException e) {
+            log.warn("job-guard: {} of job '{}' on node {} failed: {}", verb, job, node, e.getMessage());
+            return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
+                    "the lease store could not be reached: " + e.getMessage()),
+                    WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+        }
+    }
+
+    private WebEndpointResponse<JobGuardEndpoint.Control> perform(String job, String verb, String who,
+                                                                  GuardedJob guarded) {
+        switch (verb) {
+            case "pause": {
+                boolean changed = guard.pause(job, who);
+                return ok(job, verb, changed, null, null, changed ? "paused cluster-wide" : "was paused already");
+            }
+            case "resume": {
+                boolean changed = guard.resume(job);
+                return ok(job, verb, changed, null, null, changed ? "resumed cluster-wide" : "was not paused");
+            }
+            default:
+                if (guarded == null) {
+                    return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
+                            "run-now is supported for @Scheduled jobs only (trigger a Quartz job through Quartz)"),
+                            WebEndpointResponse.STATUS_BAD_REQUEST);
+                }
+                return runNow(guarded, verb);
+        }
+    }
+
+    /**
+     * Runs the method once, guarded for a fire time of its own: now on the job's clock, moved off
+     * the schedule's grid by one millisecond if it falls on it (so it never takes a scheduled fire
+     * time). The raw target is called, so the outcome comes back from the engine here.
+     */
+    private WebEndpointResponse<JobGuardEndpoint.Control> runNow(GuardedJob job, String verb) {
+        String name = job.options().name();
+        if (beans == null || job.beanName() == null) {
+            return new WebEndpointResponse<>(new JobGuardEndpoint.Control(name, verb, false, null, null,
+                    "the bean of this job is not known"), WebEndpointResponse.STATUS_BAD_REQUEST);
+        }
+        Instant fireTime = job.clock().instant().truncatedTo(ChronoUnit.MILLIS);
+        if (fireTime.equals(job.schedule().latestAtOrBefore(fireTime))) {
+            fireTime = fireTime.plusMillis(1);
+        }
+        Object bean = beans.getBean(job.beanName());
+        Object target = AopProxyUtils.getSingletonTarget(bean);
+        Object receiver = target != null ? target : bean;
+        RunOutcome outcome;
+        try {
+            outcome = guard.run(job.options(), fireTime, () -> invoke(job, receiver));
+        } catch (RuntimeException | Error e) {
+            outcome = RunOutcome.FAILED;
+        }
+        job.recordOutcome(fireTime, outcome);
+        return ok(name, verb, outcome.bodyStarted(), fireTime, outcome.name(), "run once under its own fire time");
+    }
+
+    private static void invoke(GuardedJob job, Object receiver) {
+        try {
+            ReflectionUtils.makeAccessible(job.method());
+            job.method().invoke(receiver);
+        } catch (InvocationTargetException e) {
+            ReflectionUtils.rethrowRuntimeException(e.getTargetException());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static WebEndpointResponse<JobGuardEndpoint.Control> ok(String job, String verb, boolean changed,
+                                                                    Instant fireTime, String outcome, String message) {
+        return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, changed, fireTime, outcome, message),
+                WebEndpointResponse.STATUS_OK);
+    }
+
+    static String who(SecurityContext security) {
+        Principal principal = security == null ? null : security.getPrincipal();
+        return principal == null ? "anonymous" : principal.getName();
+    }
+}

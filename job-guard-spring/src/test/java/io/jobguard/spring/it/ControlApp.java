@@ -1,0 +1,95 @@
+package io.jobguard.spring.it;
+
+import io.jobguard.ClusterSingleton;
+import io.jobguard.JobGuard;
+import io.jobguard.RunContext;
+import io.jobguard.spring.boot.JobGuardConfigCustomizer;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+
+import java.security.Principal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * A web application with one guarded job that runs every second, used as two instances on one
+ * Redis to drive pause, resume and run-now over HTTP. Callers authenticate the simple way a test can:
+ * a servlet filter takes the user from {@code X-User} and the roles from {@code X-Roles}, exactly what
+ * a container or Spring Security hands the actuator through {@code HttpServletRequest}.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@EnableScheduling
+class ControlApp {
+
+    static final FireLog LOG = new FireLog();
+
+    @Bean
+    Tick tick(@Value("${jobguard.node-id}") String node) {
+        return new Tick(node);
+    }
+
+    @Bean
+    SmartInitializingSingleton decisions(JobGuard guard) {
+        return () -> guard.addListener(e -> LOG.decided(e.nominalFireTime(), e.nodeId(), e.outcome().name()));
+    }
+
+    /** The engine's clock, offset by {@code test.clock-offset-ms} (for the health indicator's skew check). */
+    @Bean
+    JobGuardConfigCustomizer offsetClock(@Value("${test.clock-offset-ms:0}") long offsetMillis) {
+        return builder -> builder.clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(offsetMillis)));
+    }
+
+    @Bean
+    Filter headerAuthentication() {
+        return (request, response, chain) -> {
+            HttpServletRequest http = (HttpServletRequest) request;
+            String user = http.getHeader("X-User");
+            if (user == null) {
+                chain.doFilter(request, response);
+                return;
+            }
+            Set<String> roles = Arrays.stream(String.valueOf(http.getHeader("X-Roles")).split(","))
+                    .map(String::trim).collect(Collectors.toSet());
+            chain.doFilter(new HttpServletRequestWrapper(http) {
+                @Override
+                public Principal getUserPrincipal() {
+                    return () -> user;
+                }
+
+                @Override
+                public boolean isUserInRole(String role) {
+                    return roles.contains(role);
+                }
+            }, response);
+        };
+    }
+
+    static class Tick {
+        private final String node;
+
+        Tick(String node) {
+            this.node = node;
+        }
+
+        @Scheduled(cron = "* * * * * *")
+        @ClusterSingleton(name = "tick", lease = "10s")
+        public void run() {
+            long now = System.nanoTime();
+            Instant fireTime = RunContext.current().map(RunContext::nominalFireTime).orElse(Instant.EPOCH);
+            LOG.add(new FireLog.Run(fireTime, node, now, now, Thread.currentThread().getName()));
+        }
+    }
+}

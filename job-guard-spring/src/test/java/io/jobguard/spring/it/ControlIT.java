@@ -1,0 +1,155 @@
+package io.jobguard.spring.it;
+
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 17 item 4 over real HTTP against two application instances sharing one Redis: pause on A
+ * stops the job on B too (outcome PAUSED on both), resume on B starts it again, run-now on A runs
+ * once in the cluster under its own fire time and returns the outcome; writes are refused naming
+ * the property when disabled and naming the role when the caller lacks it.
+ */
+@WithRedis
+class ControlIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String OPS = "OPS";
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        apps.forEach(ConfigurableApplicationContext::close);
+        ControlApp.LOG.clear();
+    }
+
+    @Test
+    void pauseOnAStopsBResumeOnBRestartsAndRunNowRunsOnce(RedisServerProcess redis) throws Exception {
+        String a = base(start(redis, "node-a", "jobguard.actuator.write-enabled=true", "jobguard.actuator.write-role=" + OPS));
+        String b = base(start(redis, "node-b", "jobguard.actuator.write-enabled=true", "jobguard.actuator.write-role=" + OPS));
+        await().atMost(Duration.ofSeconds(30)).until(() -> ControlApp.LOG.runs().size() >= 2);
+
+        HttpResponse<String> paused = post(a + "/actuator/jobguard/tick", "pause", "alice", OPS);
+        assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+        System.out.println("sample POST pause: " + paused.body());
+        assertThat(JSON.readTree(paused.body()).path("changed").asBoolean()).isTrue();
+        Instant pausedAt = Instant.now();
+        // both nodes see later firings as PAUSED: the flag is cluster-wide
+        await().atMost(Duration.ofSeconds(30)).until(() -> pausedDecisions("node-b") >= 3 && pausedDecisions("node-a") >= 3);
+        assertThat(ControlApp.LOG.runs()).as("no fire time after the pause ran on any node")
+                .noneMatch(r -> r.nominalFireTime().isAfter(pausedAt.plusSeconds(1)));
+        String detailBody = get(b + "/actuator/jobguard/tick");
+        System.out.println("sample GET job while paused: " + detailBody);
+        JsonNode detail = JSON.readTree(detailBody);
+        assertThat(detail.path("paused").path("node").asString()).isEqualTo("node-a");
+        assertThat(detail.path("paused").path("by").asString()).isEqualTo("alice");
+        assertThat(JSON.readTree(get(b + "/actuator/jobguard")).path("paused").path("tick").path("node").asString())
+                .as("the node report lists paused jobs").isEqualTo("node-a");
+        assertThat(JSON.readTree(post(a + "/actuator/jobguard/tick", "pause", "alice", OPS).body())
+                .path("changed").asBoolean()).as("pausing twice changes nothing").isFalse();
+
+        HttpResponse<String> resumed = post(b + "/actuator/jobguard/tick", "resume", "bob", OPS);
+        assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+        Instant resumedAt = Instant.now();
+        await().atMost(Duration.ofSeconds(30)).until(() -> ControlApp.LOG.runs().stream()
+                .anyMatch(r -> r.nominalFireTime().isAfter(resumedAt)));
+        assertThat(JSON.readTree(get(a + "/actuator/jobguard/tick")).path("paused").isNull()).isTrue();
+        assertThat(JSON.readTree(get(a + "/actuator/jobguard")).path("paused").isEmpty()).isTrue();
+
+        HttpResponse<String> ran = post(a + "/actuator/jobguard/tick", "run-now", "alice", OPS);
+        assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
+        System.out.println("sample POST run-now: " + ran.body());
+        JsonNode result = JSON.readTree(ran.body());
+        assertThat(result.path("outcome").asString()).isEqualTo("RAN");
+        Instant fireTime = Instant.parse(result.path("fireTime").asString());
+        assertThat(fireTime.toEpochMilli() % 1000).as("its own fire time, off the cron grid").isNotZero();
+        // other fire times keep running; this one ran exactly once, on A, in the whole cluster
+        await().atMost(Duration.ofSeconds(30)).until(() -> ControlApp.LOG.runs().stream()
+                .anyMatch(r -> r.nominalFireTime().isAfter(fireTime.plusSeconds(2))));
+        assertThat(ControlApp.LOG.byFireTime().get(fireTime)).containsExactly("node-a");
+        assertThat(ControlApp.LOG.byFireTime().values()).allSatisfy(nodes -> assertThat(nodes).hasSize(1));
+    }
+
+    @Test
+    void writesAreRefusedNamingThePropertyOrTheRole(RedisServerProcess redis) throws Exception {
+        String off = base(start(redis, "node-off"));
+        HttpResponse<String> refused = post(off + "/actuator/jobguard/tick", "pause", "alice", OPS);
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(refused.body()).contains("set jobguard.actuator.write-enabled=true");
+        System.out.println("sample POST refused (disabled): " + refused.body());
+
+        String on = base(start(redis, "node-on", "jobguard.actuator.write-enabled=true",
+                "jobguard.actuator.write-role=" + OPS, "jobguard.actuator.force-release-enabled=true"));
+        HttpResponse<String> noRole = post(on + "/actuator/jobguard/tick", "pause", "mallory", "VIEWER");
+        assertThat(noRole.statusCode()).isEqualTo(403);
+        assertThat(noRole.body()).contains("the caller lacks the role OPS (jobguard.actuator.write-role)");
+        System.out.println("sample POST refused (role): " + noRole.body());
+        HttpResponse<String> anonymous = post(on + "/actuator/jobguard/tick", "pause", null, null);
+        assertThat(anonymous.statusCode()).isEqualTo(403);
+        HttpResponse<String> release = http.send(HttpRequest.newBuilder(URI.create(on + "/actuator/jobguard/tick"))
+                .header("X-User", "mallory").header("X-Roles", "VIEWER").DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(release.statusCode()).isEqualTo(403);
+        assertThat(release.body()).contains("lacks the role OPS");
+        assertThat(JSON.readTree(get(on + "/actuator/jobguard/tick")).path("paused").isNull())
+                .as("no refused write changed anything").isTrue();
+        HttpResponse<String> unknown = post(on + "/actuator/jobguard/tick", "stop", "alice", OPS);
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(unknown.body()).contains("use pause, resume or run-now");
+    }
+
+    private long pausedDecisions(String node) {
+        return ControlApp.LOG.decisions().stream().filter(d -> d.contains(" " + node + " PAUSED ")).count();
+    }
+
+    private ConfigurableApplicationContext start(RedisServerProcess redis, String node, String... props) {
+        List<String> all = new ArrayList<>(List.of("server.port=0", "jobguard.node-id=" + node,
+                "jobguard.namespace=control", "management.endpoints.web.exposure.include=jobguard",
+                "management.endpoint.jobguard.access=unrestricted"));
+        all.addAll(List.of(props));
+        ConfigurableApplicationContext app = Nodes.context(redis, ControlApp.class, WebApplicationType.SERVLET, all);
+        apps.add(app);
+        return app;
+    }
+
+    private static String base(ConfigurableApplicationContext app) {
+        return "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
+    }
+
+    private String get(String url) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(200);
+        return response.body();
+    }
+
+    private HttpResponse<String> post(String url, String action, String user, String roles)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"" + action + "\"}"));
+        if (user != null) {
+            request.header("X-User", user).header("X-Roles", roles);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,107 @@
+package io.jobguard.spring.it;
+
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 17 item 5 over real HTTP: the {@code jobguard} health indicator shows the store reachable
+ * with its round trip and the clock skew; an unreachable store or a skew beyond the tolerance is
+ * reported as UNKNOWN, which keeps the application UP (HTTP 200), unless
+ * {@code jobguard.actuator.unhealthy-status=DOWN} takes it out of service (HTTP 503).
+ */
+@WithRedis
+class HealthIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        apps.forEach(ConfigurableApplicationContext::close);
+    }
+
+    @Test
+    void reachableStoreIsUpAndAnUnreachableOneKeepsTheAppInServiceUnlessConfigured(RedisServerProcess redis)
+            throws Exception {
+        String lenient = base(start(redis, "health-a"));
+        String strict = base(start(redis, "health-b", "jobguard.actuator.unhealthy-status=down"));
+
+        HttpResponse<String> up = health(lenient);
+        System.out.println("health (store reachable): " + up.body());
+        assertThat(up.statusCode()).isEqualTo(200);
+        JsonNode jobguard = JSON.readTree(up.body()).path("components").path("jobguard");
+        assertThat(jobguard.path("status").asString()).isEqualTo("UP");
+        assertThat(jobguard.path("details").path("store").asString()).isEqualTo("reachable");
+        assertThat(Duration.parse(jobguard.path("details").path("roundTrip").asString())).isPositive();
+        assertThat(Duration.parse(jobguard.path("details").path("clockSkew").asString()).abs())
+                .isLessThan(Duration.ofSeconds(5));
+        assertThat(health(strict).statusCode()).isEqualTo(200);
+
+        redis.stop();
+        try {
+            HttpResponse<String> lenientDown = health(lenient);
+            System.out.println("health (store unreachable): " + lenientDown.body());
+            JsonNode body = JSON.readTree(lenientDown.body());
+            assertThat(lenientDown.statusCode()).as(lenientDown.body()).isEqualTo(200);
+            assertThat(body.path("status").asString()).isEqualTo("UP");
+            assertThat(body.path("components").path("jobguard").path("status").asString()).isEqualTo("UNKNOWN");
+            assertThat(body.path("components").path("jobguard").path("details").path("store").asString())
+                    .isEqualTo("unreachable");
+
+            HttpResponse<String> strictDown = health(strict);
+            assertThat(strictDown.statusCode()).as(strictDown.body()).isEqualTo(503);
+            assertThat(JSON.readTree(strictDown.body()).path("components").path("jobguard").path("status").asString())
+                    .isEqualTo("DOWN");
+        } finally {
+            redis.ensureRunning();
+        }
+    }
+
+    @Test
+    void skewBeyondTheToleranceIsReported(RedisServerProcess redis) throws Exception {
+        String skewed = base(start(redis, "health-skewed", "test.clock-offset-ms=600000"));
+        HttpResponse<String> response = health(skewed);
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode jobguard = JSON.readTree(response.body()).path("components").path("jobguard");
+        assertThat(jobguard.path("status").asString()).isEqualTo("UNKNOWN");
+        assertThat(jobguard.path("details").path("problem").asString())
+                .contains("exceeds the tolerance PT5M (jobguard.skew-tolerance)");
+    }
+
+    private ConfigurableApplicationContext start(RedisServerProcess redis, String node, String... props) {
+        List<String> all = new ArrayList<>(List.of("server.port=0", "jobguard.node-id=" + node,
+                "jobguard.namespace=health", "management.endpoints.web.exposure.include=health",
+                "management.endpoint.health.show-details=always", "spring.data.redis.timeout=2s",
+                "management.health.redis.enabled=false"));
+        all.addAll(List.of(props));
+        ConfigurableApplicationContext app = Nodes.context(redis, ControlApp.class, WebApplicationType.SERVLET, all);
+        apps.add(app);
+        return app;
+    }
+
+    private static String base(ConfigurableApplicationContext app) {
+        return "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
+    }
+
+    private HttpResponse<String> health(String base) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/health")).timeout(Duration.ofSeconds(30))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

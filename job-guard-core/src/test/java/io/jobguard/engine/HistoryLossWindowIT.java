@@ -1,5 +1,8 @@
 package io.jobguard.engine;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
@@ -9,6 +12,7 @@ import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Duration;
@@ -113,5 +117,26 @@ class HistoryLossWindowIT {
         JobGuard c = node("c");
         assertThat(c.run(JOB, now().plusSeconds(4), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
         assertThat(a.run(JOB, now().plusSeconds(4), () -> { })).isEqualTo(RunOutcome.RAN);
+    }
+
+    @Test
+    void aRefusalAfterALossIsNotReportedAsAnEntryThatBlocksTheJob() {
+        Logger engineLog = (Logger) LoggerFactory.getLogger(JobGuard.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        engineLog.addAppender(lines);
+        try {
+            JobGuard a = node("a");
+            Instant t1 = now();
+            assertThat(a.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.RAN);
+            redis.flushAll();
+            assertThat(a.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        } finally {
+            engineLog.detachAppender(lines);
+        }
+        // the epoch has no TTL by design; the refusal is the loss's own WARN, not "blocks the job"
+        assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
+                .anyMatch(m -> m.contains("outcome HISTORY_LOST"))
+                .noneMatch(m -> m.contains("blocks the job"));
     }
 }

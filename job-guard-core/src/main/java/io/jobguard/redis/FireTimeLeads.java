@@ -16,8 +16,8 @@ import java.util.function.LongSupplier;
  *
  * <p>After Redis lost a job's history at E, a fire time T may have run before the loss only if some
  * node took it before E, that is at T minus its lead; so T &lt; E + lead. The refusal window sent to
- * {@code run-acquire.lua} is therefore the largest lead seen recently plus {@link #MARGIN} (scheduler
- * wake-up jitter, the acquire's own round trip), bounded above by the engine's skew tolerance, and
+ * {@code run-acquire.lua} is therefore the largest lead seen recently plus {@link #MARGIN}, bounded
+ * above by the engine's skew tolerance, and
  * the skew tolerance itself while this node has seen no fire time taken (a node that just started,
  * a job that fires rarely): it never refuses less than what the observed fleet could have run.
  *
@@ -27,8 +27,13 @@ import java.util.function.LongSupplier;
  */
 final class FireTimeLeads {
 
-    /** Added to the largest lead seen: jitter of the scheduler's wake-up and the acquire's round trip. */
-    static final Duration MARGIN = Duration.ofSeconds(1);
+    /**
+     * Added to the largest lead seen: a take just before the loss may have had a slightly larger lead
+     * than any seen (the leading node's wake-up jitter, a few ms here), and after a failover the new
+     * primary's clock may be behind the old one's (NTP keeps servers within milliseconds). Every
+     * millisecond of margin is a millisecond of fire times refused after a loss that never ran.
+     */
+    static final Duration MARGIN = Duration.ofMillis(250);
     /** How long the largest lead stands without being seen again. */
     static final Duration STALE = Duration.ofMinutes(15);
 

@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * failover to a replica that missed writes, eviction) and fire times that may have run before the
  * loss are refused as {@link AcquireResult.Status#HISTORY_LOST}: those earlier than the loss plus the
  * largest lead (fire time minus the Redis time it was taken at) this store saw for the job within
- * the last 15 minutes plus one second, at most the request's window (the skew tolerance), which
+ * the last 15 minutes plus 250 ms, at most the request's window (the skew tolerance), which
  * applies in full while no lead was seen.
  *
  * <p>The connection factory is not closed by this store; {@link #close()} only ends the release

@@ -20,7 +20,7 @@ import java.util.Objects;
  *                        ({@link AcquireResult.Status#HISTORY_LOST}); at least the largest clock
  *                        skew between nodes (the engine passes its skew tolerance). A store may
  *                        narrow it to what it measured (the Redis store: the largest lead with which
- *                        a fire time of the job was taken recently, plus a second), never widen it
+ *                        a fire time of the job was taken recently, plus 250 ms), never widen it
  */
 public record RunLeaseRequest(JobId job, Instant nominalFireTime, String ownerToken, String nodeId,
                               Duration lease, Duration markerRetention, int historySize,

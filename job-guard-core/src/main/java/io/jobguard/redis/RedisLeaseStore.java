@@ -39,10 +39,7 @@ import java.util.concurrent.TimeUnit;
  * after Redis lost the counter (assuming the Redis servers' clocks are roughly right). A per-job
  * epoch key tells a store that lost the job's history (restart without persistence, flush,
  * failover to a replica that missed writes, eviction) and fire times that may have run before the
- * loss are refused as {@link AcquireResult.Status#HISTORY_LOST}: those earlier than the loss plus the
- * largest lead (fire time minus the Redis time it was taken at) this store saw for the job within
- * the last 15 minutes plus 250 ms, at most the request's window (the skew tolerance), which
- * applies in full while no lead was seen.
+ * loss are refused as {@link AcquireResult.Status#HISTORY_LOST}.
  *
  * <p>The connection factory is not closed by this store; {@link #close()} only ends the release
  * subscription.
@@ -60,7 +57,6 @@ public final class RedisLeaseStore implements LeaseStore {
     private final ReleaseNotifications notifications;
     private final DurableAcquire durable;
     private final HistoryEpochs epochs = new HistoryEpochs();
-    private final FireTimeLeads leads = new FireTimeLeads(System::nanoTime);
     private final String endpoint;
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
@@ -123,8 +119,7 @@ public final class RedisLeaseStore implements LeaseStore {
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
                         Integer.toString(r.historySize()), epochs.lastSeen(job),
-                        Long.toString(Math.max(0, leads.window(job, r.historyLossWindow()).toMillis())),
-                        epochs.highestToken(job)),
+                        Long.toString(Math.max(0, r.historyLossWindow().toMillis())), epochs.highestToken(job)),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
@@ -135,7 +130,6 @@ public final class RedisLeaseStore implements LeaseStore {
         if ("ACQUIRED".equals(status)) {
             long token = ScriptRunner.number(reply.get(2));
             epochs.sawToken(job, token);
-            leads.saw(job, r.nominalFireTime(), Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
             if (acked[0] < durable.replicas()) {
                 refuseNotDurable(r, acked[0]);
             }
@@ -148,7 +142,6 @@ public final class RedisLeaseStore implements LeaseStore {
         Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
         LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
         epochs.sawToken(job, holder.fencingToken());
-        leads.saw(job, holder.nominalFireTime(), holder.acquiredAt());
         return AcquireResult.refused(AcquireResult.Status.valueOf(status), holder, ttl);
     }
 

@@ -18,9 +18,7 @@ import java.util.Objects;
  * @param historyLossWindow after the store lost the job's history, fire times earlier than the
  *                        loss's detection plus this window may have run before it and are refused
  *                        ({@link AcquireResult.Status#HISTORY_LOST}); at least the largest clock
- *                        skew between nodes (the engine passes its skew tolerance). A store may
- *                        narrow it to what it measured (the Redis store: the largest lead with which
- *                        a fire time of the job was taken recently, plus 250 ms), never widen it
+ *                        skew between nodes (the engine passes its skew tolerance)
  */
 public record RunLeaseRequest(JobId job, Instant nominalFireTime, String ownerToken, String nodeId,
                               Duration lease, Duration markerRetention, int historySize,

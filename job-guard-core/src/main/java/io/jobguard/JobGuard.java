@@ -470,8 +470,9 @@ public final class JobGuard implements AutoCloseable {
      */
     private void warnIfBlockedByForeignValue(JobOptions job, RunLeaseRequest request, AcquireResult result) {
         LeaseRecord holder = result.holder();
-        if (result.status() == AcquireResult.Status.ACQUIRED || holder == null
-                || (!holder.foreign() && holder.expiresIn() != null)) {
+        // HISTORY_LOST's holder is the epoch (no TTL by design), not a blocking entry: HistoryLossLog reports it
+        if (result.status() == AcquireResult.Status.ACQUIRED || result.status() == AcquireResult.Status.HISTORY_LOST
+                || holder == null || (!holder.foreign() && holder.expiresIn() != null)) {
             return;
         }
         repeatedWarnings.warn(log, "foreign-value|" + job.name(),

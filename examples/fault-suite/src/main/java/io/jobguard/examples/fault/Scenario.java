@@ -145,6 +145,11 @@ enum Scenario {
             replica.resume();
             RedisSetup.await(Duration.ofSeconds(40), "Sentinel to promote the replica", () -> sentinel.primary() == replica
                     && ((String) replica.call("INFO", "replication")).contains("role:master"));
+            // the old primary returns (empty, no persistence) and Sentinel makes it the new primary's replica, as an
+            // operator's restart would: until then durable acquire has no replica to wait for and refuses every firing
+            primary.restart();
+            RedisSetup.await(Duration.ofSeconds(40), "the old primary to rejoin as a replica", () ->
+                    ((String) replica.call("INFO", "replication")).contains("state=online"));
             run.faultEnd();
         }
     },

@@ -1,0 +1,85 @@
+package io.jobguard.engine;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobOptions;
+import io.jobguard.RunOutcome;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 16 item 2 on a real redis-server: a refusal after a loss is reported once as HISTORY_LOST,
+ * not also as an entry without expiry that blocks the job (the epoch has no TTL by design).
+ */
+@WithRedis
+class HistoryLossLogIT {
+
+    private static final Duration TOLERANCE = Duration.ofMinutes(1);
+    private static final JobOptions JOB = JobOptions.of("report", Duration.ofSeconds(10));
+
+    private final RedisServerProcess redis;
+    private final LettuceConnectionFactory connectionFactory;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    HistoryLossLogIT(RedisServerProcess redis) {
+        this.redis = redis;
+        this.connectionFactory = redis.connectionFactory(Duration.ofSeconds(2));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        connectionFactory.destroy();
+    }
+
+    private JobGuard node(String id) {
+        RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgtest");
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(TOLERANCE).build());
+        closeables.add(guard);
+        closeables.add(store);
+        return guard;
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    @Test
+    void aRefusalAfterALossIsNotReportedAsAnEntryThatBlocksTheJob() {
+        Logger engineLog = (Logger) LoggerFactory.getLogger(JobGuard.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        engineLog.addAppender(lines);
+        try {
+            JobGuard a = node("a");
+            Instant t1 = now();
+            assertThat(a.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.RAN);
+            redis.flushAll();
+            assertThat(a.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        } finally {
+            engineLog.detachAppender(lines);
+        }
+        // the epoch has no TTL by design; the refusal is the loss's own WARN, not "blocks the job"
+        assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
+                .anyMatch(m -> m.contains("outcome HISTORY_LOST"))
+                .noneMatch(m -> m.contains("blocks the job"));
+    }
+}

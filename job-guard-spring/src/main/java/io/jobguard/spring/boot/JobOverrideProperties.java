@@ -9,7 +9,6 @@ import java.time.Duration;
  */
 public class JobOverrideProperties {
 
-    /** The job's lease. */
     /** What happens to fire times nobody started (issue 15); unset: no recovery unless a job sets one. */
     private io.jobguard.MisfirePolicy misfirePolicy;
 
@@ -22,6 +21,7 @@ public class JobOverrideProperties {
     /** What happens to a run that started and never completed; unset: no recovery unless a job sets one. */
     private io.jobguard.Delivery delivery;
 
+    /** The job's lease. */
     private Duration lease;
 
     /** How long a WAIT firing waits for the lease. */

@@ -132,12 +132,6 @@ public final class GuardedJob {
     }
 
     /**
-     * Records the outcome of a firing on this node.
-     *
-     * @param nominalFireTime the fire time
-     * @param outcome         what happened
-     */
-    /**
      * How the job recovers lost fire times (issue 15), or null when it does not.
      *
      * @return the recovery options, or null
@@ -155,6 +149,12 @@ public final class GuardedJob {
         this.recovery = recovery;
     }
 
+    /**
+     * Records the outcome of a firing on this node.
+     *
+     * @param nominalFireTime the fire time
+     * @param outcome         what happened
+     */
     public void recordOutcome(Instant nominalFireTime, RunOutcome outcome) {
         this.last = new Last(nominalFireTime, outcome);
     }

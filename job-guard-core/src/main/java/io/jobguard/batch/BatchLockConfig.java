@@ -18,9 +18,12 @@ import java.util.Objects;
  * @param maxKeys              most distinct keys per batch (default 100,000)
  * @param maxKeyLength         longest business key in characters (default 512)
  * @param maxReportedConflicts most conflicting keys reported per refused attempt (default 16)
- * @param spread               Redis Cluster only: spread the keys of a namespace over all slots (grouped by
- *                             slot, one call per slot group, ascending slot order) instead of one hash tag per
- *                             namespace (default {@code false}: one slot, atomic per chunk)
+ * @param spread               spread the keys of a namespace over 16 slot-range buckets (one call per bucket,
+ *                             the buckets sent in parallel) instead of one hash tag per namespace (one slot,
+ *                             atomic per chunk); {@code null} (the default) chooses from the topology on first
+ *                             use: spread on a Redis Cluster with several masters, one hash tag on standalone,
+ *                             Sentinel and one-master clusters. The first node to choose records its mode in
+ *                             Redis and every later node follows it, so a fleet never mixes modes
  * @param keepAlive            default for keep-alive of leases from {@link BatchLocks#tryAcquire} and
  *                             {@link BatchLocks#acquire(String, java.util.Collection, Duration, Duration)}
  *                             (default {@code false})
@@ -28,7 +31,7 @@ import java.util.Objects;
  *                             an expired holder (which sends none) is noticed (default 500 ms)
  */
 public record BatchLockConfig(String nodeId, int chunkSize, int maxKeys, int maxKeyLength,
-                              int maxReportedConflicts, boolean spread, boolean keepAlive,
+                              int maxReportedConflicts, Boolean spread, boolean keepAlive,
                               Duration waitPollInterval) {
 
     /**
@@ -39,7 +42,7 @@ public record BatchLockConfig(String nodeId, int chunkSize, int maxKeys, int max
      * @param maxKeys              most keys per batch
      * @param maxKeyLength         longest key
      * @param maxReportedConflicts most conflicts reported
-     * @param spread               spread mode
+     * @param spread               spread mode, or null to choose from the topology
      * @param keepAlive            default keep-alive
      * @param waitPollInterval     WAIT fallback poll interval
      * @throws IllegalArgumentException naming the invalid setting
@@ -104,7 +107,7 @@ public record BatchLockConfig(String nodeId, int chunkSize, int maxKeys, int max
         private int maxKeys = 100_000;
         private int maxKeyLength = 512;
         private int maxReportedConflicts = 16;
-        private boolean spread;
+        private Boolean spread;
         private boolean keepAlive;
         private Duration waitPollInterval = Duration.ofMillis(500);
 
@@ -169,10 +172,10 @@ public record BatchLockConfig(String nodeId, int chunkSize, int maxKeys, int max
         /**
          * Sets spread mode for Redis Cluster.
          *
-         * @param spread whether to spread keys over slots
+         * @param spread whether to spread keys over slots, or null (the default) to choose from the topology
          * @return this builder
          */
-        public Builder spread(boolean spread) {
+        public Builder spread(Boolean spread) {
             this.spread = spread;
             return this;
         }

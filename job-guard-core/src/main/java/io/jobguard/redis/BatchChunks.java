@@ -47,6 +47,19 @@ final class BatchChunks {
     }
 
     /**
+     * How far one run of chunk calls got: the chunks it locked, the key bases where it created the
+     * lease's record, and, if it stopped early, the chunk it stopped at with either the refusal or
+     * the failure (a failed call may have run on the server, so that chunk is uncertain).
+     */
+    record Progress(List<BatchPlan.Chunk> done, Set<String> created, String fence, String acquiredAt,
+                    BatchPlan.Chunk stoppedAt, BatchScripts.ChunkReply refusal, RuntimeException failure) {
+
+        boolean complete() {
+            return stoppedAt == null;
+        }
+    }
+
+    /**
      * Locks the plan's chunks in order; on a conflict or a failure releases what this call locked
      * before reporting, so nothing new stays held.
      *
@@ -55,57 +68,89 @@ final class BatchChunks {
      * @param extending   whether the lease already exists (an extension keeps its records and index entry)
      */
     Outcome lock(BatchPlan plan, String token, String fence, String acquiredAt, long leaseMs,
-                       Set<String> recordBases, boolean extending) {
+                 Set<String> recordBases, boolean extending) {
+        Progress progress = lockChunks(plan.namespace(), plan.chunks(), token, fence, acquiredAt, leaseMs, recordBases);
+        if (progress.complete()) {
+            recordBases.addAll(progress.created());
+            return new Outcome(progress.fence(), progress.acquiredAt(), List.of(), false);
+        }
+        List<BatchPlan.Chunk> undo = new ArrayList<>(progress.done());
+        BatchPlan.Chunk uncertain = progress.failure() == null ? null : progress.stoppedAt();
+        if (uncertain != null) {
+            undo.add(uncertain);
+        }
+        // In spread mode a new lease was indexed before its first chunk: unindex it even if nothing was locked.
+        if (!undo.isEmpty() || (scripts.spread() && !extending)) {
+            release(plan.namespace(), undo, progress.created(), token,
+                    extending ? null : lockValue(token, progress.acquiredAt(), progress.fence()), uncertain);
+        }
+        return refused(plan.namespace(), progress);
+    }
+
+    /**
+     * Calls the acquire script for each chunk in order and stops at the first refusal or failure;
+     * rolls nothing back (the caller does).
+     */
+    Progress lockChunks(String namespace, List<BatchPlan.Chunk> chunks, String token, String fence,
+                        String acquiredAt, long leaseMs, Set<String> recordBases) {
         List<BatchPlan.Chunk> done = new ArrayList<>();
         Set<String> created = new LinkedHashSet<>();
         String f = fence;
         String at = acquiredAt;
-        for (BatchPlan.Chunk chunk : plan.chunks()) {
+        for (BatchPlan.Chunk chunk : chunks) {
             boolean create = !recordBases.contains(chunk.base()) && !created.contains(chunk.base());
             BatchScripts.ChunkReply reply;
             try {
-                reply = scripts.acquire(plan.namespace(), chunk, token, nodeId, leaseMs, f, at, create);
+                reply = scripts.acquire(namespace, chunk, token, nodeId, leaseMs, f, at, create);
             } catch (RuntimeException e) {
-                // The failed call may have run on the server: release it too, owner-checked key by key.
+                // The failed call may have run on the server (and created the record): undo it too.
                 if (create) {
                     created.add(chunk.base());
                 }
-                List<BatchPlan.Chunk> undo = new ArrayList<>(done);
-                undo.add(chunk);
-                release(plan.namespace(), undo, created, token, extending ? null : lockValue(token, at, f), chunk);
-                throw e instanceof LeaseStoreException lse ? lse : new LeaseStoreException(
-                        "job-guard could not lock batch keys in namespace '" + plan.namespace() + "': "
-                                + RateLimitedLog.causeChain(e), e);
+                return new Progress(done, created, f, at, chunk, null, e);
             }
-            if (reply.status() == BatchScripts.Status.ACQUIRED) {
-                f = reply.fence();
-                at = reply.acquiredAt();
-                done.add(chunk);
-                if (create) {
-                    created.add(chunk.base());
-                }
-                continue;
+            if (reply.status() != BatchScripts.Status.ACQUIRED) {
+                return new Progress(done, created, f, at, chunk, reply, null);
             }
-            if (!done.isEmpty()) {
-                release(plan.namespace(), done, created, token, extending ? null : lockValue(token, at, f), null);
+            f = reply.fence();
+            at = reply.acquiredAt();
+            done.add(chunk);
+            if (create) {
+                created.add(chunk.base());
             }
-            if (reply.status() == BatchScripts.Status.LEASE_GONE) {
-                return new Outcome(f, at, List.of(new BatchConflict(chunk.keys().get(0),
-                        LeaseRecord.foreign("(this lease expired while acquiring)", null))), true);
-            }
-            List<BatchConflict> conflicts = new ArrayList<>();
-            for (BatchScripts.Conflict c : reply.conflicts()) {
-                conflicts.add(new BatchConflict(chunk.keys().get(c.index()),
-                        LeaseValues.parse(c.value(), LeaseValues.ttl(c.pttl()))));
-            }
-            if (conflicts.isEmpty()) {
-                // The script reports at least one conflict; keep the refusal explicit if it ever does not.
-                conflicts.add(new BatchConflict(chunk.keys().get(0), LeaseRecord.foreign("(released meanwhile)", null)));
-            }
-            return new Outcome(f, at, conflicts, false);
         }
-        recordBases.addAll(created);
-        return new Outcome(f, at, List.of(), false);
+        return new Progress(done, created, f, at, null, null, null);
+    }
+
+    /**
+     * The outcome of a run that stopped early, once its chunks are rolled back: the failure is
+     * thrown; a refusal is reported with its conflicts, or as {@code leaseGone}.
+     */
+    Outcome refused(String namespace, Progress progress) {
+        if (progress.failure() != null) {
+            throw storeFailure(namespace, progress.failure());
+        }
+        BatchPlan.Chunk chunk = progress.stoppedAt();
+        BatchScripts.ChunkReply reply = progress.refusal();
+        if (reply.status() == BatchScripts.Status.LEASE_GONE) {
+            return new Outcome(progress.fence(), progress.acquiredAt(), List.of(new BatchConflict(chunk.keys().get(0),
+                    LeaseRecord.foreign("(this lease expired while acquiring)", null))), true);
+        }
+        List<BatchConflict> conflicts = new ArrayList<>();
+        for (BatchScripts.Conflict c : reply.conflicts()) {
+            conflicts.add(new BatchConflict(chunk.keys().get(c.index()),
+                    LeaseValues.parse(c.value(), LeaseValues.ttl(c.pttl()))));
+        }
+        if (conflicts.isEmpty()) {
+            // The script reports at least one conflict; keep the refusal explicit if it ever does not.
+            conflicts.add(new BatchConflict(chunk.keys().get(0), LeaseRecord.foreign("(released meanwhile)", null)));
+        }
+        return new Outcome(progress.fence(), progress.acquiredAt(), conflicts, false);
+    }
+
+    static LeaseStoreException storeFailure(String namespace, RuntimeException e) {
+        return e instanceof LeaseStoreException lse ? lse : new LeaseStoreException(
+                "job-guard could not lock batch keys in namespace '" + namespace + "': " + RateLimitedLog.causeChain(e), e);
     }
 
     /**
@@ -120,40 +165,57 @@ final class BatchChunks {
                  String indexEntry, BatchPlan.Chunk uncertain) {
         boolean interrupted = Thread.interrupted();
         String topic = schema.batchReleaseTopic(namespace);
-        Map<String, BatchPlan.Chunk> lastUnderBase = new HashMap<>();
-        for (BatchPlan.Chunk chunk : chunks) {
-            lastUnderBase.put(chunk.base(), chunk);
-        }
         try {
-            for (int i = 0; i < chunks.size(); i++) {
-                BatchPlan.Chunk chunk = chunks.get(i);
-                boolean end = endLeaseIn.contains(chunk.base()) && lastUnderBase.get(chunk.base()) == chunk;
-                boolean complete = chunk != uncertain;
-                String publish = i == chunks.size() - 1 ? topic : "";
-                try {
-                    scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
-                } catch (RuntimeException e) {
-                    if (!Thread.interrupted()) {
-                        throw e;
-                    }
-                    // An interrupt that arrived during the call aborted only our wait for the reply;
-                    // releasing is owner-checked and idempotent, so do it again rather than leave keys held.
-                    interrupted = true;
-                    scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
-                }
-            }
+            interrupted |= releaseChunks(namespace, chunks, endLeaseIn, token, indexEntry, uncertain, topic);
             if (scripts.spread() && indexEntry != null) {
                 scripts.unindex(namespace, indexEntry);
             }
         } catch (RuntimeException e) {
-            log.warn("job-guard: releasing batch keys in namespace '{}' on node {} failed; they expire with their lease: {}",
-                    namespace, nodeId, RateLimitedLog.causeChain(e));
+            warnReleaseFailed(namespace, e);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
         notifications.signal(topic);
+    }
+
+    /**
+     * Releases chunks one call each, in order; the last call publishes {@code topic} unless it is "".
+     * Throws on a failure.
+     *
+     * @return whether an interrupt arrived meanwhile (the flag is cleared; the caller re-sets it when done)
+     */
+    boolean releaseChunks(String namespace, List<BatchPlan.Chunk> chunks, Set<String> endLeaseIn, String token,
+                          String indexEntry, BatchPlan.Chunk uncertain, String topic) {
+        Map<String, BatchPlan.Chunk> lastUnderBase = new HashMap<>();
+        for (BatchPlan.Chunk chunk : chunks) {
+            lastUnderBase.put(chunk.base(), chunk);
+        }
+        boolean interrupted = false;
+        for (int i = 0; i < chunks.size(); i++) {
+            BatchPlan.Chunk chunk = chunks.get(i);
+            boolean end = endLeaseIn.contains(chunk.base()) && lastUnderBase.get(chunk.base()) == chunk;
+            boolean complete = chunk != uncertain;
+            String publish = i == chunks.size() - 1 ? topic : "";
+            try {
+                scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
+            } catch (RuntimeException e) {
+                if (!Thread.interrupted()) {
+                    throw e;
+                }
+                // An interrupt that arrived during the call aborted only our wait for the reply;
+                // releasing is owner-checked and idempotent, so do it again rather than leave keys held.
+                interrupted = true;
+                scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
+            }
+        }
+        return interrupted;
+    }
+
+    void warnReleaseFailed(String namespace, RuntimeException e) {
+        log.warn("job-guard: releasing batch keys in namespace '{}' on node {} failed; they expire with their lease: {}",
+                namespace, nodeId, RateLimitedLog.causeChain(e));
     }
 
     /** The record value of a lease; batch-acquire.lua builds the same string. */

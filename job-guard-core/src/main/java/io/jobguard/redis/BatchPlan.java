@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The validated, de-duplicated keys of one batch, cut into the chunks that are sent as one script
@@ -61,10 +62,11 @@ final class BatchPlan {
     /**
      * Validates keys and plans the chunks.
      *
+     * @param spread asked only once the keys are valid (it may need Redis to choose the mode)
      * @throws IllegalArgumentException naming the first problem, before anything is sent
      */
     static BatchPlan of(String namespace, Collection<String> input, BatchLockConfig config, KeySchema schema,
-                        int alreadyHeld) {
+                        int alreadyHeld, BooleanSupplier spread) {
         checkNamespace(namespace);
         if (input == null) {
             throw new IllegalArgumentException("batch keys must not be null (namespace '" + namespace + "')");
@@ -93,7 +95,7 @@ final class BatchPlan {
             throw new IllegalArgumentException("batch of " + (distinct.size() + alreadyHeld)
                     + " distinct keys exceeds maxKeys " + config.maxKeys() + " (namespace '" + namespace + "')");
         }
-        List<Chunk> chunks = config.spread()
+        List<Chunk> chunks = spread.getAsBoolean()
                 ? spreadChunks(namespace, distinct, config.chunkSize(), schema)
                 : chunks(schema.batchBase(namespace), distinct, config.chunkSize());
         Set<String> ordered = new LinkedHashSet<>(Math.max(16, distinct.size() * 4 / 3 + 1));

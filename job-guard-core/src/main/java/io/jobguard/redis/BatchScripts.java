@@ -16,14 +16,16 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The batch scripts, one call per chunk. In the default (hash-tag) mode the fencing counter and the
  * lease index share the chunk's slot and are updated inside the scripts; in spread mode they live
- * in the namespace's slot and are updated by separate commands.
+ * in the namespace's slot and one {@code batch-index.lua} call per acquisition takes the fencing
+ * token, the acquired-at time and indexes the lease, before the bucket calls. Every time is Redis
+ * TIME, never this JVM's clock.
  */
 final class BatchScripts {
 
     private static final LuaScript ACQUIRE = LuaScript.load("batch-acquire");
     private static final LuaScript RELEASE = LuaScript.load("batch-release");
     private static final LuaScript RENEW = LuaScript.load("batch-renew");
-    private static final LuaScript NEXT_FENCE = LuaScript.load("fence-next");
+    private static final LuaScript INDEX = LuaScript.load("batch-index");
     /** Cluster re-sharding answers: the call did not run and can be repeated (the scripts are idempotent per token). */
     private static final String[] RETRYABLE = {"TRYAGAIN", "MOVED", "ASK", "CLUSTERDOWN"};
     private static final int ATTEMPTS = 5;
@@ -33,6 +35,10 @@ final class BatchScripts {
 
     /** A chunk acquisition's reply. */
     record ChunkReply(Status status, String fence, String acquiredAt, List<Conflict> conflicts) {
+    }
+
+    /** Spread mode: the fencing token and acquired-at time (epoch ms, Redis TIME) of a new lease. */
+    record Begin(String fence, String acquiredAt) {
     }
 
     /** A conflicting key by its index in the chunk, with the holder's raw record value and TTL. */
@@ -130,30 +136,42 @@ final class BatchScripts {
         return keys.toArray(byte[][]::new);
     }
 
-    /** Spread mode: the next fencing token, from the namespace's counter. */
-    String nextFence(String namespace) {
-        Long fence = retrying(() -> runner.<Long>run(NEXT_FENCE, ReturnType.INTEGER,
-                List.of(schema.batchFence(namespace)), List.of()));
-        if (fence == null || fence <= 0) {
+    /**
+     * Spread mode: takes the namespace's next fencing token and indexes the new lease, in one call.
+     *
+     * @return the token and the acquired-at time the bucket calls write into the lease's records
+     */
+    Begin begin(String namespace, String token, String nodeId, long leaseMs) {
+        List<Object> reply = retrying(() -> runner.run(INDEX, ReturnType.MULTI,
+                List.of(schema.batchFence(namespace), schema.batchLeases(namespace)),
+                List.of("begin", Long.toString(leaseMs), token, nodeId)));
+        long fence = ScriptRunner.number(reply.get(0));
+        if (fence <= 0) {
             // a foreign or corrupted counter (issue 20): never hand out a token that is not positive
             throw new LeaseStoreException("job-guard: fencing counter " + schema.batchFence(namespace) + " gave "
                     + fence + ", not a positive token; the batch is refused (delete the key only if no batch lease "
                     + "of the namespace is live)");
         }
-        return Long.toString(fence);
+        return new Begin(Long.toString(fence), Long.toString(ScriptRunner.number(reply.get(1))));
     }
 
-    /** Spread mode: records (or re-scores) a live lease in the namespace's index. */
+    /** Spread mode: re-scores a live lease in the namespace's index with its new expiry (Redis TIME). */
     void index(String namespace, String value, long leaseMs) {
-        retrying(() -> {
-            try (RedisConnection c = runner.connectionFactory().getConnection()) {
-                byte[] key = BatchPlan.bytes(schema.batchLeases(namespace));
-                Long now = c.serverCommands().time(TimeUnit.MILLISECONDS);
-                long nowMs = now == null ? System.currentTimeMillis() : now;
-                c.zSetCommands().zRemRangeByScore(key, Double.NEGATIVE_INFINITY, nowMs);
-                return c.zSetCommands().zAdd(key, nowMs + (double) leaseMs, BatchPlan.bytes(value));
-            }
-        });
+        retrying(() -> runner.<Long>run(INDEX, ReturnType.INTEGER,
+                List.of(schema.batchFence(namespace), schema.batchLeases(namespace)),
+                List.of("renew", Long.toString(leaseMs), value)));
+    }
+
+    /**
+     * Spread mode, after the bucket calls of a release: unindexes the lease and publishes the
+     * release notification, in one call.
+     *
+     * @param indexEntry the lease's index entry, or null if it was never indexed
+     */
+    void finish(String namespace, String indexEntry, String topic) {
+        retrying(() -> runner.<Long>run(INDEX, ReturnType.INTEGER,
+                List.of(schema.batchFence(namespace), schema.batchLeases(namespace)),
+                List.of("end", "0", indexEntry == null ? "" : indexEntry, schema.releaseChannel(), topic)));
     }
 
     /** Spread mode: removes a lease from the namespace's index. */
@@ -167,6 +185,10 @@ final class BatchScripts {
 
     boolean spread() {
         return spread;
+    }
+
+    int maxConflicts() {
+        return maxConflicts;
     }
 
     /** KEYS, then the given ARGV, then the chunk's business keys as the trailing ARGV. */

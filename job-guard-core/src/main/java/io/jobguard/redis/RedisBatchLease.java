@@ -91,17 +91,8 @@ final class RedisBatchLease implements BatchLease {
             return false;
         }
         long start = System.nanoTime();
-        long leaseMs = RedisBatchLocks.millis(lease);
-        int lostBases = 0;
-        for (String base : recordBases) {
-            if (!locks.scripts().renew(namespace, base, token, value, leaseMs)) {
-                lostBases++;
-            }
-        }
+        int lostBases = locks.renew(namespace, recordBases, token, value, RedisBatchLocks.millis(lease));
         if (lostBases == 0) {
-            if (locks.scripts().spread()) {
-                locks.scripts().index(namespace, value, leaseMs);
-            }
             validUntilNanos = start + lease.toNanos();
             return true;
         }
@@ -123,7 +114,7 @@ final class RedisBatchLease implements BatchLease {
         if (!isValid()) {
             throw new IllegalStateException("batch lease in namespace '" + namespace + "' is no longer valid");
         }
-        BatchPlan all = BatchPlan.of(namespace, more, locks.config(), locks.schema(), 0);
+        BatchPlan all = locks.plan(namespace, more, 0);
         List<String> fresh = new ArrayList<>();
         for (String key : all.keys()) {
             if (!keys.contains(key)) {
@@ -133,9 +124,9 @@ final class RedisBatchLease implements BatchLease {
         if (fresh.isEmpty()) {
             return List.of();
         }
-        BatchPlan plan = BatchPlan.of(namespace, fresh, locks.config(), locks.schema(), keys.size());
-        BatchChunks.Outcome outcome = locks.chunks().lock(plan, token, String.valueOf(fence), acquiredAt,
-                RedisBatchLocks.millis(lease), recordBases, true);
+        BatchPlan plan = locks.plan(namespace, fresh, keys.size());
+        BatchChunks.Outcome outcome = locks.extend(plan, token, fence, acquiredAt, RedisBatchLocks.millis(lease),
+                recordBases);
         if (outcome.leaseGone()) {
             markLost();
             throw new IllegalStateException("batch lease in namespace '" + namespace + "' (fencing token " + fence
@@ -164,7 +155,7 @@ final class RedisBatchLease implements BatchLease {
             toRelease = List.copyOf(chunks);
             bases = Set.copyOf(recordBases);
         }
-        locks.chunks().release(namespace, toRelease, bases, token, value, null);
+        locks.release(namespace, toRelease, bases, token, value);
     }
 
     @Override

@@ -36,6 +36,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,11 +48,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Each chunk of up to {@link BatchLockConfig#chunkSize()} keys is one script call; release is
  * one call per chunk and renewal one call per lease (per bucket in spread mode), whatever the key
- * count. On Redis Cluster, by default every key of a namespace shares one hash tag (one slot:
- * atomic per chunk, but the namespace lives on one master). With {@link BatchLockConfig#spread()}
- * keys are spread over 16 buckets whose hash tags cover the slot space evenly; buckets are taken in
- * ascending order, rolled back on a conflict, and {@code TRYAGAIN}/{@code MOVED} replies are
- * retried.
+ * count. By default every key of a namespace shares one hash tag (one slot: atomic per chunk, but on
+ * a Redis Cluster the namespace lives on one master). In spread mode ({@link BatchLockConfig#spread()},
+ * chosen by default on a Redis Cluster with several masters) keys are spread over 16 buckets whose
+ * hash tags cover the slot space evenly; one namespace call takes the fencing token and indexes the
+ * lease, then every bucket is called at once ({@link BatchBuckets}), rolled back as a whole on a
+ * conflict; a WAIT that was refused re-tries bucket by bucket in ascending order, so of two
+ * overlapping batches one makes progress. {@code TRYAGAIN}/{@code MOVED} replies are retried.
+ * Every time stored or compared is Redis TIME.
  *
  * <p>The connection factory is not closed by {@link #close()}.
  */
@@ -61,20 +65,21 @@ public final class RedisBatchLocks implements BatchLocks {
 
     private final KeySchema schema;
     private final ScriptRunner runner;
-    private final BatchScripts scripts;
     private final ReleaseNotifications notifications;
-    private final BatchChunks chunks;
     private final KeepAlive keepAlive = new KeepAlive();
     private final BatchLockConfig config;
     private final List<BatchLockListener> listeners = new CopyOnWriteArrayList<>();
+    /** Spread mode's bucket calls; threads are made when first needed and end after a minute idle. */
+    private final ExecutorService bucketCalls;
+    /** The key layout, chosen on first use (it may need Redis): never changes afterwards. */
+    private volatile BatchLayout layout;
 
     private RedisBatchLocks(RedisConnectionFactory connectionFactory, String keyPrefix, BatchLockConfig config) {
         this.schema = new KeySchema(keyPrefix);
         this.runner = new ScriptRunner(connectionFactory);
         this.config = config;
-        this.scripts = new BatchScripts(runner, schema, config.spread(), config.maxReportedConflicts());
         this.notifications = new ReleaseNotifications(connectionFactory, schema.releaseChannel());
-        this.chunks = new BatchChunks(scripts, schema, config.nodeId(), notifications);
+        this.bucketCalls = BatchLayout.bucketCallPool(keyPrefix);
     }
 
     /**
@@ -127,13 +132,13 @@ public final class RedisBatchLocks implements BatchLocks {
     @Override
     public BatchAttempt acquire(BatchRequest request) throws InterruptedException {
         Objects.requireNonNull(request, "request");
-        BatchPlan plan = BatchPlan.of(request.namespace(), request.keys(), config, schema, 0);
+        BatchPlan plan = plan(request.namespace(), request.keys(), 0);
         long start = System.nanoTime();
         BatchResult result = BatchResult.ERROR;
         try {
             BatchAttempt attempt = request.type() == GuardType.WAIT && !request.waitFor().isZero()
                     ? waitFor(plan, request, start)
-                    : once(plan, request, UUID.randomUUID().toString());
+                    : once(plan, request, UUID.randomUUID().toString(), false);
             result = attempt.result();
             return attempt;
         } catch (InterruptedException e) {
@@ -158,11 +163,15 @@ public final class RedisBatchLocks implements BatchLocks {
         long deadline = start + request.waitFor().toNanos();
         String token = UUID.randomUUID().toString();
         try (ReleaseWatch watch = notifications.watch(schema.batchReleaseTopic(plan.namespace()))) {
+            boolean ordered = false;
             while (true) {
                 if (Thread.interrupted()) {
                     throw new InterruptedException("interrupted while waiting for batch keys in '" + plan.namespace() + "'");
                 }
-                BatchAttempt attempt = once(plan, request, token);
+                BatchAttempt attempt = once(plan, request, token, ordered);
+                // Refused: re-try bucket by bucket in ascending order, so two overlapping waiters cannot
+                // keep refusing each other (the one that takes the lowest shared bucket first wins).
+                ordered = true;
                 if (attempt.acquired()) {
                     return attempt;
                 }
@@ -184,14 +193,23 @@ public final class RedisBatchLocks implements BatchLocks {
         }
     }
 
-    private BatchAttempt once(BatchPlan plan, BatchRequest request, String token) throws InterruptedException {
+    private BatchAttempt once(BatchPlan plan, BatchRequest request, String token, boolean ordered)
+            throws InterruptedException {
         long start = System.nanoTime();
         long leaseMs = millis(request.lease());
         Set<String> recordBases = new LinkedHashSet<>();
+        BatchLayout l = layout();
         BatchChunks.Outcome outcome;
         try {
-            String fence = scripts.spread() ? scripts.nextFence(plan.namespace()) : "";
-            outcome = chunks.lock(plan, token, fence, "", leaseMs, recordBases, false);
+            if (l.spread()) {
+                BatchScripts.Begin begin = l.scripts().begin(plan.namespace(), token, config.nodeId(), leaseMs);
+                outcome = ordered
+                        ? l.chunks().lock(plan, token, begin.fence(), begin.acquiredAt(), leaseMs, recordBases, false)
+                        : l.buckets().lock(plan, token, begin.fence(), begin.acquiredAt(), leaseMs, recordBases,
+                                l.chunks().lockValue(token, begin.acquiredAt(), begin.fence()));
+            } else {
+                outcome = l.chunks().lock(plan, token, "", "", leaseMs, recordBases, false);
+            }
         } catch (LeaseStoreException e) {
             if (Thread.currentThread().isInterrupted()) {
                 Thread.interrupted();
@@ -204,10 +222,7 @@ public final class RedisBatchLocks implements BatchLocks {
         if (!outcome.conflicts().isEmpty()) {
             return BatchAttempt.refused(plan.namespace(), plan.keys().size(), BatchResult.CONFLICT, outcome.conflicts());
         }
-        String value = chunks.lockValue(token, outcome.acquiredAt(), outcome.fence());
-        if (scripts.spread()) {
-            indexQuietly(plan.namespace(), value, leaseMs);
-        }
+        String value = l.chunks().lockValue(token, outcome.acquiredAt(), outcome.fence());
         RedisBatchLease lease = new RedisBatchLease(this, plan, token, value, outcome.fence(), outcome.acquiredAt(),
                 request.lease(), start, recordBases);
         if (request.keepAlive()) {
@@ -217,13 +232,61 @@ public final class RedisBatchLocks implements BatchLocks {
         return BatchAttempt.acquired(lease);
     }
 
-    private void indexQuietly(String namespace, String value, long leaseMs) {
-        try {
-            scripts.index(namespace, value, leaseMs);
-        } catch (RuntimeException e) {
-            // The index only feeds the actuator; the keys are held either way.
-            log.warn("job-guard: could not index batch lease in namespace '{}': {}", namespace,
-                    RateLimitedLog.causeChain(e));
+    /** Validates the keys and plans their chunks in this instance's layout. */
+    BatchPlan plan(String namespace, Collection<String> keys, int alreadyHeld) {
+        return BatchPlan.of(namespace, keys, config, schema, alreadyHeld, () -> layout().spread());
+    }
+
+    /** Locks more keys for an existing lease (its fencing token, acquired-at time and records). */
+    BatchChunks.Outcome extend(BatchPlan plan, String token, long fence, String acquiredAt, long leaseMs,
+                               Set<String> recordBases) {
+        BatchLayout l = layout();
+        return l.spread()
+                ? l.buckets().lock(plan, token, String.valueOf(fence), acquiredAt, leaseMs, recordBases, null)
+                : l.chunks().lock(plan, token, String.valueOf(fence), acquiredAt, leaseMs, recordBases, true);
+    }
+
+    /** Ends a lease: releases its chunks and records; never throws. */
+    void release(String namespace, List<BatchPlan.Chunk> chunks, Set<String> recordBases, String token, String value) {
+        BatchLayout l = layout();
+        if (l.spread()) {
+            l.buckets().release(namespace, chunks, recordBases, token, value, Set.of());
+        } else {
+            l.chunks().release(namespace, chunks, recordBases, token, value, null);
+        }
+    }
+
+    /**
+     * Renews a lease's record under each of its key bases (all at once in spread mode).
+     *
+     * @return how many bases no longer held the lease
+     */
+    int renew(String namespace, Set<String> recordBases, String token, String value, long leaseMs) {
+        BatchLayout l = layout();
+        if (!l.spread()) {
+            int lost = 0;
+            for (String base : recordBases) {
+                lost += l.scripts().renew(namespace, base, token, value, leaseMs) ? 0 : 1;
+            }
+            return lost;
+        }
+        int lost = l.buckets().renew(namespace, recordBases, token, value, leaseMs);
+        if (lost == 0) {
+            l.scripts().index(namespace, value, leaseMs);
+        }
+        return lost;
+    }
+
+    private BatchLayout layout() {
+        BatchLayout l = layout;
+        if (l != null) {
+            return l;
+        }
+        synchronized (this) {
+            if (layout == null) {
+                layout = BatchLayout.choose(runner, schema, config, notifications, bucketCalls);
+            }
+            return layout;
         }
     }
 
@@ -244,8 +307,11 @@ public final class RedisBatchLocks implements BatchLocks {
         BatchPlan.checkNamespace(namespace);
         byte[] key = BatchPlan.bytes(schema.batchLeases(namespace));
         try (RedisConnection c = runner.connectionFactory().getConnection()) {
-            Long now = c.serverCommands().time(TimeUnit.MILLISECONDS);
-            long nowMs = now == null ? System.currentTimeMillis() : now;
+            Long nowMs = c.serverCommands().time(TimeUnit.MILLISECONDS);
+            if (nowMs == null) {
+                // Expiries are Redis TIME; this JVM's clock is no stand-in (issue 19).
+                throw new IllegalStateException("Redis TIME gave no reply");
+            }
             Set<Tuple> entries = c.zSetCommands().zRangeWithScores(key, 0, -1);
             List<LeaseRecord> out = new ArrayList<>();
             if (entries != null) {
@@ -273,18 +339,6 @@ public final class RedisBatchLocks implements BatchLocks {
         return config;
     }
 
-    BatchChunks chunks() {
-        return chunks;
-    }
-
-    BatchScripts scripts() {
-        return scripts;
-    }
-
-    KeySchema schema() {
-        return schema;
-    }
-
     static long millis(Duration d) {
         return Math.max(1, d.toMillis());
     }
@@ -292,11 +346,15 @@ public final class RedisBatchLocks implements BatchLocks {
     @Override
     public void close() {
         keepAlive.close();
+        bucketCalls.shutdown();
         notifications.close();
     }
 
     @Override
     public String toString() {
-        return "RedisBatchLocks[prefix=" + schema.prefix() + ", spread=" + config.spread() + "]";
+        BatchLayout l = layout;
+        return "RedisBatchLocks[prefix=" + schema.prefix() + ", spread="
+                + (l != null ? Boolean.toString(l.spread()) : config.spread() != null ? config.spread() : "from topology")
+                + "]";
     }
 }

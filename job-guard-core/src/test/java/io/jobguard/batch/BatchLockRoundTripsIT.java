@@ -74,7 +74,8 @@ class BatchLockRoundTripsIT {
         lease.close();
         assertThat(calls()).containsEntry("evalsha", 1L).doesNotContainKey("eval")
                 .as("a live lease's own keys need no owner read-back").doesNotContainKey("hmget");
-        assertThat((Long) server.call("DBSIZE")).as("only the fencing counters remain").isEqualTo(2L);
+        assertThat((Long) server.call("DBSIZE")).as("only the fencing counters and the layout's record remain")
+                .isEqualTo(3L);
     }
 
     @Test

@@ -28,9 +28,8 @@ public final class RedisClusterProcess implements AutoCloseable {
     /** Number of hash slots in every Redis Cluster. */
     public static final int SLOTS = 16384;
 
-    /** Slot range of each master: the split redis-cli --cluster create makes for three masters. */
-    private static final int[][] SLOT_RANGES = {{0, 5460}, {5461, 10922}, {10923, 16383}};
-    private static final int MASTERS = SLOT_RANGES.length;
+    /** Masters of {@link #start()}. */
+    private static final int MASTERS = 3;
     private static final int ADDSLOTS_BATCH = 1000;
     private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(20);
 
@@ -58,9 +57,22 @@ public final class RedisClusterProcess implements AutoCloseable {
      * @throws IllegalStateException if the cluster does not form in time
      */
     public static RedisClusterProcess start(Path executable) {
+        return start(executable, MASTERS);
+    }
+
+    /**
+     * Starts a cluster of the given number of masters (no replicas), the slots split as
+     * {@code redis-cli --cluster create} splits them.
+     *
+     * @param executable a redis-server binary
+     * @param masterCount how many masters (1 or more)
+     * @return the formed cluster
+     * @throws IllegalStateException if the cluster does not form in time
+     */
+    public static RedisClusterProcess start(Path executable, int masterCount) {
         List<RedisServerProcess> nodes = new ArrayList<>();
         try {
-            for (int i = 0; i < MASTERS; i++) {
+            for (int i = 0; i < masterCount; i++) {
                 nodes.add(RedisServerProcess.start(executable, FreePorts::withClusterBus, port -> List.of(
                         "--cluster-enabled", "yes",
                         "--cluster-config-file", "nodes-" + port + ".conf",
@@ -175,21 +187,24 @@ public final class RedisClusterProcess implements AutoCloseable {
     }
 
     private void form() {
-        for (int i = 0; i < MASTERS; i++) {
+        int count = masters.size();
+        for (int i = 0; i < count; i++) {
             RedisServerProcess node = masters.get(i);
-            addSlots(node, SLOT_RANGES[i][0], SLOT_RANGES[i][1]);
+            // redis-cli's split: master i owns [round(i * 16384 / n), round((i + 1) * 16384 / n) - 1].
+            addSlots(node, (int) Math.round(i * (double) SLOTS / count),
+                    (int) Math.round((i + 1) * (double) SLOTS / count) - 1);
             // Distinct epochs up front spare the nodes the epoch-collision dance after MEET.
             admin(node, "CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
         }
         RedisServerProcess first = masters.get(0);
-        for (RedisServerProcess other : masters.subList(1, MASTERS)) {
+        for (RedisServerProcess other : masters.subList(1, count)) {
             admin(first, "CLUSTER", "MEET", other.host(), Integer.toString(other.port()));
         }
         awaitHealthy();
     }
 
     private void awaitHealthy() {
-        if (!Poll.until(FORMATION_TIMEOUT, () -> masters.stream().allMatch(RedisClusterProcess::healthy))) {
+        if (!Poll.until(FORMATION_TIMEOUT, () -> masters.stream().allMatch(node -> healthy(node, masters.size())))) {
             StringBuilder state = new StringBuilder("Redis Cluster did not become healthy within ")
                     .append(FORMATION_TIMEOUT.toSeconds()).append(" s");
             for (RedisServerProcess node : masters) {
@@ -201,11 +216,11 @@ public final class RedisClusterProcess implements AutoCloseable {
         }
     }
 
-    private static boolean healthy(RedisServerProcess node) {
+    private static boolean healthy(RedisServerProcess node, int knownNodes) {
         String info = clusterInfo(node);
         return info.contains("cluster_state:ok")
                 && info.contains("cluster_slots_ok:" + SLOTS)
-                && info.contains("cluster_known_nodes:" + MASTERS);
+                && info.contains("cluster_known_nodes:" + knownNodes);
     }
 
     private static String clusterInfo(RedisServerProcess node) {

@@ -78,7 +78,7 @@ public class JobGuardBatchAutoConfiguration {
                     .maxKeys(batch.getMaxKeys())
                     .maxKeyLength(batch.getMaxKeyLength())
                     .keepAlive(batch.isKeepAlive())
-                    .spread(batch.isSpread())
+                    .spread(batch.getSpread())
                     .waitPollInterval(batch.getWaitPollInterval())
                     .build();
             return RedisBatchLocks.create(redis, properties.getKeyPrefix(), batchConfig);

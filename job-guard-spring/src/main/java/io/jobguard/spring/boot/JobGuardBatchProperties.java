@@ -24,8 +24,11 @@ public class JobGuardBatchProperties implements Validator {
     /** Most keys in one batch; larger batches are rejected before anything is sent. */
     private int maxKeys = 100_000;
 
-    /** Redis Cluster: spread keys over all slots instead of one hash tag per batch namespace. */
-    private boolean spread;
+    /**
+     * Spread each batch namespace over 16 slot-range buckets (all called at once) instead of one hash tag;
+     * unset: spread on a Redis Cluster with several masters, one hash tag otherwise.
+     */
+    private Boolean spread;
 
     /** WAIT re-tries at least this often even without a release notification. */
     private Duration waitPollInterval = Duration.ofMillis(500);
@@ -107,20 +110,20 @@ public class JobGuardBatchProperties implements Validator {
     }
 
     /**
-     * Returns whether spread mode is on.
+     * Returns whether spread mode is on, or null to choose from the topology.
      *
-     * @return {@code true} for spread mode
+     * @return {@code true} for spread mode, {@code false} for one hash tag, null for the topology's choice
      */
-    public boolean isSpread() {
+    public Boolean getSpread() {
         return spread;
     }
 
     /**
      * Sets spread mode.
      *
-     * @param spread {@code true} to spread keys over all slots
+     * @param spread {@code true} to spread keys over all slots, null to choose from the topology
      */
-    public void setSpread(boolean spread) {
+    public void setSpread(Boolean spread) {
         this.spread = spread;
     }
 

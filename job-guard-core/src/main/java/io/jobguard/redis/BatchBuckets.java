@@ -88,7 +88,7 @@ final class BatchBuckets {
             recordBases.addAll(created);
             return new BatchChunks.Outcome(fence, acquiredAt, List.of(), false);
         }
-        release(plan.namespace(), undo, created, token, indexEntry, uncertain);
+        release(plan.namespace(), undo, created, token, indexEntry, uncertain, false);
         return refused(plan.namespace(), stopped);
     }
 
@@ -121,9 +121,10 @@ final class BatchBuckets {
      * @param endLeaseIn the buckets whose lease record is deleted (every bucket, when the lease ends)
      * @param indexEntry the lease's index entry, or null if it is not to be removed
      * @param uncertain  chunks whose acquisition call failed on its way (owner-checked key by key)
+     * @param notify     whether to wake waiters (not for the rollback of a refused attempt, see {@link BatchChunks#release})
      */
     void release(String namespace, List<BatchPlan.Chunk> toRelease, Set<String> endLeaseIn, String token,
-                 String indexEntry, Set<BatchPlan.Chunk> uncertain) {
+                 String indexEntry, Set<BatchPlan.Chunk> uncertain, boolean notify) {
         List<Future<Boolean>> calls = new ArrayList<>();
         for (List<BatchPlan.Chunk> bucket : byBase(toRelease).values()) {
             BatchPlan.Chunk uncertainHere = null;
@@ -133,14 +134,16 @@ final class BatchBuckets {
             BatchPlan.Chunk unsure = uncertainHere;
             calls.add(submit(() -> chunks.releaseChunks(namespace, bucket, endLeaseIn, token, indexEntry, unsure, "")));
         }
-        String topic = schema.batchReleaseTopic(namespace);
+        String topic = notify ? schema.batchReleaseTopic(namespace) : "";
         try {
             awaitAll(calls);
             scripts.finish(namespace, indexEntry, topic);
         } catch (RuntimeException e) {
             chunks.warnReleaseFailed(namespace, e);
         }
-        notifications.signal(topic);
+        if (notify) {
+            notifications.signal(topic);
+        }
     }
 
     /**

@@ -82,7 +82,7 @@ final class BatchChunks {
         // In spread mode a new lease was indexed before its first chunk: unindex it even if nothing was locked.
         if (!undo.isEmpty() || (scripts.spread() && !extending)) {
             release(plan.namespace(), undo, progress.created(), token,
-                    extending ? null : lockValue(token, progress.acquiredAt(), progress.fence()), uncertain);
+                    extending ? null : lockValue(token, progress.acquiredAt(), progress.fence()), uncertain, false);
         }
         return refused(plan.namespace(), progress);
     }
@@ -160,11 +160,14 @@ final class BatchChunks {
      *                   each with the last chunk under it, so earlier chunks skip the owner check
      * @param indexEntry the lease's entry in the index, or null if it was never indexed
      * @param uncertain  a chunk whose acquisition call failed on its way (owner-checked key by key), or null
+     * @param notify     whether to wake waiters: a lease's end does; the rollback of a refused attempt does
+     *                   not, since it would wake its own WAIT loop at once, over and over (the others it
+     *                   refused re-try within their poll interval)
      */
     void release(String namespace, List<BatchPlan.Chunk> chunks, Set<String> endLeaseIn, String token,
-                 String indexEntry, BatchPlan.Chunk uncertain) {
+                 String indexEntry, BatchPlan.Chunk uncertain, boolean notify) {
         boolean interrupted = Thread.interrupted();
-        String topic = schema.batchReleaseTopic(namespace);
+        String topic = notify ? schema.batchReleaseTopic(namespace) : "";
         try {
             interrupted |= releaseChunks(namespace, chunks, endLeaseIn, token, indexEntry, uncertain, topic);
             if (scripts.spread() && indexEntry != null) {
@@ -177,7 +180,9 @@ final class BatchChunks {
                 Thread.currentThread().interrupt();
             }
         }
-        notifications.signal(topic);
+        if (notify) {
+            notifications.signal(topic);
+        }
     }
 
     /**

@@ -250,9 +250,9 @@ public final class RedisBatchLocks implements BatchLocks {
     void release(String namespace, List<BatchPlan.Chunk> chunks, Set<String> recordBases, String token, String value) {
         BatchLayout l = layout();
         if (l.spread()) {
-            l.buckets().release(namespace, chunks, recordBases, token, value, Set.of());
+            l.buckets().release(namespace, chunks, recordBases, token, value, Set.of(), true);
         } else {
-            l.chunks().release(namespace, chunks, recordBases, token, value, null);
+            l.chunks().release(namespace, chunks, recordBases, token, value, null, true);
         }
     }
 

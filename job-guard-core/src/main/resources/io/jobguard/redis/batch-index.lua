@@ -10,7 +10,7 @@
 -- ARGV[2] lease (ms); '0' for end
 -- ARGV[3] begin: owner token; renew: the lease's index entry; end: the entry, or '' if never indexed
 -- ARGV[4] begin: node id; end: notification channel
--- ARGV[5] end: notification message
+-- ARGV[5] end: notification message, or '' to publish nothing (the rollback of a refused attempt)
 --
 -- Returns begin: {fencingToken, acquiredAt}, the lease now indexed with its record value
 --                'jg1|<token>||<acquired-at>|<fencing token>|<node id>' (batch-acquire.lua writes
@@ -65,7 +65,9 @@ if ARGV[1] == 'end' then
   end
   -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
   -- the release has happened all the same and waiters fall back to polling (issue 20)
-  redis.pcall('PUBLISH', ARGV[4], ARGV[5])
+  if ARGV[5] ~= '' then
+    redis.pcall('PUBLISH', ARGV[4], ARGV[5])
+  end
   return 1
 end
 if ARGV[1] == 'renew' then

@@ -3,7 +3,7 @@
 # each master's share of the Redis CPU, Redis CPU per batch key, projected throughput for M masters, and
 # the longest Redis command (SLOWLOG) including a 100,000-key batch. Writes
 # docs/benchmarks/data/batch-masters.csv and docs/benchmarks/data/slowlog.csv.
-#   ./run-batch-masters.sh [batches per configuration (300)] [client threads (4)]
+#   ./run-batch-masters.sh [batches per configuration (1000)] [client threads (4)]
 # Needs: JDK 17+, Maven, redis-server on PATH (the clusters are started and stopped by the benchmark).
 set -euo pipefail
 
@@ -15,4 +15,4 @@ mkdir -p "$here/target"
   -Dmdep.outputFile="$here/target/cp-masters.txt" -Djobguard.skipJavadoc=true ${MVN_OPTS:-} >/dev/null)
 cp="$here/target/classes:$(cat "$here/target/cp-masters.txt")"
 cd "$root"
-java -cp "$cp" io.jobguard.benchmarks.BatchMastersBenchmark "${1:-300}" "${2:-4}" docs/benchmarks/data
+java -cp "$cp" io.jobguard.benchmarks.BatchMastersBenchmark "${1:-1000}" "${2:-4}" docs/benchmarks/data

@@ -21,7 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
  * Spread mode's fan-out: the buckets of one batch are locked, released and renewed by calls sent
  * to their masters at once (one task per bucket, chunks of a bucket in order), so a batch costs two
  * round trips of latency (the namespace call of {@code batch-index.lua}, then every bucket at once)
- * instead of one per bucket. The calls of buckets that sit on the same master share that master's
+ * instead of one per bucket, while each bucket's keys fit one chunk. The calls of buckets that sit on the same master share that master's
  * connection when the connection factory shares one (Lettuce's default), which pipelines them.
  *
  * <p>All or nothing still holds for the caller, and for every other batch: a bucket call is atomic

@@ -63,8 +63,8 @@ class JobGuardInfrastructure {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static NominalFireTimeConfigurer jobGuardNominalFireTimeConfigurer(GuardedJobRegistry registry) {
-        return new NominalFireTimeConfigurer(registry);
+    static NominalFireTimeConfigurer jobGuardNominalFireTimeConfigurer(ClusterSingletonPostProcessor postProcessor) {
+        return new NominalFireTimeConfigurer(postProcessor.registry(), postProcessor.firings());
     }
 
     @Bean

@@ -45,6 +45,7 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
     private final transient ObjectProvider<JobGuard> guard;
     private final transient Supplier<Stream<JobOptionsCustomizer>> customizers;
     private transient GuardedMethodResolver resolver;
+    private transient GuardedFirings firings;
 
     /**
      * Creates the post-processor.
@@ -73,7 +74,8 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
         RunObservations observations = new RunObservations(
                 () -> beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable(() -> ObservationRegistry.NOOP),
                 () -> beanFactory.getBeanProvider(RunObservationConvention.class).getIfAvailable(RunObservationConvention::new));
-        this.advisor = new ClusterSingletonAdvisor(new ClusterSingletonInterceptor(registry, this::engine, observations));
+        this.firings = new GuardedFirings(this::engine, observations);
+        this.advisor = new ClusterSingletonAdvisor(new ClusterSingletonInterceptor(registry, firings, observations));
     }
 
     @Override
@@ -105,6 +107,16 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
      */
     public GuardedJobRegistry registry() {
         return registry;
+    }
+
+    /**
+     * Runs the scheduled firings of the guarded methods under the guard (available once the bean
+     * factory is set).
+     *
+     * @return the firings runner shared with this post-processor's advice
+     */
+    public GuardedFirings firings() {
+        return firings;
     }
 
     private JobGuard engine() {

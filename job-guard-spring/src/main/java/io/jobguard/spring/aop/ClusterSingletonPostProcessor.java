@@ -2,7 +2,7 @@ package io.jobguard.spring.aop;
 
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
-import io.jobguard.spring.JobOptionsCustomizer;
+import io.jobguard.JobOptions;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.observation.RunObservationConvention;
@@ -26,8 +26,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
-import java.util.stream.Stream;
+import java.util.function.BiFunction;
 
 /**
  * Finds the {@link ClusterSingleton @ClusterSingleton} methods of every bean, validates them
@@ -43,7 +42,7 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
 
     private final transient GuardedJobRegistry registry;
     private final transient ObjectProvider<JobGuard> guard;
-    private final transient Supplier<Stream<JobOptionsCustomizer>> customizers;
+    private final transient BiFunction<JobOptions, Method, JobOptions> customizers;
     private transient GuardedMethodResolver resolver;
     private transient GuardedFirings firings;
 
@@ -52,10 +51,11 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
      *
      * @param registry    where guarded methods are recorded
      * @param guard       the engine (looked up when the first guarded bean appears)
-     * @param customizers adjust each job's options at startup
+     * @param customizers adjusts each job's options at startup (the application's
+     *                    {@code JobOptionsCustomizer}s, applied in order)
      */
     public ClusterSingletonPostProcessor(GuardedJobRegistry registry, ObjectProvider<JobGuard> guard,
-                                         Supplier<Stream<JobOptionsCustomizer>> customizers) {
+                                         BiFunction<JobOptions, Method, JobOptions> customizers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.guard = Objects.requireNonNull(guard, "guard");
         this.customizers = Objects.requireNonNull(customizers, "customizers");

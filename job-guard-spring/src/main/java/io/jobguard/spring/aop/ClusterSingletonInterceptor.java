@@ -10,11 +10,7 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.aop.support.AopUtils;
-import org.springframework.core.BridgeMethodResolver;
-import org.springframework.util.ClassUtils;
 
-import java.lang.reflect.Method;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,12 +45,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
 
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
-        Object target = invocation.getThis();
-        Class<?> targetClass = target == null ? invocation.getMethod().getDeclaringClass()
-                : ClassUtils.getUserClass(AopUtils.getTargetClass(target));
-        Method method = BridgeMethodResolver.findBridgedMethod(
-                AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass));
-        GuardedJob job = registry.forMethod(targetClass, method).orElse(null);
+        GuardedJob job = registry.forCall(invocation.getThis(), invocation.getMethod()).orElse(null);
         if (job == null) {
             return invocation.proceed();
         }

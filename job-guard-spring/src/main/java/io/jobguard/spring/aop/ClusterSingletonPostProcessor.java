@@ -11,6 +11,8 @@ import io.micrometer.observation.ObservationRegistry;
 import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -75,7 +77,9 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
                 () -> beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable(() -> ObservationRegistry.NOOP),
                 () -> beanFactory.getBeanProvider(RunObservationConvention.class).getIfAvailable(RunObservationConvention::new));
         this.firings = new GuardedFirings(this::engine, observations);
-        this.advisor = new ClusterSingletonAdvisor(new ClusterSingletonInterceptor(registry, firings, observations));
+        // every @ClusterSingleton method gets the interceptor (Spring's plain advisor: a pointcut and the advice)
+        this.advisor = new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(ClusterSingleton.class),
+                new ClusterSingletonInterceptor(registry, firings, observations));
     }
 
     @Override

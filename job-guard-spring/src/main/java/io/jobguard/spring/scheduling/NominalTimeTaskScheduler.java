@@ -6,13 +6,10 @@ import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.internal.ScheduleSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.aop.support.AopUtils;
-import org.springframework.core.BridgeMethodResolver;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.Trigger;
 import org.springframework.scheduling.support.PeriodicTrigger;
 import org.springframework.scheduling.support.ScheduledMethodRunnable;
-import org.springframework.util.ClassUtils;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -147,9 +144,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
      */
     private GuardedJob guarded(Runnable task) {
         if (task instanceof ScheduledMethodRunnable method) {
-            Class<?> type = ClassUtils.getUserClass(AopUtils.getTargetClass(method.getTarget()));
-            GuardedJob job = registry.forMethod(type,
-                    BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(method.getMethod(), type))).orElse(null);
+            GuardedJob job = registry.forCall(method.getTarget(), method.getMethod()).orElse(null);
             if (job != null) {
                 return job;
             }

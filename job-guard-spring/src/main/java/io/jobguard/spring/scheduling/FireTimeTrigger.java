@@ -28,8 +28,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *       the next time (as {@code ScheduledExecutorService} does), but times older than one period
  *       are skipped rather than replayed one by one.</li>
  * </ul>
- * Cron and fixed-delay times are those of the wrapped Spring trigger ({@code CronTrigger},
- * {@code PeriodicTrigger}).
+ * Other times are those of the wrapped Spring trigger (the registrar's {@code CronTrigger}, or any
+ * trigger the application schedules the method with).
  */
 final class FireTimeTrigger implements Trigger {
 
@@ -47,7 +47,7 @@ final class FireTimeTrigger implements Trigger {
         this.startDelay = startDelay;
     }
 
-    /** Fire times as a Spring trigger computes them (cron, fixed delay). */
+    /** Fire times as a Spring trigger computes them (a {@code CronTrigger}, or any other). */
     static FireTimeTrigger of(GuardedJob job, Trigger spring) {
         return new FireTimeTrigger(job, spring, null, null);
     }

@@ -8,7 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.Trigger;
-import org.springframework.scheduling.support.PeriodicTrigger;
 import org.springframework.scheduling.support.ScheduledMethodRunnable;
 
 import java.time.Clock;
@@ -22,8 +21,8 @@ import java.util.concurrent.ScheduledFuture;
  * its own nominal fire time. Tasks of methods that are not guarded go to the delegate untouched.
  * A guarded task is handed to the delegate as a {@link GuardedFiring} under a
  * {@link FireTimeTrigger}: cron times as Spring's {@code CronTrigger} computes them, fixed-rate
- * times on the cluster-wide grid, fixed-delay times by Spring's {@code PeriodicTrigger} as the
- * node's own schedule (the cluster-wide gap is the job's cool-down). The delegate reschedules the
+ * times on the cluster-wide grid. Fixed-delay tasks keep the delegate's own fixed-delay scheduling
+ * and take the node's own instant as their time (the cluster-wide gap is the job's cool-down). The delegate reschedules the
  * trigger with its own {@code TriggerContext}, so fire times are computed on the clock of the
  * scheduler that runs the task (behind Spring's scheduler router, the scheduler it routes to).
  */
@@ -93,9 +92,8 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.scheduleWithFixedDelay(task, startTime, delay);
         }
-        PeriodicTrigger trigger = new PeriodicTrigger(delay);
-        trigger.setInitialDelay(fromNow(startTime));
-        return drive(task, job, FireTimeTrigger.of(job, trigger));
+        job.markRouted();
+        return delegate.scheduleWithFixedDelay(ownInstant(task, job), startTime, delay);
     }
 
     @Override
@@ -104,7 +102,18 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.scheduleWithFixedDelay(task, delay);
         }
-        return drive(task, job, FireTimeTrigger.of(job, new PeriodicTrigger(delay)));
+        job.markRouted();
+        return delegate.scheduleWithFixedDelay(ownInstant(task, job), delay);
+    }
+
+    /**
+     * A fixed-delay firing: such a schedule has no grid shared by the nodes, so its nominal time is
+     * the node's own instant when it fires (the cluster-wide gap is the job's cool-down). The
+     * delegate keeps its own fixed-delay semantics (on a virtual-thread scheduler, the delay
+     * counts from the end of the run).
+     */
+    private GuardedFiring ownInstant(Runnable task, GuardedJob job) {
+        return new GuardedFiring(task, job, () -> job.schedule().latestAtOrBefore(job.clock().instant()), firings);
     }
 
     /**

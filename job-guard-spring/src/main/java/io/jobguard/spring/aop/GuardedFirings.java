@@ -7,6 +7,7 @@ import io.jobguard.MissedFireTimes;
 import io.jobguard.RunContext;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.observation.RunObservations;
+import org.springframework.util.function.SingletonSupplier;
 
 import java.time.Instant;
 import java.util.Map;
@@ -27,14 +28,17 @@ import java.util.function.Supplier;
  */
 public final class GuardedFirings {
 
-    private final Supplier<JobGuard> engine;
+    private final SingletonSupplier<JobGuard> guard;
+    private final SingletonSupplier<MissedFireTimes> missed;
     private final RunObservations observations;
     private final Map<RunContext, Admitted> admitted = new ConcurrentHashMap<>();
-    private volatile JobGuard guard;
-    private volatile MissedFireTimes missed;
 
+    /**
+     * @param engine the engine, looked up at the first firing (not while beans are being created)
+     */
     GuardedFirings(Supplier<JobGuard> engine, RunObservations observations) {
-        this.engine = Objects.requireNonNull(engine, "engine");
+        this.guard = SingletonSupplier.of(Objects.requireNonNull(engine, "engine"));
+        this.missed = SingletonSupplier.of(() -> new MissedFireTimes(guard.obtain()));
         this.observations = Objects.requireNonNull(observations, "observations");
     }
 
@@ -56,7 +60,7 @@ public final class GuardedFirings {
             return;
         }
         JobPermit permit = admission.permit();
-        Admitted firingRun = new Admitted(job, fireTime, admission);
+        Admitted firingRun = new Admitted(job, fireTime, admission, new AtomicBoolean());
         admitted.put(permit.context(), firingRun);
         Throwable failure = null;
         try {
@@ -88,48 +92,22 @@ public final class GuardedFirings {
     }
 
     JobGuard guard() {
-        JobGuard g = guard;
-        if (g == null) {
-            g = engine.get();
-            guard = g;
-        }
-        return g;
+        return guard.obtain();
     }
 
     MissedFireTimes missed() {
-        MissedFireTimes m = missed;
-        if (m == null) {
-            m = new MissedFireTimes(guard());
-            missed = m;
-        }
-        return m;
+        return missed.obtain();
     }
 
-    /** A scheduled firing admitted on this thread; whoever takes it finishes its permit. */
-    static final class Admitted {
-        private final GuardedJob job;
-        private final Instant fireTime;
-        private final Admission admission;
-        private final AtomicBoolean taken = new AtomicBoolean();
-
-        Admitted(GuardedJob job, Instant fireTime, Admission admission) {
-            this.job = job;
-            this.fireTime = fireTime;
-            this.admission = admission;
-        }
-
-        GuardedJob job() {
-            return job;
-        }
-
-        Instant fireTime() {
-            return fireTime;
-        }
-
-        Admission admission() {
-            return admission;
-        }
-
+    /**
+     * A scheduled firing admitted on this thread; whoever takes it finishes its permit.
+     *
+     * @param job       the guarded method
+     * @param fireTime  the nominal fire time
+     * @param admission the granted admission
+     * @param taken     whether the advice (or the firing itself) took it
+     */
+    record Admitted(GuardedJob job, Instant fireTime, Admission admission, AtomicBoolean taken) {
         boolean take() {
             return taken.compareAndSet(false, true);
         }

@@ -50,10 +50,16 @@ public final class GuardedFirings {
      * @param firing   Spring's scheduled runnable of the method (also run for each recovered fire time)
      */
     public void fire(GuardedJob job, Instant fireTime, Runnable firing) {
-        Admission admission = job.recovery() == null ? guard().admit(job.options(), fireTime)
-                : missed().admit(job.options(), job.recovery(), fireTime, firing);
-        if (!admission.granted()) {
+        Admission admission;
+        try {
+            admission = job.recovery() == null ? guard().admit(job.options(), fireTime)
+                    : missed().admit(job.options(), job.recovery(), fireTime, firing);
+        } catch (RuntimeException | Error e) {
             // the method does not run, so there is no scheduled-method observation to nest under
+            observations.start(guard(), job.options(), fireTime).stop(null, e);
+            throw e;
+        }
+        if (!admission.granted()) {
             RunObservations.Running observation = observations.start(guard(), job.options(), fireTime);
             job.recordOutcome(fireTime, admission.refusal());
             observation.stop(admission.refusal(), null);

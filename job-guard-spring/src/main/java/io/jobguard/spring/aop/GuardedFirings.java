@@ -10,9 +10,10 @@ import io.jobguard.spring.observation.RunObservations;
 import org.springframework.util.function.SingletonSupplier;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -31,7 +32,8 @@ public final class GuardedFirings {
     private final SingletonSupplier<JobGuard> guard;
     private final SingletonSupplier<MissedFireTimes> missed;
     private final RunObservations observations;
-    private final Map<RunContext, Admitted> admitted = new ConcurrentHashMap<>();
+    /** By the permit's run context itself (identity: two runs never share one). */
+    private final Map<RunContext, Admitted> admitted = Collections.synchronizedMap(new IdentityHashMap<>());
 
     /**
      * @param engine the engine, looked up at the first firing (not while beans are being created)

@@ -84,6 +84,17 @@ public final class JobPermit implements AutoCloseable {
         return outcome;
     }
 
+    /**
+     * Unbinds this run's context from the calling thread, which stays the permit's holder: for a run
+     * whose work goes on elsewhere after the admitted thread moves on (a returned future or
+     * publisher). The permit stays held until {@link #finish(Throwable)}.
+     */
+    public void detachFromThread() {
+        if (CurrentRun.get() == state) {
+            CurrentRun.set(null);
+        }
+    }
+
     /** Finishes the run as {@link RunOutcome#RAN} unless it was finished already. */
     @Override
     public void close() {

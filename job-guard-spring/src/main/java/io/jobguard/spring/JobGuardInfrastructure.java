@@ -1,6 +1,7 @@
 package io.jobguard.spring;
 
 import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
 import io.jobguard.spring.actuator.GuardedJobsContributor;
 import io.jobguard.spring.aop.ClusterSingletonPostProcessor;
 import io.jobguard.spring.internal.GuardedJobRegistry;
@@ -32,7 +33,13 @@ class JobGuardInfrastructure {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static ClusterSingletonPostProcessor jobGuardClusterSingletonPostProcessor(ObjectProvider<JobGuard> guard,
             ObjectProvider<JobOptionsCustomizer> customizers) {
-        return new ClusterSingletonPostProcessor(new GuardedJobRegistry(), guard, customizers::orderedStream);
+        return new ClusterSingletonPostProcessor(new GuardedJobRegistry(), guard, (options, method) -> {
+            JobOptions customized = options;
+            for (JobOptionsCustomizer customizer : (Iterable<JobOptionsCustomizer>) customizers.orderedStream()::iterator) {
+                customized = customizer.customize(customized, method);
+            }
+            return customized;
+        });
     }
 
     @Bean(name = REGISTRY_BEAN)
@@ -63,8 +70,8 @@ class JobGuardInfrastructure {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static NominalFireTimeConfigurer jobGuardNominalFireTimeConfigurer(GuardedJobRegistry registry) {
-        return new NominalFireTimeConfigurer(registry);
+    static NominalFireTimeConfigurer jobGuardNominalFireTimeConfigurer(ClusterSingletonPostProcessor postProcessor) {
+        return new NominalFireTimeConfigurer(postProcessor.registry(), postProcessor.firings());
     }
 
     @Bean

@@ -2,9 +2,7 @@ package io.jobguard.spring.aop;
 
 import io.jobguard.Admission;
 import io.jobguard.JobPermit;
-import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
-import io.jobguard.internal.CurrentRun;
 import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -27,8 +25,9 @@ import java.util.function.Supplier;
  * <p>Spring invokes a reactive {@code @Scheduled} method once, when it registers it, and subscribes
  * to the returned publisher at every firing. So for Reactor types the method call itself is not
  * guarded: the returned publisher is wrapped so that each subscription decides its own firing (the
- * fire time the scheduler bound to the subscribing thread) and, if admitted, subscribes to the
- * method's publisher while holding the lease; a refused firing completes empty.
+ * scheduled firing the subscribing thread was admitted for, else a direct subscription's own
+ * admission) and, if admitted, subscribes to the method's publisher while holding the lease; a
+ * refused firing completes empty.
  */
 final class AsyncRuns {
 
@@ -58,7 +57,7 @@ final class AsyncRuns {
      */
     static Object holdUntilComplete(Object returned, JobPermit permit, Instant fireTime,
                                     BiConsumer<Instant, RunOutcome> record) {
-        unbind(permit);
+        permit.detachFromThread();
         if (!(returned instanceof CompletionStage<?> stage)) {
             record.accept(fireTime, permit.finish(null));
             return returned;
@@ -71,13 +70,6 @@ final class AsyncRuns {
     static Object guardSubscriptions(Object publisher, Supplier<Decision> decide,
                                      BiConsumer<Instant, RunOutcome> record) {
         return Reactor.guard(publisher, decide, record);
-    }
-
-    private static void unbind(JobPermit permit) {
-        RunContext bound = CurrentRun.get();
-        if (bound != null && bound == permit.context()) {
-            CurrentRun.set(null);
-        }
     }
 
     private static Throwable unwrap(Throwable failure) {
@@ -117,14 +109,14 @@ final class AsyncRuns {
 
         private static <T> Mono<T> held(Mono<T> mono, Decision d, BiConsumer<Instant, RunOutcome> record) {
             JobPermit permit = d.admission().permit();
-            unbind(permit);
+            permit.detachFromThread();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             return mono.doOnError(failure::set).doFinally(signal -> finish(permit, d, signal, failure, record));
         }
 
         private static <T> Flux<T> held(Flux<T> flux, Decision d, BiConsumer<Instant, RunOutcome> record) {
             JobPermit permit = d.admission().permit();
-            unbind(permit);
+            permit.detachFromThread();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             return flux.doOnError(failure::set).doFinally(signal -> finish(permit, d, signal, failure, record));
         }

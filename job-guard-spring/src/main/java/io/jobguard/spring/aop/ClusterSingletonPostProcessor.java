@@ -2,7 +2,7 @@ package io.jobguard.spring.aop;
 
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
-import io.jobguard.spring.JobOptionsCustomizer;
+import io.jobguard.JobOptions;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.observation.RunObservationConvention;
@@ -11,6 +11,8 @@ import io.micrometer.observation.ObservationRegistry;
 import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -26,8 +28,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
-import java.util.stream.Stream;
+import java.util.function.BiFunction;
 
 /**
  * Finds the {@link ClusterSingleton @ClusterSingleton} methods of every bean, validates them
@@ -43,18 +44,20 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
 
     private final transient GuardedJobRegistry registry;
     private final transient ObjectProvider<JobGuard> guard;
-    private final transient Supplier<Stream<JobOptionsCustomizer>> customizers;
+    private final transient BiFunction<JobOptions, Method, JobOptions> customizers;
     private transient GuardedMethodResolver resolver;
+    private transient GuardedFirings firings;
 
     /**
      * Creates the post-processor.
      *
      * @param registry    where guarded methods are recorded
      * @param guard       the engine (looked up when the first guarded bean appears)
-     * @param customizers adjust each job's options at startup
+     * @param customizers adjusts each job's options at startup (the application's
+     *                    {@code JobOptionsCustomizer}s, applied in order)
      */
     public ClusterSingletonPostProcessor(GuardedJobRegistry registry, ObjectProvider<JobGuard> guard,
-                                         Supplier<Stream<JobOptionsCustomizer>> customizers) {
+                                         BiFunction<JobOptions, Method, JobOptions> customizers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.guard = Objects.requireNonNull(guard, "guard");
         this.customizers = Objects.requireNonNull(customizers, "customizers");
@@ -73,7 +76,10 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
         RunObservations observations = new RunObservations(
                 () -> beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable(() -> ObservationRegistry.NOOP),
                 () -> beanFactory.getBeanProvider(RunObservationConvention.class).getIfAvailable(RunObservationConvention::new));
-        this.advisor = new ClusterSingletonAdvisor(new ClusterSingletonInterceptor(registry, this::engine, observations));
+        this.firings = new GuardedFirings(this::engine, observations);
+        // every @ClusterSingleton method gets the interceptor (Spring's plain advisor: a pointcut and the advice)
+        this.advisor = new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(ClusterSingleton.class),
+                new ClusterSingletonInterceptor(registry, firings, observations));
     }
 
     @Override
@@ -105,6 +111,16 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
      */
     public GuardedJobRegistry registry() {
         return registry;
+    }
+
+    /**
+     * Runs the scheduled firings of the guarded methods under the guard (available once the bean
+     * factory is set).
+     *
+     * @return the firings runner shared with this post-processor's advice
+     */
+    public GuardedFirings firings() {
+        return firings;
     }
 
     private JobGuard engine() {

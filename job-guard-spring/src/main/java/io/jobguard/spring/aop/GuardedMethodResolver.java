@@ -5,7 +5,6 @@ import io.jobguard.DurationParser;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.spring.JobOptionsCustomizer;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.ScheduleSpec;
 import org.springframework.core.KotlinDetector;
@@ -17,8 +16,8 @@ import org.springframework.util.StringValueResolver;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * Turns one {@code @ClusterSingleton} method into a {@link GuardedJob}, or fails with a message
@@ -29,10 +28,10 @@ final class GuardedMethodResolver {
 
     private final StringValueResolver values;
     private final Supplier<JobGuard> engine;
-    private final Supplier<Stream<JobOptionsCustomizer>> customizers;
+    private final BiFunction<JobOptions, Method, JobOptions> customizers;
 
     GuardedMethodResolver(StringValueResolver values, Supplier<JobGuard> engine,
-                          Supplier<Stream<JobOptionsCustomizer>> customizers) {
+                          BiFunction<JobOptions, Method, JobOptions> customizers) {
         this.values = values;
         this.engine = engine;
         this.customizers = customizers;
@@ -82,9 +81,7 @@ final class GuardedMethodResolver {
                     .keepAlive(annotation.keepAlive())
                     .cooldown(schedule.kind() == ScheduleSpec.Kind.FIXED_DELAY ? schedule.period() : Duration.ZERO)
                     .build();
-            for (JobOptionsCustomizer customizer : (Iterable<JobOptionsCustomizer>) customizers.get()::iterator) {
-                options = customizer.customize(options, method);
-            }
+            options = customizers.apply(options, method);
             return new GuardedJob(beanClass, method, options, schedule, config.clock());
         } catch (IllegalArgumentException e) {
             String message = e.getMessage();

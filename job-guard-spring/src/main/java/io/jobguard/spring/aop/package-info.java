@@ -1,6 +1,8 @@
 /**
- * The {@code @ClusterSingleton} advice for Spring beans: validation of guarded methods at startup
- * and the interceptor that admits each call through the engine. Only the post-processor is public,
- * for {@code @EnableJobGuard} to register.
+ * The {@code @ClusterSingleton} guard for Spring beans: validation of guarded methods at startup,
+ * {@link io.jobguard.spring.aop.GuardedFirings} that admits each scheduled firing for the fire time
+ * it carries, and the advice that runs the method under that firing's permit (or, for a direct
+ * call, admits the call itself). Public: the post-processor, for {@code @EnableJobGuard} to
+ * register, and {@code GuardedFirings}, for the scheduler decorator to call.
  */
 package io.jobguard.spring.aop;

@@ -1,5 +1,9 @@
 package io.jobguard.spring.internal;
 
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.BridgeMethodResolver;
+import org.springframework.util.ClassUtils;
+
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -48,6 +52,20 @@ public final class GuardedJobRegistry {
      */
     public Optional<GuardedJob> forMethod(Class<?> beanClass, Method method) {
         return Optional.ofNullable(byMethod.get(new MethodKey(beanClass, method)));
+    }
+
+    /**
+     * Finds the job of a call: the method as invoked (possibly an interface or bridge method) on
+     * a target that may be a proxy.
+     *
+     * @param target  the object the method is invoked on, or null when unknown
+     * @param invoked the method as invoked
+     * @return the job, or empty if the method is not guarded
+     */
+    public Optional<GuardedJob> forCall(Object target, Method invoked) {
+        Class<?> type = target == null ? invoked.getDeclaringClass()
+                : ClassUtils.getUserClass(AopUtils.getTargetClass(target));
+        return forMethod(type, BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(invoked, type)));
     }
 
     /**

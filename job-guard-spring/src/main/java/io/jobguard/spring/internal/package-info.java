@@ -1,6 +1,6 @@
 /**
  * Internal plumbing shared by job-guard's Spring packages (registry of guarded methods, schedule
- * grids, the thread-bound fire time). Public only for those packages; not an API and may change
+ * grids). Public only for those packages; not an API and may change
  * in any release.
  */
 package io.jobguard.spring.internal;

@@ -1,19 +1,14 @@
 package io.jobguard.spring.scheduling;
 
-import io.jobguard.spring.internal.FireTimeHolder;
+import io.jobguard.spring.aop.GuardedFirings;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.internal.ScheduleSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.aop.support.AopUtils;
-import org.springframework.core.BridgeMethodResolver;
-import org.springframework.scheduling.SchedulingAwareRunnable;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.Trigger;
-import org.springframework.scheduling.support.PeriodicTrigger;
 import org.springframework.scheduling.support.ScheduledMethodRunnable;
-import org.springframework.util.ClassUtils;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -24,11 +19,12 @@ import java.util.concurrent.ScheduledFuture;
 /**
  * A {@link TaskScheduler} decorator that gives every firing of a guarded {@code @Scheduled} method
  * its own nominal fire time. Tasks of methods that are not guarded go to the delegate untouched.
- * For guarded ones the decorator drives the trigger itself (see {@link TriggerDriver}): cron times
- * as the trigger computes them, fixed-rate times on the cluster-wide grid, fixed-delay times as
- * the node's own schedule (the cluster-wide gap is the job's cool-down). Fire times are computed on
- * the clock of the scheduler that runs the task: behind Spring's scheduler router, the clock of the
- * scheduler it routes the task to (see {@link TargetSchedulerClock}).
+ * A guarded task is handed to the delegate as a {@link GuardedFiring} under a
+ * {@link FireTimeTrigger}: cron times as Spring's {@code CronTrigger} computes them, fixed-rate
+ * times on the cluster-wide grid. Fixed-delay tasks keep the delegate's own fixed-delay scheduling
+ * and take the node's own instant as their time (the cluster-wide gap is the job's cool-down). The delegate reschedules the
+ * trigger with its own {@code TriggerContext}, so fire times are computed on the clock of the
+ * scheduler that runs the task (behind Spring's scheduler router, the scheduler it routes to).
  */
 final class NominalTimeTaskScheduler implements TaskScheduler {
 
@@ -36,12 +32,12 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
 
     private final TaskScheduler delegate;
     private final GuardedJobRegistry registry;
-    private final TargetSchedulerClock clocks;
+    private final GuardedFirings firings;
 
-    NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry, TargetSchedulerClock clocks) {
+    NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry, GuardedFirings firings) {
         this.delegate = delegate;
         this.registry = registry;
-        this.clocks = clocks;
+        this.firings = firings;
     }
 
     TaskScheduler delegate() {
@@ -59,7 +55,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.schedule(task, trigger);
         }
-        return drive(task, job, clocks.of(delegate, task), trigger);
+        return drive(task, job, FireTimeTrigger.of(job, trigger));
     }
 
     @Override
@@ -69,7 +65,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
             return delegate.schedule(task, startTime);
         }
         job.markRouted();
-        return delegate.schedule(new OneShot(task, job.runnableKey(), startTime), startTime);
+        return delegate.schedule(new GuardedFiring(task, job, () -> startTime, firings), startTime);
     }
 
     @Override
@@ -78,8 +74,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.scheduleAtFixedRate(task, startTime, period);
         }
-        Clock clock = clocks.of(delegate, task);
-        return drive(task, job, clock, new AlignedRateTrigger(grid(job, period), onClock(startTime, clock)));
+        return drive(task, job, FireTimeTrigger.alignedRate(job, grid(job, period), fromNow(startTime)));
     }
 
     @Override
@@ -88,8 +83,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.scheduleAtFixedRate(task, period);
         }
-        Clock clock = clocks.of(delegate, task);
-        return drive(task, job, clock, new AlignedRateTrigger(grid(job, period), clock.instant()));
+        return drive(task, job, FireTimeTrigger.alignedRate(job, grid(job, period), Duration.ZERO));
     }
 
     @Override
@@ -98,11 +92,8 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.scheduleWithFixedDelay(task, startTime, delay);
         }
-        PeriodicTrigger trigger = new PeriodicTrigger(delay);
-        // the registrar computed startTime on getClock(); the delay from now is what it means
-        Duration initial = Duration.between(getClock().instant(), startTime);
-        trigger.setInitialDelay(initial.isNegative() ? Duration.ZERO : initial);
-        return drive(task, job, clocks.of(delegate, task), trigger);
+        job.markRouted();
+        return delegate.scheduleWithFixedDelay(ownInstant(task, job), startTime, delay);
     }
 
     @Override
@@ -111,27 +102,38 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
         if (job == null) {
             return delegate.scheduleWithFixedDelay(task, delay);
         }
-        return drive(task, job, clocks.of(delegate, task), new PeriodicTrigger(delay));
-    }
-
-    private ScheduledFuture<?> drive(Runnable task, GuardedJob job, Clock clock, Trigger trigger) {
         job.markRouted();
-        job.clock(clock);
-        log.debug("job-guard: job '{}' scheduled with nominal fire times from {} on {}", job.options().name(),
-                trigger, clock);
-        return new TriggerDriver(task, job.runnableKey(), trigger, delegate, clock).start();
+        return delegate.scheduleWithFixedDelay(ownInstant(task, job), delay);
     }
 
     /**
-     * The instant that is as far from now on {@code clock} as {@code startTime} is from now on this
-     * scheduler's clock (the registrar computes start times on {@link #getClock()}).
+     * A fixed-delay firing: such a schedule has no grid shared by the nodes, so its nominal time is
+     * the node's own instant when it fires (the cluster-wide gap is the job's cool-down). The
+     * delegate keeps its own fixed-delay semantics (on a virtual-thread scheduler, the delay
+     * counts from the end of the run).
      */
-    private Instant onClock(Instant startTime, Clock clock) {
-        Clock own = getClock();
-        if (own.equals(clock)) {
-            return startTime;
-        }
-        return clock.instant().plus(Duration.between(own.instant(), startTime));
+    private GuardedFiring ownInstant(Runnable task, GuardedJob job) {
+        return new GuardedFiring(task, job, () -> job.schedule().latestAtOrBefore(job.clock().instant()), firings);
+    }
+
+    /**
+     * Hands the schedule to the delegate as a trigger, so the scheduler that runs the task
+     * reschedules it (on its own clock, virtual threads included); each firing claims its nominal
+     * time from the trigger, which named it when the scheduler delayed the firing to it.
+     */
+    private ScheduledFuture<?> drive(Runnable task, GuardedJob job, FireTimeTrigger trigger) {
+        job.markRouted();
+        log.debug("job-guard: job '{}' scheduled with nominal fire times from {}", job.options().name(), trigger);
+        return delegate.schedule(new GuardedFiring(task, job, trigger::claim, firings), trigger);
+    }
+
+    /**
+     * How far {@code startTime} is from now: the registrar computes start times on
+     * {@link #getClock()}, while the task runs on the clock of the scheduler it is routed to.
+     */
+    private Duration fromNow(Instant startTime) {
+        Duration delay = Duration.between(getClock().instant(), startTime);
+        return delay.isNegative() ? Duration.ZERO : delay;
     }
 
     private static ScheduleSpec grid(GuardedJob job, Duration period) {
@@ -151,9 +153,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
      */
     private GuardedJob guarded(Runnable task) {
         if (task instanceof ScheduledMethodRunnable method) {
-            Class<?> type = ClassUtils.getUserClass(AopUtils.getTargetClass(method.getTarget()));
-            GuardedJob job = registry.forMethod(type,
-                    BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(method.getMethod(), type))).orElse(null);
+            GuardedJob job = registry.forCall(method.getTarget(), method.getMethod()).orElse(null);
             if (job != null) {
                 return job;
             }
@@ -172,38 +172,5 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
     @Override
     public String toString() {
         return "NominalTimeTaskScheduler[" + delegate + "]";
-    }
-
-    /** A one-time firing of a guarded method: its nominal time is its start time. */
-    private static final class OneShot implements SchedulingAwareRunnable {
-        private final Runnable task;
-        private final String runnableKey;
-        private final Instant nominal;
-
-        OneShot(Runnable task, String runnableKey, Instant nominal) {
-            this.task = task;
-            this.runnableKey = runnableKey;
-            this.nominal = nominal;
-        }
-
-        @Override
-        public void run() {
-            FireTimeHolder.runWith(runnableKey, nominal, task);
-        }
-
-        @Override
-        public boolean isLongLived() {
-            return task instanceof SchedulingAwareRunnable s ? s.isLongLived() : SchedulingAwareRunnable.super.isLongLived();
-        }
-
-        @Override
-        public String getQualifier() {
-            return task instanceof SchedulingAwareRunnable s ? s.getQualifier() : null;
-        }
-
-        @Override
-        public String toString() {
-            return task.toString();
-        }
     }
 }

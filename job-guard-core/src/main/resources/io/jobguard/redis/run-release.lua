@@ -17,10 +17,9 @@ redis.call('DEL', KEYS[1])
 -- the run completed: the record's c is the latest fire time completed (issue 15); a record key of
 -- another type is left alone (the release itself must not fail)
 local fireTime = tonumber(string.match(lease, '^jg1|[^|]*|(%d+)|'))
-local kind = redis.call('TYPE', KEYS[4]).ok
-if fireTime and (kind == 'hash' or kind == 'none') then
-  local completed = tonumber(redis.call('HGET', KEYS[4], 'c') or '0') or 0
-  if fireTime > completed then
+local completed = fireTime and redis.pcall('HGET', KEYS[4], 'c')
+if fireTime and type(completed) ~= 'table' then
+  if fireTime > (tonumber(completed or '0') or 0) then
     redis.call('HSET', KEYS[4], 'c', string.format('%d', fireTime))
   end
   redis.call('PEXPIRE', KEYS[4], ARGV[6])

@@ -96,8 +96,7 @@ if redis.call('EXISTS', unpack(stringKeys)) ~= found then
   end
 end
 local paused, epoch, counter, marker, lease, cooldown = values[1], values[2], values[3], values[4], values[5], values[6]
-local problem = (counter and counterProblem(KEYS[3], counter))
-    or (tonumber(ARGV[6]) > 0 and checkType(KEYS[5], 'list'))
+local problem = counter and counterProblem(KEYS[3], counter)
 if problem then
   return redis.error_reply(problem)
 end
@@ -119,6 +118,21 @@ end
 
 local now, micros = serverTime()
 
+-- The history list's type is checked by its LPUSH, the first write of a grant; a call that writes the
+-- epoch or the counter earlier checks it first (one TYPE on those rare calls instead of on every one).
+local historyChecked = tonumber(ARGV[6]) == 0
+local function writeEarly(key, value)
+  if not historyChecked then
+    local foreign = checkType(KEYS[5], 'list')
+    if foreign then
+      return foreign
+    end
+    historyChecked = true
+  end
+  redis.call('SET', key, value)
+  return nil
+end
+
 -- The epoch: see the header.
 local created, kind
 if epoch then
@@ -129,13 +143,13 @@ if epoch then
   if kind == 'new' and ARGV[7] ~= '' and ARGV[7] ~= created then
     kind = 'lost'
     epoch = created .. '|' .. kind
-    redis.call('SET', KEYS[6], epoch)
+    problem = writeEarly(KEYS[6], epoch)
   end
 else
   created = string.format('%d', now)
   kind = ARGV[7] == '' and 'new' or 'lost'
   epoch = created .. '|' .. kind
-  redis.call('SET', KEYS[6], epoch)
+  problem = writeEarly(KEYS[6], epoch)
 end
 local last = tonumber(counter or '0')
 local seen = tonumber(ARGV[9]) or 0
@@ -143,9 +157,11 @@ if seen > last then
   created = string.format('%d', now)
   kind = 'lost'
   epoch = created .. '|' .. kind
-  redis.call('SET', KEYS[6], epoch)
   last = seen
-  redis.call('SET', KEYS[3], string.format('%d', seen))
+  problem = problem or writeEarly(KEYS[6], epoch) or writeEarly(KEYS[3], string.format('%d', seen))
+end
+if problem then
+  return redis.error_reply(problem)
 end
 
 local recS, recSt, recA = tonumber(rec[1]), tonumber(rec[2]), tonumber(rec[3]) or 1
@@ -213,16 +229,23 @@ end
 
 -- The fencing token: see the header.
 local fence = math.max(last + 1, micros)
-redis.call('SET', KEYS[3], string.format('%d', fence))
 local value = 'jg1|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. string.format('%d', now) .. '|'
     .. string.format('%d', fence) .. '|' .. ARGV[2]
+-- The recent fire times (see the header) come first: a history key of another type fails this LPUSH
+-- before anything else of the grant is written.
+local history = tonumber(ARGV[6])
+if history > 0 then
+  local length = redis.pcall('LPUSH', KEYS[5], value)
+  if type(length) == 'table' then
+    return redis.error_reply(checkType(KEYS[5], 'list') or length.err)
+  end
+  if length >= 2 * history then
+    redis.call('LTRIM', KEYS[5], 0, history - 1)
+  end
+end
+redis.call('SET', KEYS[3], string.format('%d', fence))
 redis.call('SET', KEYS[1], value, 'PX', ARGV[4])
 redis.call('SET', KEYS[2], value, 'PX', ARGV[5])
--- The recent fire times: see the header.
-local history = tonumber(ARGV[6])
-if history > 0 and redis.call('LPUSH', KEYS[5], value) >= 2 * history then
-  redis.call('LTRIM', KEYS[5], 0, history - 1)
-end
 -- One HSET of the record's changed fields; its TTL is renewed every ARGV[13] / 32 (field r, see the header).
 local fields = {}
 if not recS or T > recS then

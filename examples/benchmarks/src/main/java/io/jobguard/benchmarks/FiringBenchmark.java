@@ -186,6 +186,7 @@ public final class FiringBenchmark {
         List<String> csv = new ArrayList<>(List.of("contender,round,firings,median_us,p99_us,redis_usec_per_firing"));
         Map<String, List<double[]>> byContender = new LinkedHashMap<>();
         Map<String, long[]> lastRound = new LinkedHashMap<>();
+        Map<String, String> commands = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             List<String> thisOrder = new ArrayList<>(order);
             java.util.Collections.rotate(thisOrder, round);
@@ -197,6 +198,9 @@ public final class FiringBenchmark {
                 int offset = offsets[order.indexOf(name)];
                 long[] whole = new long[firings];
                 long[][] part = {new long[firings + offset]};
+                if (round == rounds) {
+                    info.configResetstat();
+                }
                 double cpuBefore = cpuMicros(info.info("cpu"));
                 for (int i = 0; i < firings; i++) {
                     long t0 = System.nanoTime();
@@ -204,6 +208,9 @@ public final class FiringBenchmark {
                     whole[i] = System.nanoTime() - t0;
                 }
                 double cpu = (cpuMicros(info.info("cpu")) - cpuBefore) / firings;
+                if (round == rounds) {
+                    commands.put(name, commandsPerFiring(info.info("commandstats"), firings));
+                }
                 offsets[order.indexOf(name)] = offset + firings;
                 String partName = partName(name);
                 row(csv, byContender, lastRound, name, round, whole, String.format("%.2f", cpu));
@@ -224,6 +231,21 @@ public final class FiringBenchmark {
         }
         Files.write(out.resolve("firing-latency.csv"), latencies);
         printSummary(byContender);
+        System.out.println("Redis commands per firing in the last round (commands called from scripts included):");
+        commands.forEach((name, line) -> System.out.printf("  %-28s %s%n", name, line));
+    }
+
+    /** Calls per firing of each command in an {@code INFO commandstats} reply, except INFO and CONFIG. */
+    private static String commandsPerFiring(String commandstats, int firings) {
+        StringBuilder out = new StringBuilder();
+        for (String line : commandstats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:") && !line.startsWith("cmdstat_config")) {
+                String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+                long calls = Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*$", "$1"));
+                out.append(String.format("%s %.2f  ", command, calls / (double) firings));
+            }
+        }
+        return out.toString().trim();
     }
 
     /** The part row a contender reports besides its whole latency. */

@@ -65,8 +65,9 @@
 -- back to ARGV[6] once it reaches twice that (one LTRIM every ARGV[6] firings instead of each time);
 -- readers take the first ARGV[6].
 --
--- Cost (issue 19): one MGET reads every string key of the job, so a firing runs about a dozen Redis
--- commands; server time comes from serverTime() in prelude.lua.
+-- Cost (issue 19): a command called from Lua costs Redis more than most commands themselves, so a
+-- granted firing runs nine: MGET (every string key of the job), EXISTS, HMGET, TIME (serverTime() in
+-- prelude.lua), LPUSH, three SETs, HSET; LTRIM and the record's PEXPIRE only now and then.
 --
 -- Values are 'jg1|<token>|<T millis>|<acquired-at millis>|<fencing token>|<node id>'. A value of
 -- another shape or type is somebody else's and is reported, never parsed here.

@@ -15,18 +15,12 @@ import java.util.concurrent.TimeUnit;
  * A {@code redis-server} of the benchmark's own, on a free loopback port, without persistence, so
  * that no other client's load shows in its {@code INFO cpu}. Stopped (and its directory removed)
  * on {@link #close()}.
+ *
+ * @param process the server process
+ * @param port    its loopback port
+ * @param dir     its working directory (log file), removed on close
  */
-final class PrivateRedis implements AutoCloseable {
-
-    private final Process process;
-    private final int port;
-    private final Path dir;
-
-    private PrivateRedis(Process process, int port, Path dir) {
-        this.process = process;
-        this.port = port;
-        this.dir = dir;
-    }
+record PrivateRedis(Process process, int port, Path dir) implements AutoCloseable {
 
     static PrivateRedis start() throws IOException, InterruptedException {
         int port;
@@ -47,10 +41,6 @@ final class PrivateRedis implements AutoCloseable {
             Thread.onSpinWait();
         }
         return redis;
-    }
-
-    int port() {
-        return port;
     }
 
     private boolean answersPing() {

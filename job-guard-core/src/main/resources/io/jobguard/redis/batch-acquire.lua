@@ -25,32 +25,7 @@
 -- max(counter + 1, Redis TIME in microseconds), which assumes the Redis servers' clocks differ by
 -- less than the time the loss and the way back take. Exact in Lua's doubles until the year 2255.
 
--- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
--- every key this script may write with a type-sensitive command is checked before the first write:
--- a key of another type, or a fencing counter that is not a count from 0 below 2^53 (the next
--- token would not be positive, or not exact as a Lua number), fails the call with an error naming
--- the key, and nothing is written.
-local function checkCounter(key)
-  local kind = redis.call('TYPE', key).ok
-  if kind == 'none' then
-    return nil
-  end
-  local value = kind == 'string' and redis.call('GET', key)
-  if not value or not string.match(value, '^%d+$') or #value > 16 or tonumber(value) >= 9007199254740991 then
-    return 'job-guard: fencing counter ' .. key .. ' holds ' .. (value and ('"' .. value .. '"') or ('a ' .. kind))
-      .. ', not a count from 0 below 2^53, so the next fencing token would not be positive; nothing was'
-      .. ' written (delete the key only if no run or batch lease of it is live)'
-  end
-  return nil
-end
-local function checkType(key, want)
-  local kind = redis.call('TYPE', key).ok
-  if kind ~= 'none' and kind ~= want then
-    return 'job-guard: key ' .. key .. ' holds a ' .. kind .. ' where job-guard keeps a ' .. want
-      .. '; nothing was written (the key is not job-guard\'s: rename or delete it)'
-  end
-  return nil
-end
+-- BEGIN key type check (issue 20; checkCounter and checkType are in prelude.lua)
 if ARGV[7] == '1' then
   local problem = checkCounter(KEYS[3]) or checkType(KEYS[4], 'zset')
   if problem then
@@ -111,15 +86,14 @@ end
 
 local fence = ARGV[4]
 if fence == '' then
-  local time = call('TIME')
+  local _, micros = serverTime()
   local last = tonumber(call('GET', KEYS[3]) or '0') or 0
-  fence = string.format('%d', math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2])))
+  fence = string.format('%d', math.max(last + 1, micros))
   call('SET', KEYS[3], fence)
 end
 local at = ARGV[5]
 if at == '' then
-  local time = call('TIME')
-  at = string.format('%d', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+  at = string.format('%d', (serverTime()))
 end
 -- Stale fields of expired holders are simply overwritten. The first HSET also writes the field ''
 -- (never a business key: blank keys are rejected) with a value longer than Redis's default
@@ -146,8 +120,7 @@ if ARGV[8] == '1' then
   local value = 'jg1|' .. token .. '||' .. at .. '|' .. fence .. '|' .. ARGV[2]
   call('SET', record, value, 'PX', ms)
   if ARGV[7] == '1' then
-    local time = call('TIME')
-    local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+    local now = serverTime()
     call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
     call('ZADD', KEYS[4], now + ms, value)
   end

@@ -18,17 +18,7 @@
 --
 -- Returns the number of keys released.
 
--- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
--- every key this script may write with a type-sensitive command is checked before the first write:
--- a key of another type fails the call with an error naming the key, and nothing is written.
-local function checkType(key, want)
-  local kind = redis.call('TYPE', key).ok
-  if kind ~= 'none' and kind ~= want then
-    return 'job-guard: key ' .. key .. ' holds a ' .. kind .. ' where job-guard keeps a ' .. want
-      .. '; nothing was written (the key is not job-guard\'s: rename or delete it)'
-  end
-  return nil
-end
+-- BEGIN key type check (issue 20; checkType is in prelude.lua)
 if ARGV[3] == '1' then
   local problem = checkType(KEYS[3], 'zset')
   if problem then

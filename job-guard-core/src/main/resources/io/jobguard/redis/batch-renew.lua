@@ -8,17 +8,7 @@
 --
 -- Returns 1 when the lease was extended, 0 when its record or the hash is gone (lease lost).
 
--- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
--- every key this script may write with a type-sensitive command is checked before the first write:
--- a key of another type fails the call with an error naming the key, and nothing is written.
-local function checkType(key, want)
-  local kind = redis.call('TYPE', key).ok
-  if kind ~= 'none' and kind ~= want then
-    return 'job-guard: key ' .. key .. ' holds a ' .. kind .. ' where job-guard keeps a ' .. want
-      .. '; nothing was written (the key is not job-guard\'s: rename or delete it)'
-  end
-  return nil
-end
+-- BEGIN key type check (issue 20; checkType is in prelude.lua)
 if ARGV[2] == '1' then
   local problem = checkType(KEYS[3], 'zset')
   if problem then
@@ -35,8 +25,7 @@ if redis.call('PTTL', KEYS[1]) < ms then
   redis.call('PEXPIRE', KEYS[1], ms)
 end
 if ARGV[2] == '1' then
-  local time = redis.call('TIME')
-  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  local now = serverTime()
   redis.call('ZADD', KEYS[3], 'XX', now + ms, ARGV[3])
 end
 return 1

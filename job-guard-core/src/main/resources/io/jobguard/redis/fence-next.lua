@@ -9,14 +9,13 @@
 -- Returns the token (integer), or an error naming the key when the counter is not a count from 0
 -- below 2^53 (somebody else's key, or a corrupted one): nothing is written then.
 
-local time = redis.call('TIME')
+local _, micros = serverTime()
 local current = redis.call('GET', KEYS[1])
-if current and (not string.match(current, '^%d+$') or #current > 16 or tonumber(current) >= 9007199254740991) then
-  return redis.error_reply('job-guard: fencing counter ' .. KEYS[1] .. ' holds "' .. current
-    .. '", not a count from 0 below 2^53, so the next fencing token would not be positive; nothing was'
-    .. ' written (delete the key only if no batch lease of it is live)')
+local problem = current and counterProblem(KEYS[1], current)
+if problem then
+  return redis.error_reply(problem)
 end
 local last = tonumber(current or '0')
-local fence = math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2]))
+local fence = math.max(last + 1, micros)
 redis.call('SET', KEYS[1], string.format('%d', fence))
 return fence

@@ -35,7 +35,9 @@
 --   {'PAUSED', pauseValue, -1, epoch}                     an operator paused the job cluster-wide;
 --                                                  nothing is written ('' as epoch when none exists)
 --
--- The run record (issue 15, a hash with a TTL renewed by every write): s = the latest fire time
+-- The run record (issue 15, a hash whose TTL, ARGV[13], is renewed by every release and by an
+-- acquire once every ARGV[13] / 32: field r = when an acquire last renewed it, so the record lives at
+-- least 31/32 of ARGV[13] after its last write): s = the latest fire time
 -- handled (started or declared missed), st = the latest fire time started, a = its attempt,
 -- c = the latest fire time completed (written by run-release.lua), x = the last dead run reported,
 -- m = the latest fire time declared missed or run as a catch-up: a regular firing at or before m that
@@ -59,47 +61,50 @@
 -- the way back take (a restart or failover takes seconds). Microseconds stay exact in Lua's doubles
 -- (below 2^53) until the year 2255.
 --
+-- The recent fire times hold between ARGV[6] and 2 x ARGV[6] values, newest first: the list is trimmed
+-- back to ARGV[6] once it reaches twice that (one LTRIM every ARGV[6] firings instead of each time);
+-- readers take the first ARGV[6].
+--
+-- Cost (issue 19): a command called from Lua costs Redis more than most commands themselves, so a
+-- granted firing runs nine: MGET (every string key of the job), EXISTS, HMGET, TIME (serverTime() in
+-- prelude.lua), LPUSH, three SETs, HSET; LTRIM and the record's PEXPIRE only now and then.
+--
 -- Values are 'jg1|<token>|<T millis>|<acquired-at millis>|<fencing token>|<node id>'. A value of
 -- another shape or type is somebody else's and is reported, never parsed here.
 
--- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
--- every key this script may write with a type-sensitive command is checked before the first write:
--- a key of another type, or a fencing counter that is not a count from 0 below 2^53 (the next
--- token would not be positive, or not exact as a Lua number), fails the call with an error naming
--- the key, and nothing is written.
-local function checkCounter(key)
-  local kind = redis.call('TYPE', key).ok
-  if kind == 'none' then
-    return nil
+-- Everything is read before the first write (issue 20: Redis does not roll a script back when a
+-- command fails). MGET answers nil both for a missing key and for one of another type; EXISTS tells
+-- them apart in one more call, and only a key of another type sends the script to the slow path.
+local stringKeys = {KEYS[8], KEYS[6], KEYS[3], KEYS[2], KEYS[1], KEYS[4]}
+local values = redis.call('MGET', unpack(stringKeys))
+local found = 0
+for i = 1, #stringKeys do
+  if values[i] then
+    found = found + 1
   end
-  local value = kind == 'string' and redis.call('GET', key)
-  if not value or not string.match(value, '^%d+$') or #value > 16 or tonumber(value) >= 9007199254740991 then
-    return 'job-guard: fencing counter ' .. key .. ' holds ' .. (value and ('"' .. value .. '"') or ('a ' .. kind))
-      .. ', not a count from 0 below 2^53, so the next fencing token would not be positive; nothing was'
-      .. ' written (delete the key only if no run or batch lease of it is live)'
-  end
-  return nil
 end
-local function checkType(key, want)
-  local kind = redis.call('TYPE', key).ok
-  if kind ~= 'none' and kind ~= want then
-    return 'job-guard: key ' .. key .. ' holds a ' .. kind .. ' where job-guard keeps a ' .. want
-      .. '; nothing was written (the key is not job-guard\'s: rename or delete it)'
+if redis.call('EXISTS', unpack(stringKeys)) ~= found then
+  -- a foreign fencing counter fails the call; any other key of another type reads as held by
+  -- 'non-string value' (reported, never parsed)
+  local problem = checkCounter(KEYS[3])
+  if problem then
+    return redis.error_reply(problem)
   end
-  return nil
+  for i = 1, #stringKeys do
+    if not values[i] and redis.call('EXISTS', stringKeys[i]) == 1 then
+      values[i] = 'non-string value'
+    end
+  end
 end
-local problem = checkCounter(KEYS[3]) or checkType(KEYS[5], 'list') or checkType(KEYS[7], 'hash')
+local paused, epoch, counter, marker, lease, cooldown = values[1], values[2], values[3], values[4], values[5], values[6]
+local problem = counter and counterProblem(KEYS[3], counter)
 if problem then
   return redis.error_reply(problem)
 end
--- END key type check
-
-local function read(key)
-  local value = redis.pcall('GET', key)
-  if type(value) == 'table' and value.err then
-    return 'non-string value'
-  end
-  return value
+-- The run record and the recovery modes (issue 15): see the header.
+local rec = redis.pcall('HMGET', KEYS[7], 's', 'st', 'a', 'c', 'x', 'm', 'r')
+if rec.err then
+  return redis.error_reply(checkType(KEYS[7], 'hash') or rec.err)
 end
 
 local function owner(value)
@@ -108,17 +113,28 @@ end
 
 -- The pause flag (issue 17): read in this same call, so pausing costs no extra round trip. A paused
 -- firing writes nothing: no marker, so resuming before the fire time's window ends lets it run.
-local paused = read(KEYS[8])
 if paused then
-  local epochValue = read(KEYS[6])
-  return {'PAUSED', paused, -1, epochValue and string.match(epochValue, '^(%d+)|') or ''}
+  return {'PAUSED', paused, -1, epoch and string.match(epoch, '^(%d+)|') or ''}
 end
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now, micros = serverTime()
+
+-- The history list's type is checked by its LPUSH, the first write of a grant; a call that writes the
+-- epoch or the counter earlier checks it first (one TYPE on those rare calls instead of on every one).
+local historyChecked = tonumber(ARGV[6]) == 0
+local function writeEarly(key, value)
+  if not historyChecked then
+    local foreign = checkType(KEYS[5], 'list')
+    if foreign then
+      return foreign
+    end
+    historyChecked = true
+  end
+  redis.call('SET', key, value)
+  return nil
+end
 
 -- The epoch: see the header.
-local epoch = read(KEYS[6])
 local created, kind
 if epoch then
   created, kind = string.match(epoch, '^(%d+)|(%a+)$')
@@ -128,30 +144,27 @@ if epoch then
   if kind == 'new' and ARGV[7] ~= '' and ARGV[7] ~= created then
     kind = 'lost'
     epoch = created .. '|' .. kind
-    redis.call('SET', KEYS[6], epoch)
+    problem = writeEarly(KEYS[6], epoch)
   end
 else
   created = string.format('%d', now)
   kind = ARGV[7] == '' and 'new' or 'lost'
   epoch = created .. '|' .. kind
-  redis.call('SET', KEYS[6], epoch)
+  problem = writeEarly(KEYS[6], epoch)
 end
-local last = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
+local last = tonumber(counter or '0')
 local seen = tonumber(ARGV[9]) or 0
 if seen > last then
   created = string.format('%d', now)
   kind = 'lost'
   epoch = created .. '|' .. kind
-  redis.call('SET', KEYS[6], epoch)
   last = seen
-  redis.call('SET', KEYS[3], string.format('%d', seen))
+  problem = problem or writeEarly(KEYS[6], epoch) or writeEarly(KEYS[3], string.format('%d', seen))
+end
+if problem then
+  return redis.error_reply(problem)
 end
 
-local marker = read(KEYS[2])
-local lease = read(KEYS[1])
-
--- The run record and the recovery modes (issue 15): see the header.
-local rec = redis.call('HMGET', KEYS[7], 's', 'st', 'a', 'c', 'x', 'm')
 local recS, recSt, recA = tonumber(rec[1]), tonumber(rec[2]), tonumber(rec[3]) or 1
 local recC = tonumber(rec[4]) or 0
 local T = tonumber(ARGV[3])
@@ -191,7 +204,6 @@ end
 if lease and owner(lease) ~= ARGV[1] then
   return {'BUSY', lease, redis.call('PTTL', KEYS[1]), created}
 end
-local cooldown = read(KEYS[4])
 if cooldown then
   return {'COOLDOWN', cooldown, redis.call('PTTL', KEYS[4]), created}
 end
@@ -217,25 +229,50 @@ if mode == nil and ARGV[10] ~= '' and recS and recS < tonumber(ARGV[10]) then
 end
 
 -- The fencing token: see the header.
-local fence = math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2]))
-redis.call('SET', KEYS[3], string.format('%d', fence))
+local fence = math.max(last + 1, micros)
 local value = 'jg1|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. string.format('%d', now) .. '|'
     .. string.format('%d', fence) .. '|' .. ARGV[2]
-redis.call('SET', KEYS[1], value, 'PX', ARGV[4])
-redis.call('SET', KEYS[2], value, 'PX', ARGV[5])
+-- The recent fire times (see the header) come first: a history key of another type fails this LPUSH
+-- before anything else of the grant is written.
 local history = tonumber(ARGV[6])
 if history > 0 then
-  redis.call('LPUSH', KEYS[5], value)
-  redis.call('LTRIM', KEYS[5], 0, history - 1)
+  local length = redis.pcall('LPUSH', KEYS[5], value)
+  if type(length) == 'table' then
+    return redis.error_reply(checkType(KEYS[5], 'list') or length.err)
+  end
+  if length >= 2 * history then
+    redis.call('LTRIM', KEYS[5], 0, history - 1)
+  end
 end
+redis.call('SET', KEYS[3], string.format('%d', fence))
+redis.call('SET', KEYS[1], value, 'PX', ARGV[4])
+redis.call('SET', KEYS[2], value, 'PX', ARGV[5])
+-- One HSET of the record's changed fields; its TTL is renewed every ARGV[13] / 32 (field r, see the header).
+local fields = {}
 if not recS or T > recS then
-  redis.call('HSET', KEYS[7], 's', ARGV[3])
+  fields[#fields + 1] = 's'
+  fields[#fields + 1] = ARGV[3]
 end
 if mode == 'catchup' then
-  redis.call('HSET', KEYS[7], 'm', ARGV[3])
+  fields[#fields + 1] = 'm'
+  fields[#fields + 1] = ARGV[3]
 end
 if not recSt or T >= recSt then
-  redis.call('HSET', KEYS[7], 'st', ARGV[3], 'a', retrying and (recA + 1) or 1)
+  fields[#fields + 1] = 'st'
+  fields[#fields + 1] = ARGV[3]
+  fields[#fields + 1] = 'a'
+  fields[#fields + 1] = retrying and (recA + 1) or 1
 end
-redis.call('PEXPIRE', KEYS[7], ARGV[13])
+local renewed = tonumber(rec[7])
+local renew = not renewed or renewed > now or now - renewed >= tonumber(ARGV[13]) / 32
+if renew then
+  fields[#fields + 1] = 'r'
+  fields[#fields + 1] = string.format('%d', now)
+end
+if #fields > 0 then
+  redis.call('HSET', KEYS[7], unpack(fields))
+end
+if renew then
+  redis.call('PEXPIRE', KEYS[7], ARGV[13])
+end
 return {'ACQUIRED', now, fence, created}

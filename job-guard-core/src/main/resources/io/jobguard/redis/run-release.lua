@@ -17,10 +17,9 @@ redis.call('DEL', KEYS[1])
 -- the run completed: the record's c is the latest fire time completed (issue 15); a record key of
 -- another type is left alone (the release itself must not fail)
 local fireTime = tonumber(string.match(lease, '^jg1|[^|]*|(%d+)|'))
-local kind = redis.call('TYPE', KEYS[4]).ok
-if fireTime and (kind == 'hash' or kind == 'none') then
-  local completed = tonumber(redis.call('HGET', KEYS[4], 'c') or '0') or 0
-  if fireTime > completed then
+local completed = fireTime and redis.pcall('HGET', KEYS[4], 'c')
+if fireTime and type(completed) ~= 'table' then
+  if fireTime > (tonumber(completed or '0') or 0) then
     redis.call('HSET', KEYS[4], 'c', string.format('%d', fireTime))
   end
   redis.call('PEXPIRE', KEYS[4], ARGV[6])
@@ -28,9 +27,13 @@ end
 if tonumber(ARGV[3]) > 0 then
   redis.call('SET', KEYS[3], lease, 'PX', ARGV[3])
 end
-local markerTtl = redis.call('PTTL', KEYS[2])
-if markerTtl >= 0 and markerTtl < tonumber(ARGV[2]) then
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+-- The marker lives at least ARGV[2] from now: one PEXPIRE ... GT on Redis 7 and later (a marker without
+-- TTL counts as infinite, a missing one stays missing); Redis 6.2 rejects GT and reads the TTL first.
+if type(redis.pcall('PEXPIRE', KEYS[2], ARGV[2], 'GT')) == 'table' then
+  local markerTtl = redis.call('PTTL', KEYS[2])
+  if markerTtl >= 0 and markerTtl < tonumber(ARGV[2]) then
+    redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  end
 end
 -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
 -- the release has happened all the same and waiters fall back to polling (issue 20)

@@ -8,8 +8,7 @@
 -- published within the time to live (the caller's own included). Older or unreadable claims are deleted;
 -- the hash itself expires one time to live after the last publication.
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = serverTime()
 local ttl = tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], ARGV[1], now .. '|' .. ARGV[2])
 local all = redis.call('HGETALL', KEYS[1])

@@ -13,7 +13,6 @@ local value = redis.pcall('GET', KEYS[1])
 if type(value) ~= 'string' or string.match(value, '^jgs1|([^|]*)|') ~= ARGV[1] then
   return -1
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = serverTime()
 redis.call('SET', KEYS[1], 'jgs1|' .. ARGV[2] .. '|' .. string.format('%d', now) .. '|' .. ARGV[3], 'PX', ARGV[4])
 return now

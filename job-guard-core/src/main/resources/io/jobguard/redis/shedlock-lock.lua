@@ -19,8 +19,7 @@ end
 if held then
   return {'HELD', held, redis.call('PTTL', KEYS[1])}
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = serverTime()
 local value = 'jgs1|' .. ARGV[1] .. '|' .. string.format('%d', now) .. '|' .. ARGV[2]
 redis.call('SET', KEYS[1], value, 'PX', ARGV[3])
 return {'LOCKED', now}

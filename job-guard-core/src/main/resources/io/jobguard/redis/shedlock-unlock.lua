@@ -17,8 +17,7 @@ local token, lockedAt, node = string.match(value, '^jgs1|([^|]*)|(%d+)|(.*)$')
 if token ~= ARGV[1] then
   return -1
 end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = serverTime()
 local keep = tonumber(lockedAt) + tonumber(ARGV[2]) - now
 if keep <= 0 then
   redis.call('DEL', KEYS[1])

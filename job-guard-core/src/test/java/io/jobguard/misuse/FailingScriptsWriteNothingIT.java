@@ -88,6 +88,27 @@ class FailingScriptsWriteNothingIT {
     }
 
     @Test
+    void aForeignHistoryKeyOfAJobThatRanBeforeFailsTheGrantBeforeAnyWrite() {
+        assertThat(guard.run(JobOptions.of("job", LEASE), T, () -> { })).isEqualTo(RunOutcome.RAN);
+        Object fence = redis.call("GET", JOB_BASE + ":fence");
+        Object record = redis.call("HGET", JOB_BASE + ":record", "st");
+        redis.call("DEL", JOB_BASE + ":history");
+        redis.call("HSET", JOB_BASE + ":history", "foreign", "value");
+        events.clear();
+        Instant next = T.plusSeconds(60);
+
+        // the epoch exists now, so the history's type is found by the grant's first write (LPUSH)
+        assertThat(guard.run(JobOptions.of("job", LEASE), next, () -> { })).isEqualTo(RunOutcome.STORE_ERROR);
+
+        assertThat(redis.call("EXISTS", JOB_BASE + ":run", JOB_BASE + ":fired:" + next.toEpochMilli()))
+                .as("no lease or marker was written").isEqualTo(0L);
+        assertThat(redis.call("GET", JOB_BASE + ":fence")).as("no token was taken").isEqualTo(fence);
+        assertThat(redis.call("HGET", JOB_BASE + ":record", "st")).as("the run record is unchanged").isEqualTo(record);
+        assertThat(causeMessages(events.get(0).failure()))
+                .contains("key " + JOB_BASE + ":history holds a hash where job-guard keeps a list");
+    }
+
+    @Test
     void aNegativeFencingCounterNeverHandsOutATokenThatIsNotPositive() {
         redis.call("SET", JOB_BASE + ":fence", "-2");
 

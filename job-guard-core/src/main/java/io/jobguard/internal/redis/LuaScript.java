@@ -3,16 +3,24 @@ package io.jobguard.internal.redis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
  * A Lua script loaded once from {@code io/jobguard/redis/<name>.lua}, with its SHA-1 for EVALSHA.
+ * The loaded text is {@code prelude.lua} (server time and key checks shared by every script, issue 18)
+ * followed by the script's own file, so one EVALSHA still carries one whole script; a line {@code n}
+ * that Redis names in an error ({@code user_script:n}) is line {@code n - }{@link #preludeLines()} of
+ * the script's file.
  *
  * <p>Internal API: not for use outside job-guard, may change without notice.
  */
 public final class LuaScript {
+
+    private static final String FOLDER = "/io/jobguard/redis/";
+    private static final String PRELUDE = "prelude";
 
     private final String name;
     private final byte[] body;
@@ -29,15 +37,48 @@ public final class LuaScript {
      *
      * @param name the file name without {@code .lua}
      * @return the script
-     * @throws IllegalStateException if the resource is missing
+     * @throws IllegalStateException    if the resource is missing
+     * @throws IllegalArgumentException if the name is {@code prelude}, which is part of every script
      */
     public static LuaScript load(String name) {
-        String path = "/io/jobguard/redis/" + name + ".lua";
+        if (PRELUDE.equals(name)) {
+            throw new IllegalArgumentException("prelude.lua is not a script of its own: every script loads it");
+        }
+        byte[] prelude = read(PRELUDE);
+        byte[] script = read(name);
+        byte[] body = new byte[prelude.length + script.length];
+        System.arraycopy(prelude, 0, body, 0, prelude.length);
+        System.arraycopy(script, 0, body, prelude.length, script.length);
+        return new LuaScript(name, body);
+    }
+
+    /**
+     * Returns how many lines {@code prelude.lua} puts in front of every script: Redis' line
+     * {@code user_script:n} is line {@code n - preludeLines()} of the script's file.
+     *
+     * @return the number of lines of the prelude
+     */
+    public static int preludeLines() {
+        int lines = 0;
+        for (byte b : read(PRELUDE)) {
+            if (b == '\n') {
+                lines++;
+            }
+        }
+        return lines;
+    }
+
+    private static byte[] read(String name) {
+        String path = FOLDER + name + ".lua";
         try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("job-guard script " + path + " is missing from the classpath");
             }
-            return new LuaScript(name, in.readAllBytes());
+            byte[] text = in.readAllBytes();
+            if (PRELUDE.equals(name) && (text.length == 0 || text[text.length - 1] != '\n')) {
+                throw new IllegalStateException(path + " must end with a line break, or it would run into the script's first line");
+            }
+            return text;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read job-guard script " + path, e);
         }
@@ -59,6 +100,15 @@ public final class LuaScript {
      */
     byte[] body() {
         return body;
+    }
+
+    /**
+     * Returns the text Redis runs: the prelude followed by the script's file.
+     *
+     * @return the whole script, as sent by EVAL and hashed for EVALSHA
+     */
+    public String source() {
+        return new String(body, StandardCharsets.UTF_8);
     }
 
     /**

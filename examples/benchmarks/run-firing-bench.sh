@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# One guarded firing beside its peers (issue 19): job-guard, the SET NX PX + compare-and-delete floor,
+# one EVALSHA of run-acquire.lua, ShedLock's RedisLockProvider (default and safeUpdate) and Redisson's
+# RLock, in alternating order on a private redis-server the benchmark starts itself.
+#   examples/benchmarks/run-firing-bench.sh              # 7 rounds x 2,000 firings, about 1 minute
+#   ROUNDS=10 FIRINGS=5000 examples/benchmarks/run-firing-bench.sh
+# Writes docs/benchmarks/data/firing.csv and firing-latency.csv and prints the medians and ratios.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+mkdir -p "$here/target"
+if [ "${SKIP_BUILD:-}" != 1 ]; then
+  (cd "$root" && mvn -B -q -ntp ${MVN_OPTS:-} -pl examples/benchmarks -am install -DskipTests -Djobguard.skipJavadoc=true >/dev/null)
+  (cd "$here" && mvn -B -q -ntp ${MVN_OPTS:-} dependency:build-classpath -Dmdep.outputFile=target/cp.txt >/dev/null)
+fi
+cp="$here/target/classes:$(cat "$here/target/cp.txt")"
+cd "$root"
+java -cp "$cp" io.jobguard.benchmarks.FiringBenchmark "${ROUNDS:-7}" "${FIRINGS:-2000}" docs/benchmarks/data

@@ -1,0 +1,302 @@
+package io.jobguard.benchmarks;
+
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobOptions;
+import io.jobguard.JobPermit;
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.LuaScript;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.JobId;
+import io.jobguard.store.RunLeaseRequest;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
+import org.redisson.Redisson;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One guarded firing beside its peers (issue 19): every contender takes and gives back one lock per
+ * firing, uncontended, one caller, against one private {@code redis-server} this class starts on a
+ * free loopback port. Rounds alternate the contenders' order; each round measures every contender's
+ * client latency per firing ({@code System.nanoTime}) and the Redis server CPU per firing
+ * ({@code used_cpu_user + used_cpu_sys} deltas of {@code INFO cpu}, which include network I/O).
+ *
+ * <p>Arguments: rounds (default 7), firings per round (default 2,000), output directory (default
+ * {@code docs/benchmarks/data}). Writes {@code firing.csv} (one row per contender and round) and
+ * {@code firing-latency.csv} (the last round's latencies, at most 2,000 per contender), and prints
+ * the medians over rounds with their ratios.
+ */
+public final class FiringBenchmark {
+
+    private static final String UNLOCK = "if redis.call('GET', KEYS[1]) == ARGV[1] then "
+            + "return redis.call('DEL', KEYS[1]) else return 0 end";
+    private static final int LATENCY_ROWS = 2_000;
+
+    private final RedisCommands<String, String> redis;
+    private final Map<String, Contender> contenders = new LinkedHashMap<>();
+
+    private FiringBenchmark(RedisCommands<String, String> redis) {
+        this.redis = redis;
+    }
+
+    /** One contender: one firing per call; parts it reports besides its whole latency. */
+    private interface Contender {
+        void fire(int i, long[][] partLatencies) throws Exception;
+    }
+
+    /**
+     * Runs the benchmark.
+     *
+     * @param args rounds, firings per round, output directory
+     * @throws Exception if Redis cannot be started or a contender fails
+     */
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
+        int firings = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
+        Path out = Path.of(args.length > 2 ? args[2] : "docs/benchmarks/data");
+        try (PrivateRedis server = PrivateRedis.start()) {
+            run(server.port(), rounds, firings, out);
+        }
+    }
+
+    private static void run(int port, int rounds, int firings, Path out) throws Exception {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(BenchRedis.HOST, port));
+        factory.afterPropertiesSet();
+        factory.start();
+        RedisClient client = RedisClient.create(RedisURI.create(BenchRedis.HOST, port));
+        Config redissonConfig = new Config();
+        redissonConfig.useSingleServer().setAddress("redis://" + BenchRedis.HOST + ":" + port);
+        RedissonClient redisson = Redisson.create(redissonConfig);
+        RedisLeaseStore store = RedisLeaseStore.create(factory, "bench");
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("bench").build());
+        try (StatefulRedisConnection<String, String> benchConnection = client.connect();
+             StatefulRedisConnection<String, String> infoConnection = client.connect()) {
+            FiringBenchmark bench = new FiringBenchmark(benchConnection.sync());
+            bench.addContenders(guard, store, factory, redisson);
+            bench.measure(infoConnection.sync(), rounds, firings, out);
+        } finally {
+            guard.close();
+            store.close();
+            redisson.shutdown();
+            client.shutdown();
+            factory.destroy();
+        }
+    }
+
+    private void addContenders(JobGuard guard, RedisLeaseStore store, LettuceConnectionFactory factory,
+                               RedissonClient redisson) {
+        long start = System.currentTimeMillis() - Duration.ofDays(1).toMillis();
+        JobOptions job = JobOptions.of("bench-job", Duration.ofSeconds(30));
+        contenders.put("jobguard-scheduler-thread", (i, part) -> {
+            long t0 = System.nanoTime();
+            JobPermit permit = guard.admit(job, Instant.ofEpochMilli(start + i)).permit();
+            part[0][i] = System.nanoTime() - t0;
+            permit.finish(null);
+        });
+
+        JobId storeJob = new JobId("default", "bench-store-job");
+        long storeStart = start + 1_000_000_000L;
+        contenders.put("jobguard-acquire-release", (i, part) -> {
+            RunLeaseRequest r = new RunLeaseRequest(storeJob, Instant.ofEpochMilli(storeStart + i), UUID.randomUUID().toString(),
+                    "bench", Duration.ofSeconds(30), Duration.ofMinutes(1), 20);
+            store.acquireRun(r);
+            store.releaseRun(r, Duration.ZERO);
+        });
+
+        String acquireSha = redis.scriptLoad(LuaScript.load("run-acquire").source());
+        KeySchema keys = new KeySchema("benchraw");
+        // 32 jobs in turn, each lease 1 ms: a job's lease has expired by its next turn (32 firings
+        // later), so no untimed DEL adds to the Redis CPU of this contender
+        List<JobId> rawJobs = new ArrayList<>();
+        for (int j = 0; j < 32; j++) {
+            rawJobs.add(new JobId("default", "bench-raw-job-" + j));
+        }
+        long rawStart = start + 2_000_000_000L;
+        contenders.put("acquire-script-evalsha", (i, part) -> {
+            long t = rawStart + i;
+            JobId rawJob = rawJobs.get(i % rawJobs.size());
+            String[] k = {keys.runLease(rawJob), keys.fireMarker(rawJob, Instant.ofEpochMilli(t)), keys.fence(rawJob),
+                keys.cooldown(rawJob), keys.history(rawJob), keys.epoch(rawJob), keys.runRecord(rawJob), keys.paused(rawJob)};
+            List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench", Long.toString(t),
+                    "1", "90000", "20", "", "60000", "0", "", "", "", "3024000000");
+            if (!"ACQUIRED".equals(reply.get(0))) {
+                throw new IllegalStateException("acquire script answered " + reply);
+            }
+        });
+
+        String unlockSha = redis.scriptLoad(UNLOCK);
+        contenders.put("floor-setnx-cad", (i, part) -> {
+            String token = Long.toString(i);
+            redis.set("bench-floor", token, SetArgs.Builder.nx().px(30_000));
+            redis.evalsha(unlockSha, ScriptOutputType.INTEGER, new String[] {"bench-floor"}, token);
+        });
+
+        RedisLockProvider shedLock = new RedisLockProvider.Builder(factory).environment("bench").build();
+        contenders.put("shedlock-default", (i, part) -> shedLockFiring(shedLock, "bench-shedlock"));
+        RedisLockProvider shedLockSafe = new RedisLockProvider.Builder(factory).environment("bench").safeUpdate(true).build();
+        contenders.put("shedlock-safeupdate", (i, part) -> shedLockFiring(shedLockSafe, "bench-shedlock-safe"));
+
+        RLock rLock = redisson.getLock("bench-rlock");
+        contenders.put("redisson-rlock", (i, part) -> {
+            rLock.lock(30, TimeUnit.SECONDS);
+            rLock.unlock();
+        });
+    }
+
+    private static void shedLockFiring(RedisLockProvider provider, String name) {
+        SimpleLock lock = provider.lock(new LockConfiguration(Instant.now(), name, Duration.ofSeconds(30), Duration.ZERO))
+                .orElseThrow(() -> new IllegalStateException("ShedLock refused an uncontended lock " + name));
+        lock.unlock();
+    }
+
+    private void measure(RedisCommands<String, String> info, int rounds, int firings, Path out) throws Exception {
+        List<String> order = new ArrayList<>(contenders.keySet());
+        int[] offsets = new int[contenders.size()];
+        // warm-up: JIT, connections, script caches; not recorded
+        for (Map.Entry<String, Contender> c : contenders.entrySet()) {
+            long[][] part = {new long[firings]};
+            for (int i = 0; i < Math.min(firings, 500); i++) {
+                c.getValue().fire(i, part);
+            }
+            offsets[order.indexOf(c.getKey())] = Math.min(firings, 500);
+        }
+        List<String> csv = new ArrayList<>(List.of("contender,round,firings,median_us,p99_us,redis_usec_per_firing"));
+        Map<String, List<double[]>> byContender = new LinkedHashMap<>();
+        Map<String, long[]> lastRound = new LinkedHashMap<>();
+        Map<String, String> commands = new LinkedHashMap<>();
+        for (int round = 1; round <= rounds; round++) {
+            List<String> thisOrder = new ArrayList<>(order);
+            java.util.Collections.rotate(thisOrder, round);
+            if (round % 2 == 0) {
+                java.util.Collections.reverse(thisOrder);
+            }
+            for (String name : thisOrder) {
+                Contender c = contenders.get(name);
+                int offset = offsets[order.indexOf(name)];
+                long[] whole = new long[firings];
+                long[][] part = {new long[firings + offset]};
+                if (round == rounds) {
+                    info.configResetstat();
+                }
+                double cpuBefore = cpuMicros(info.info("cpu"));
+                for (int i = 0; i < firings; i++) {
+                    long t0 = System.nanoTime();
+                    c.fire(offset + i, part);
+                    whole[i] = System.nanoTime() - t0;
+                }
+                double cpu = (cpuMicros(info.info("cpu")) - cpuBefore) / firings;
+                if (round == rounds) {
+                    commands.put(name, commandsPerFiring(info.info("commandstats"), firings));
+                }
+                offsets[order.indexOf(name)] = offset + firings;
+                String partName = partName(name);
+                row(csv, byContender, lastRound, name, round, whole, String.format("%.2f", cpu));
+                if (partName != null) {
+                    row(csv, byContender, lastRound, partName, round, Arrays.copyOfRange(part[0], offset, offset + firings), "");
+                }
+            }
+        }
+        Files.createDirectories(out);
+        Files.write(out.resolve("firing.csv"), csv);
+        List<String> latencies = new ArrayList<>(List.of("contender,latency_us"));
+        for (Map.Entry<String, long[]> e : lastRound.entrySet()) {
+            long[] values = e.getValue();
+            int step = Math.max(1, (values.length + LATENCY_ROWS - 1) / LATENCY_ROWS);
+            for (int i = 0; i < values.length; i += step) {
+                latencies.add(e.getKey() + "," + String.format("%.1f", values[i] / 1000.0));
+            }
+        }
+        Files.write(out.resolve("firing-latency.csv"), latencies);
+        printSummary(byContender);
+        System.out.println("Redis commands per firing in the last round (commands called from scripts included):");
+        commands.forEach((name, line) -> System.out.printf("  %-28s %s%n", name, line));
+    }
+
+    /** Calls per firing of each command in an {@code INFO commandstats} reply, except INFO and CONFIG. */
+    private static String commandsPerFiring(String commandstats, int firings) {
+        StringBuilder out = new StringBuilder();
+        for (String line : commandstats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:") && !line.startsWith("cmdstat_config")) {
+                String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+                long calls = Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*$", "$1"));
+                out.append(String.format("%s %.2f  ", command, calls / (double) firings));
+            }
+        }
+        return out.toString().trim();
+    }
+
+    /** The part row a contender reports besides its whole latency. */
+    private static String partName(String contender) {
+        return contender.equals("jobguard-scheduler-thread") ? "jobguard-acquire" : null;
+    }
+
+    private static void row(List<String> csv, Map<String, List<double[]>> byContender, Map<String, long[]> lastRound,
+                            String name, int round, long[] nanos, String cpu) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        double median = sorted[sorted.length / 2] / 1000.0;
+        double p99 = sorted[(int) Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] / 1000.0;
+        csv.add(String.format("%s,%d,%d,%.1f,%.1f,%s", name, round, nanos.length, median, p99, cpu));
+        byContender.computeIfAbsent(name, k -> new ArrayList<>())
+                .add(new double[] {median, p99, cpu.isEmpty() ? Double.NaN : Double.parseDouble(cpu)});
+        lastRound.put(name, nanos);
+    }
+
+    private static void printSummary(Map<String, List<double[]>> byContender) {
+        Map<String, double[]> medians = new LinkedHashMap<>();
+        byContender.forEach((name, rows) -> medians.put(name,
+                new double[] {median(rows, 0), median(rows, 1), median(rows, 2)}));
+        System.out.printf("%-28s %10s %10s %12s%n", "contender", "median_us", "p99_us", "redis_us/f");
+        medians.forEach((name, m) -> System.out.printf("%-28s %10.1f %10.1f %12.2f%n", name, m[0], m[1], m[2]));
+        double floor = medians.get("floor-setnx-cad")[0];
+        double shed = medians.get("shedlock-default")[0];
+        double evalsha = medians.get("acquire-script-evalsha")[0];
+        double thread = medians.get("jobguard-scheduler-thread")[0];
+        double whole = medians.get("jobguard-acquire-release")[0];
+        System.out.printf("scheduler thread / one acquire EVALSHA: %.2fx (target <= 1.1x)%n", thread / evalsha);
+        System.out.printf("scheduler thread / ShedLock lock+unlock: %.2fx (target <= 0.75x)%n", thread / shed);
+        System.out.printf("acquire+release / floor: %.2fx (target <= 1.1x)%n", whole / floor);
+        System.out.printf("Redis CPU per firing, acquire+release / ShedLock: %.2fx (target <= 1.2x)%n",
+                medians.get("jobguard-acquire-release")[2] / medians.get("shedlock-default")[2]);
+        System.out.printf("Redis CPU per firing, scheduler-thread firing / ShedLock: %.2fx%n",
+                medians.get("jobguard-scheduler-thread")[2] / medians.get("shedlock-default")[2]);
+    }
+
+    private static double median(List<double[]> rows, int column) {
+        double[] values = rows.stream().mapToDouble(r -> r[column]).sorted().toArray();
+        return values[values.length / 2];
+    }
+
+    private static double cpuMicros(String info) {
+        double seconds = 0;
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return seconds * 1e6;
+    }
+}

@@ -25,29 +25,7 @@
 -- max(counter + 1, Redis TIME in microseconds), which assumes the Redis servers' clocks differ by
 -- less than the time the loss and the way back take. Exact in Lua's doubles until the year 2255.
 
--- BEGIN key type check (issue 20). Redis does not roll a script back when a command fails, so
--- every key this script may write with a type-sensitive command is checked before the first write.
-local function checkCounter(key)
-  local kind = redis.call('TYPE', key).ok
-  if kind == 'none' then
-    return nil
-  end
-  local value = kind == 'string' and redis.call('GET', key)
-  if not value or not string.match(value, '^%d+$') or #value > 16 or tonumber(value) >= 9007199254740991 then
-    return 'job-guard: fencing counter ' .. key .. ' holds ' .. (value and ('"' .. value .. '"') or ('a ' .. kind))
-      .. ', not a count from 0 below 2^53, so the next fencing token would not be positive; nothing was'
-      .. ' written (delete the key only if no run or batch lease of it is live)'
-  end
-  return nil
-end
-local function checkType(key, want)
-  local kind = redis.call('TYPE', key).ok
-  if kind ~= 'none' and kind ~= want then
-    return 'job-guard: key ' .. key .. ' holds a ' .. kind .. ' where job-guard keeps a ' .. want
-      .. '; nothing was written (the key is not job-guard\'s: rename or delete it)'
-  end
-  return nil
-end
+-- BEGIN key type check (issue 20; checkCounter and checkType come from prelude.lua)
 local problem = checkCounter(KEYS[1]) or checkType(KEYS[2], 'zset')
 if problem then
   return redis.error_reply(problem)
@@ -56,8 +34,7 @@ end
 
 local call = redis.call
 local ms = tonumber(ARGV[2])
-local time = call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now, nowMicros = serverTime()
 
 if ARGV[1] == 'end' then
   if ARGV[3] ~= '' then
@@ -77,7 +54,7 @@ if ARGV[1] == 'renew' then
 end
 
 local last = tonumber(call('GET', KEYS[1]) or '0')
-local fence = math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2]))
+local fence = math.max(last + 1, nowMicros)
 call('SET', KEYS[1], string.format('%d', fence))
 local value = 'jg1|' .. ARGV[3] .. '||' .. string.format('%d', now) .. '|' .. string.format('%d', fence) .. '|' .. ARGV[4]
 -- Entries of crashed leases go once their score (expiry) has passed, so the index stays bounded.

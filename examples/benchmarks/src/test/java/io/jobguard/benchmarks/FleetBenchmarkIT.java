@@ -1,0 +1,88 @@
+package io.jobguard.benchmarks;
+
+import io.jobguard.testing.RedisServerProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The fleet benchmark and the chart generator at a tiny size, in every build (issue 19): the
+ * benchmark's own checks hold (each fire time granted once in the fleet), the key count does not grow
+ * with the number of fire times, and the report draws every chart from the CSV columns it documents.
+ * The real run is {@code bash examples/run-benchmarks.sh}.
+ */
+class FleetBenchmarkIT {
+
+    /** A tiny fleet decides one simulated second in milliseconds; a short tolerance keeps the markers' wait short. */
+    private static final Duration TOLERANCE = Duration.ofSeconds(2);
+
+    private static RedisServerProcess redis;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisServerProcess.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.stop();
+    }
+
+    @Test
+    void theKeyCountAfterTheMarkersTtlDoesNotGrowWithTheFireTimes() throws Exception {
+        FleetBenchmark.FleetResult few = FleetBenchmark.measure(redis.host(), redis.port(), 3, 20, 3 * 20 * 3, TOLERANCE);
+        redis.flushAll();
+        FleetBenchmark.FleetResult many = FleetBenchmark.measure(redis.host(), redis.port(), 3, 20, 3 * 20 * 12, TOLERANCE);
+
+        assertThat(few.decisions()).isEqualTo(180);
+        assertThat(many.decisions()).isEqualTo(720);
+        assertThat(many.keysAfter()).isEqualTo(few.keysAfter()).isPositive().isLessThanOrEqualTo(20L * 6);
+        assertThat(many.redisUsecPerDecision()).isPositive();
+        assertThat(many.bytesPerDecision()).isPositive();
+        assertThat(many.p99Us()).isGreaterThanOrEqualTo(many.p50Us()).isPositive();
+        assertThat(many.memoryBytesPerJob()).isPositive();
+    }
+
+    @Test
+    void theReportDrawsEveryChartAndFillsEveryTable(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        FleetBenchmark.FleetResult result = FleetBenchmark.measure(redis.host(), redis.port(), 2, 10, 2 * 10 * 2, TOLERANCE);
+        Files.writeString(data.resolve("fleet.csv"), FleetBenchmark.HEADER + "\n" + result.csv() + "\n");
+        Files.writeString(data.resolve("firing.csv"), "contender,round,firings,median_us,p99_us,redis_usec_per_firing\n"
+                + "a,1,10,100.0,200.0,30.0\nb,1,10,120.0,220.0,\n");
+        Files.writeString(data.resolve("firing-latency.csv"), "contender,latency_us\na,90.5\na,110.0\nb,130.0\n");
+        Files.writeString(data.resolve("batch-n.csv"), "contender,n,median_ms\na,10,0.5\na,100,1.5\nb,10,0.7\nb,100,3.0\n");
+        Files.writeString(data.resolve("batch-masters.csv"), "mode,masters,master,cpu_share,redis_usec_per_key\n"
+                + "hash,1,1,1.0,1.1\nspread,3,1,0.3,1.0\nspread,3,2,0.3,1.0\nspread,3,3,0.4,1.0\n");
+        Files.writeString(data.resolve("slowlog.csv"), "benchmark,max_command_us,command\nx,1200,EVALSHA\n");
+        Path markdown = dir.resolve("benchmarks.md");
+        StringBuilder md = new StringBuilder("# Benchmarks\n");
+        for (String block : List.of("firing", "fleet", "batch-masters", "batch-n", "slowlog")) {
+            md.append("<!-- generated:").append(block).append(" -->\nold\n<!-- /generated:").append(block).append(" -->\n");
+        }
+        Files.writeString(markdown, md);
+
+        BenchmarkReport.main(new String[] {data.toString(), dir.toString(), markdown.toString()});
+
+        for (String chart : List.of("batch-time-vs-n.png", "firing-latency.png", "fleet-redis-cpu.png", "batch-cpu-per-master.png")) {
+            assertThat(dir.resolve(chart)).isNotEmptyFile();
+        }
+        String written = Files.readString(markdown);
+        assertThat(written).doesNotContain("old").contains("| contender | round | firings |")
+                .contains("| 2 | 10 | 40 |").contains("nodes x jobs at 50 % of one core");
+
+        Files.delete(data.resolve("batch-n.csv"));
+        assertThatThrownBy(() -> BenchmarkReport.main(new String[] {data.toString(), dir.toString(), markdown.toString()}))
+                .isInstanceOf(NoSuchFileException.class).hasMessageContaining("batch-n.csv is missing: run examples/benchmarks/run-batch-bench.sh");
+    }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Every benchmark of docs/benchmarks.md, then its charts and tables, with one command (issue 19):
+#   bash examples/run-benchmarks.sh           # the published run, about 25 minutes on 2 cores
+#   bash examples/run-benchmarks.sh --quick   # smaller sizes and fewer rounds, a few minutes
+# Writes docs/benchmarks/data/*.csv, docs/benchmarks/*.png and the generated tables of
+# docs/benchmarks.md. Needs: JDK 17+, Maven, redis-server and redis-cli on PATH.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+bench="$here/benchmarks"
+quick=false
+[ "${1:-}" = "--quick" ] && quick=true
+
+log() { printf '\n[benchmarks] %s\n' "$*"; }
+
+if $quick; then
+  log "firing: 5 rounds x 1,000 firings"
+  ROUNDS=5 FIRINGS=1000 "$bench/run-firing-bench.sh"
+  log "batch time vs N (and the JMH tables): short settings"
+  SIZES=10,100,1000,3000 "$bench/run-batch-bench.sh"
+  log "batch on 1 vs 3 masters: 100 batches per layout"
+  "$bench/run-batch-masters.sh" 100 4
+  log "fleet: 2x500, 10x200, 20x500 with 40,000 decisions each"
+  "$bench/run-fleet-bench.sh" 2x500,10x200,20x500 40000
+else
+  log "firing: 7 rounds x 2,000 firings"
+  ROUNDS=7 FIRINGS=2000 "$bench/run-firing-bench.sh"
+  log "batch time vs N (and the JMH tables)"
+  "$bench/run-batch-bench.sh"
+  log "batch on 1 vs 3 masters: 1,000 batches per layout"
+  "$bench/run-batch-masters.sh" 1000 4
+  log "fleet: 2x1000 (100,000 fire times), 20x500, 50x1000 with 200,000 decisions each"
+  "$bench/run-fleet-bench.sh" 2x1000,20x500,50x1000 200000
+fi
+
+log "charts and tables"
+cp="$bench/target/classes:$(cat "$bench/target/cp-fleet.txt")"
+(cd "$root" && java -cp "$cp" io.jobguard.benchmarks.BenchmarkReport docs/benchmarks/data docs/benchmarks docs/benchmarks.md)

@@ -5,7 +5,6 @@ import io.jobguard.batch.BatchLocks;
 import io.jobguard.JobOptions;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
-import io.jobguard.store.LeaseRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -18,14 +17,12 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import java.security.Principal;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -49,6 +46,7 @@ public class JobGuardEndpoint {
     private final GuardedJobRegistry registry;
     private final boolean forceReleaseEnabled;
     private final BatchLeaseView batchLeases;
+    private final JobStateView state;
     private volatile HeldLocksSource heldLocks = List::of;
     private volatile Supplier<List<GuardedJobsContributor>> contributors = List::of;
     private volatile Supplier<? extends Collection<String>> declaredNamespaces = List::of;
@@ -80,6 +78,7 @@ public class JobGuardEndpoint {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.forceReleaseEnabled = forceReleaseEnabled;
         this.batchLeases = batchLocks == null ? null : new BatchLeaseView(batchLocks, batchNamespaces);
+        this.state = new JobStateView(guard);
     }
 
     /**
@@ -145,15 +144,15 @@ public class JobGuardEndpoint {
         Map<String, Paused> paused = new TreeMap<>();
         for (GuardedJob job : registry.all()) {
             jobs.add(summary(job));
-            lease(job.options().name()).ifPresent(leases::add);
-            pausedInto(paused, job.options().name());
+            state.lease(job.options().name()).ifPresent(leases::add);
+            state.pausedInto(paused, job.options().name());
         }
         for (GuardedJobsContributor.ContributedJob job : contributed()) {
             jobs.add(summary(job));
-            lease(job.name()).ifPresent(leases::add);
-            pausedInto(paused, job.name());
+            state.lease(job.name()).ifPresent(leases::add);
+            state.pausedInto(paused, job.name());
         }
-        return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
+        return new NodeReport(guard.config().nodeId(), guard.config().namespace(), state.skew(),
                 guard.config().skewTolerance().toString(), jobs, leases,
                 batchLeases == null ? List.of() : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()),
                 paused);
@@ -174,10 +173,7 @@ public class JobGuardEndpoint {
         if (summary == null) {
             return null;
         }
-        List<Fire> fires = guard.recentFires(job).stream()
-                .map(r -> new Fire(r.nominalFireTime(), r.describeHolder(), r.acquiredAt(), r.fencingToken()))
-                .toList();
-        return new JobDetail(summary, lease(job).orElse(null), fires, pause(job));
+        return new JobDetail(summary, state.lease(job).orElse(null), state.recentFires(job), state.pause(job));
     }
 
     /**
@@ -212,7 +208,7 @@ public class JobGuardEndpoint {
                     WebEndpointResponse.STATUS_NOT_FOUND);
         }
         log.warn("job-guard: force-release of job '{}' requested by {} on node {}", job, who, guard.config().nodeId());
-        boolean released = guard.forceRelease(job);
+        boolean released = state.forceRelease(job);
         return new WebEndpointResponse<>(new ForceRelease(job, released, released ? "run lease deleted"
                 : "no run lease was held"), WebEndpointResponse.STATUS_OK);
     }
@@ -242,45 +238,6 @@ public class JobGuardEndpoint {
             }
         }
         return out;
-    }
-
-    private Optional<RunLease> lease(String job) {
-        try {
-            return guard.currentLease(job).map(r -> runLease(job, r));
-        } catch (RuntimeException e) {
-            log.warn("job-guard: could not read the run lease of job '{}': {}", job, e.toString());
-            return Optional.empty();
-        }
-    }
-
-    private static RunLease runLease(String job, LeaseRecord r) {
-        Duration ttl = r.expiresIn();
-        return new RunLease(job, r.describeHolder(), r.nominalFireTime(), r.acquiredAt(),
-                ttl == null ? null : ttl.toString(), r.fencingToken(), r.foreign());
-    }
-
-    private void pausedInto(Map<String, Paused> paused, String job) {
-        Paused p = pause(job);
-        if (p != null) {
-            paused.put(job, p);
-        }
-    }
-
-    private Paused pause(String job) {
-        try {
-            return guard.paused(job).map(p -> new Paused(p.pausedAt(), p.node(), p.by())).orElse(null);
-        } catch (RuntimeException e) {
-            log.warn("job-guard: could not read the pause flag of job '{}': {}", job, e.toString());
-            return null;
-        }
-    }
-
-    private String skew() {
-        try {
-            return guard.measureClockSkew().toString();
-        } catch (RuntimeException e) {
-            return null;
-        }
     }
 
     /**

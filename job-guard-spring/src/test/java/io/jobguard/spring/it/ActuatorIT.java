@@ -121,6 +121,18 @@ class ActuatorIT {
                     "jobguard.actuator.force-release-enabled=true");
             assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").path("holder")
                     .asString()).isEqualTo("web-node");
+            HttpResponse<String> write = post(base + "/actuator/jobguard/held", "{\"action\":\"pause\"}");
+            assertThat(write.statusCode()).as(write.body()).isEqualTo(405);
+            JsonNode writeBody = JSON.readTree(write.body());
+            assertThat(writeBody.path("job").asString()).isEqualTo("held");
+            assertThat(writeBody.path("changed").asBoolean()).isFalse();
+            assertThat(writeBody.path("message").asString())
+                    .contains("management.endpoint.jobguard.access=unrestricted", "jobguard.actuator.write-enabled=true");
+            // docs/operations.md quotes this body
+            assertThat(write.body()).isEqualTo("{\"job\":\"held\",\"changed\":false,\"message\":\"writes are off: "
+                    + "POST needs management.endpoint.jobguard.access=unrestricted and "
+                    + "jobguard.actuator.write-enabled=true (now false); secure the actuator (e.g. Spring Security) "
+                    + "before you allow it\"}");
             // any other path keeps Spring MVC's own answer
             assertThat(delete(base + "/actuator/jobguard").statusCode()).isEqualTo(405);
             assertThat(delete(base + "/actuator/jobguard").body()).doesNotContain("force-release");
@@ -180,6 +192,11 @@ class ActuatorIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(expectedStatus);
         return response.body();
+    }
+
+    private HttpResponse<String> post(String url, String json) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> delete(String url) throws IOException, InterruptedException {

@@ -1,5 +1,6 @@
 package io.jobguard.spring.boot;
 
+import io.jobguard.RecoveryOptions;
 import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
 import org.springframework.validation.Errors;
@@ -21,50 +22,35 @@ final class JobGuardPropertiesValidator {
     }
 
     static void validate(JobGuardProperties p, Errors errors) {
-        if (p.getNamespace() != null) {
-            check(errors, "namespace", v -> Names.namespace(v, "jobguard.namespace"), p.getNamespace());
-        }
-        if (p.getNodeId() != null) {
-            check(errors, "nodeId", v -> Names.name(v, "jobguard.node-id"), p.getNodeId());
-        }
-        check(errors, "keyPrefix", v -> Names.keyPrefix(v, "jobguard.key-prefix"), p.getKeyPrefix());
-        check(errors, "defaultLease", v -> TimeBounds.lease(v, "jobguard.default-lease"), p.getDefaultLease());
-        if (p.getDefaultWaitFor() != null) {
-            check(errors, "defaultWaitFor", v -> TimeBounds.nonNegative(v, "jobguard.default-wait-for"),
-                    p.getDefaultWaitFor());
-        }
-        if (p.getBusyGrace() != null) {
-            check(errors, "busyGrace", v -> TimeBounds.nonNegative(v, "jobguard.busy-grace"), p.getBusyGrace());
-        }
-        check(errors, "skewTolerance", v -> TimeBounds.positive(v, "jobguard.skew-tolerance"), p.getSkewTolerance());
-        if (p.getCatchUpWindow() != null) {
-            check(errors, "catchUpWindow", v -> io.jobguard.RecoveryOptions.checkWindow(v, "jobguard.catch-up-window"),
-                    p.getCatchUpWindow());
-        }
-        if (p.getCatchUpMax() != null) {
-            check(errors, "catchUpMax", v -> io.jobguard.RecoveryOptions.checkMax(v, "jobguard.catch-up-max"),
-                    p.getCatchUpMax());
-        }
-        if (p.getHistorySize() < 0) {
+        optional(errors, "namespace", v -> Names.namespace(v, "jobguard.namespace"), p.namespace());
+        optional(errors, "nodeId", v -> Names.name(v, "jobguard.node-id"), p.nodeId());
+        check(errors, "keyPrefix", v -> Names.keyPrefix(v, "jobguard.key-prefix"), p.keyPrefix());
+        check(errors, "defaultLease", v -> TimeBounds.lease(v, "jobguard.default-lease"), p.defaultLease());
+        optional(errors, "defaultWaitFor", v -> TimeBounds.nonNegative(v, "jobguard.default-wait-for"),
+                p.defaultWaitFor());
+        optional(errors, "busyGrace", v -> TimeBounds.nonNegative(v, "jobguard.busy-grace"), p.busyGrace());
+        check(errors, "skewTolerance", v -> TimeBounds.positive(v, "jobguard.skew-tolerance"), p.skewTolerance());
+        optional(errors, "catchUpWindow", v -> RecoveryOptions.checkWindow(v, "jobguard.catch-up-window"),
+                p.catchUpWindow());
+        optional(errors, "catchUpMax", v -> RecoveryOptions.checkMax(v, "jobguard.catch-up-max"), p.catchUpMax());
+        if (p.historySize() < 0) {
             errors.rejectValue("historySize", "jobguard.invalid",
-                    "jobguard.history-size must not be negative, got " + p.getHistorySize());
+                    "jobguard.history-size must not be negative, got " + p.historySize());
         }
         // jobguard.jobs.<name>.* is checked where it is applied, naming the job and its method
         // (PropertiesJobOptionsCustomizer); a name that matches no job is JobPropertiesCheck's WARN.
     }
 
     static void validate(JobGuardBatchProperties b, Errors errors) {
-        positive(errors, "chunkSize", "jobguard.batch.chunk-size", b.getChunkSize());
-        positive(errors, "maxKeys", "jobguard.batch.max-keys", b.getMaxKeys());
-        positive(errors, "maxKeyLength", "jobguard.batch.max-key-length", b.getMaxKeyLength());
+        positive(errors, "chunkSize", "jobguard.batch.chunk-size", b.chunkSize());
+        positive(errors, "maxKeys", "jobguard.batch.max-keys", b.maxKeys());
+        positive(errors, "maxKeyLength", "jobguard.batch.max-key-length", b.maxKeyLength());
         check(errors, "waitPollInterval", v -> TimeBounds.positive(v, "jobguard.batch.wait-poll-interval"),
-                b.getWaitPollInterval());
-        check(errors, "defaultLease", v -> TimeBounds.lease(v, "jobguard.batch.default-lease"), b.getDefaultLease());
-        if (b.getDefaultWaitFor() != null) {
-            check(errors, "defaultWaitFor", v -> TimeBounds.nonNegative(v, "jobguard.batch.default-wait-for"),
-                    b.getDefaultWaitFor());
-        }
-        List<String> namespaces = b.getNamespaces();
+                b.waitPollInterval());
+        check(errors, "defaultLease", v -> TimeBounds.lease(v, "jobguard.batch.default-lease"), b.defaultLease());
+        optional(errors, "defaultWaitFor", v -> TimeBounds.nonNegative(v, "jobguard.batch.default-wait-for"),
+                b.defaultWaitFor());
+        List<String> namespaces = b.namespaces();
         for (int i = 0; i < namespaces.size(); i++) {
             int index = i;
             check(errors, "namespaces[" + i + "]",
@@ -75,6 +61,13 @@ final class JobGuardPropertiesValidator {
     private static void positive(Errors errors, String field, String property, int value) {
         if (value <= 0) {
             errors.rejectValue(field, "jobguard.invalid", property + " must be positive, got " + value);
+        }
+    }
+
+    /** Applies a core rule to a value that may be unset (null: nothing to check). */
+    private static <T> void optional(Errors errors, String field, Function<T, ?> rule, T value) {
+        if (value != null) {
+            check(errors, field, rule, value);
         }
     }
 

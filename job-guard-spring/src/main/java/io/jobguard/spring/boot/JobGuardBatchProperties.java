@@ -2,8 +2,6 @@ package io.jobguard.spring.boot;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 import java.time.Duration;
 import java.util.List;
@@ -35,33 +33,10 @@ public record JobGuardBatchProperties(@DefaultValue("true") boolean enabled,
                                       @DefaultValue("512") int maxKeyLength,
                                       @DefaultValue("false") boolean keepAlive,
                                       @DefaultValue("5m") Duration defaultLease,
-                                      Duration defaultWaitFor) implements Validator {
+                                      Duration defaultWaitFor) implements ValidatedOnBinding {
 
     /** Copies the namespaces so the bound value cannot change later; none when unset. */
     public JobGuardBatchProperties {
         namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
-    }
-
-    /**
-     * Whether {@link #validate} checks the given type (Spring Boot validates properties that implement
-     * {@link Validator} when it binds them, at startup).
-     *
-     * @param type the type to check
-     * @return whether it is this record
-     */
-    @Override
-    public boolean supports(Class<?> type) {
-        return JobGuardBatchProperties.class.isAssignableFrom(type);
-    }
-
-    /**
-     * Checks the bound values at startup; each error names its {@code jobguard.batch.*} property.
-     *
-     * @param target the bound properties
-     * @param errors where the errors go
-     */
-    @Override
-    public void validate(Object target, Errors errors) {
-        JobGuardPropertiesValidator.validate((JobGuardBatchProperties) target, errors);
     }
 }

@@ -6,8 +6,6 @@ import io.jobguard.StoreFailurePolicy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.Errors;
-import org.springframework.validation.Validator;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -81,7 +79,7 @@ public record JobGuardProperties(@DefaultValue("true") boolean enabled,
                                  Map<String, JobOverrideProperties> jobs,
                                  @DefaultValue @NestedConfigurationProperty JobGuardActuatorProperties actuator,
                                  @DefaultValue @NestedConfigurationProperty JobGuardTransactionProperties transactions,
-                                 @DefaultValue("fail") String schedulerBypass) implements Validator {
+                                 @DefaultValue("fail") String schedulerBypass) implements ValidatedOnBinding {
 
     /** Copies the per-job overrides (in their configured order) so the bound value cannot change later. */
     public JobGuardProperties {
@@ -102,29 +100,5 @@ public record JobGuardProperties(@DefaultValue("true") boolean enabled,
          * no fencing tokens, so no batch locks.
          */
         SHEDLOCK
-    }
-
-    /**
-     * Whether {@link #validate} checks the given type (Spring Boot validates properties that
-     * implement {@link Validator} when it binds them, at startup).
-     *
-     * @param type the type to check
-     * @return whether it is this record
-     */
-    @Override
-    public boolean supports(Class<?> type) {
-        return JobGuardProperties.class.isAssignableFrom(type);
-    }
-
-    /**
-     * Checks the bound values at startup: names by job-guard's name rules, durations and counts by the
-     * ranges the core accepts; each error names its {@code jobguard.*} property.
-     *
-     * @param target the bound properties
-     * @param errors where the errors go
-     */
-    @Override
-    public void validate(Object target, Errors errors) {
-        JobGuardPropertiesValidator.validate((JobGuardProperties) target, errors);
     }
 }

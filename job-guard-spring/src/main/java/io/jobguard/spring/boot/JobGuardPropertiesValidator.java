@@ -21,6 +21,19 @@ final class JobGuardPropertiesValidator {
     private JobGuardPropertiesValidator() {
     }
 
+    /** Checks any of job-guard's validated properties records (the one entry of {@link ValidatedOnBinding}). */
+    static void validate(Object properties, Errors errors) {
+        if (properties instanceof JobGuardProperties p) {
+            validate(p, errors);
+        } else if (properties instanceof JobGuardBatchProperties b) {
+            validate(b, errors);
+        } else if (properties instanceof JobGuardRedisProperties r) {
+            check(errors, "durableAcquire", v -> r.durableAcquireSettings(), r.durableAcquire());
+        } else {
+            throw new IllegalArgumentException("not job-guard properties: " + properties);
+        }
+    }
+
     static void validate(JobGuardProperties p, Errors errors) {
         optional(errors, "namespace", v -> Names.namespace(v, "jobguard.namespace"), p.namespace());
         optional(errors, "nodeId", v -> Names.name(v, "jobguard.node-id"), p.nodeId());

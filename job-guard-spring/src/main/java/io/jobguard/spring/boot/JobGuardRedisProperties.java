@@ -9,7 +9,8 @@ import java.time.Duration;
 
 /**
  * {@code jobguard.redis.*}: how job-guard protects itself against Redis losing or evicting its
- * keys and how fast it reconnects (issue 16). Immutable once bound.
+ * keys and how fast it reconnects (issue 16). Immutable once bound; checked by {@link JobGuardPropertiesValidator}
+ * at startup.
  *
  * @param evictionCheck     What the startup check of Redis' maxmemory-policy does when the policy may evict any key
  *                          under a memory limit (allkeys-*): fail (refuse to start), warn, or off (no check).
@@ -22,18 +23,20 @@ import java.time.Duration;
 @ConfigurationProperties("jobguard.redis")
 public record JobGuardRedisProperties(@DefaultValue("fail") RedisEvictionCheck.Mode evictionCheck,
                                       @DefaultValue("500ms") Duration reconnectDelayMax,
-                                      @DefaultValue DurableAcquireProperties durableAcquire) {
+                                      @DefaultValue DurableAcquireProperties durableAcquire)
+        implements ValidatedOnBinding {
 
     /**
      * The durable-acquire settings as the Redis store takes them.
      *
-     * @throws IllegalStateException naming {@code jobguard.redis.durable-acquire.*} when the core refuses them
+     * @throws IllegalArgumentException naming {@code jobguard.redis.durable-acquire.*} when the core refuses them
+     *                                  (checked at binding by {@link JobGuardPropertiesValidator})
      */
     DurableAcquire durableAcquireSettings() {
         try {
             return new DurableAcquire(durableAcquire.replicas(), durableAcquire.timeout());
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IllegalStateException("invalid jobguard.redis.durable-acquire.*: " + e.getMessage(), e);
+            throw new IllegalArgumentException("invalid jobguard.redis.durable-acquire.*: " + e.getMessage(), e);
         }
     }
 

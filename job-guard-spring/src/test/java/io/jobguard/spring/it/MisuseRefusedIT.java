@@ -144,6 +144,8 @@ class MisuseRefusedIT {
                 "jobguard.batch.namespaces=sku,a|b");
         startupFails(redis, "jobguard.default-lease must be at most 3650 days", "test.case=valid",
                 "jobguard.default-lease=" + Long.MAX_VALUE + "s");
+        startupFails(redis, "invalid jobguard.redis.durable-acquire.*: durable acquire replicas must not be "
+                + "negative, got -1", "test.case=valid", "jobguard.redis.durable-acquire.replicas=-1");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.RecoveryOptions;
+import io.jobguard.internal.Counts;
 import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
 import org.springframework.validation.Errors;
@@ -14,7 +15,7 @@ import java.util.function.Function;
  * {@code jobguard.namespace=billing   # a comment}, where {@code #} is no comment in a
  * {@code .properties} file), instead of surfacing at the first firing or first batch (issue 20, row
  * 11; issue 13, item 2). Names follow job-guard's one name rule ({@link Names}); durations and
- * counts the ranges the core accepts ({@link TimeBounds}).
+ * counts the ranges the core accepts ({@link TimeBounds}, {@link Counts}).
  */
 final class JobGuardPropertiesValidator {
 
@@ -46,18 +47,15 @@ final class JobGuardPropertiesValidator {
         optional(errors, "catchUpWindow", v -> RecoveryOptions.checkWindow(v, "jobguard.catch-up-window"),
                 p.catchUpWindow());
         optional(errors, "catchUpMax", v -> RecoveryOptions.checkMax(v, "jobguard.catch-up-max"), p.catchUpMax());
-        if (p.historySize() < 0) {
-            errors.rejectValue("historySize", "jobguard.invalid",
-                    "jobguard.history-size must not be negative, got " + p.historySize());
-        }
+        check(errors, "historySize", v -> Counts.nonNegative(v, "jobguard.history-size"), p.historySize());
         // jobguard.jobs.<name>.* is checked where it is applied, naming the job and its method
         // (PropertiesJobOptionsCustomizer); a name that matches no job is JobPropertiesCheck's WARN.
     }
 
     static void validate(JobGuardBatchProperties b, Errors errors) {
-        positive(errors, "chunkSize", "jobguard.batch.chunk-size", b.chunkSize());
-        positive(errors, "maxKeys", "jobguard.batch.max-keys", b.maxKeys());
-        positive(errors, "maxKeyLength", "jobguard.batch.max-key-length", b.maxKeyLength());
+        check(errors, "chunkSize", v -> Counts.positive(v, "jobguard.batch.chunk-size"), b.chunkSize());
+        check(errors, "maxKeys", v -> Counts.positive(v, "jobguard.batch.max-keys"), b.maxKeys());
+        check(errors, "maxKeyLength", v -> Counts.positive(v, "jobguard.batch.max-key-length"), b.maxKeyLength());
         check(errors, "waitPollInterval", v -> TimeBounds.positive(v, "jobguard.batch.wait-poll-interval"),
                 b.waitPollInterval());
         check(errors, "defaultLease", v -> TimeBounds.lease(v, "jobguard.batch.default-lease"), b.defaultLease());
@@ -68,12 +66,6 @@ final class JobGuardPropertiesValidator {
             int index = i;
             check(errors, "namespaces[" + i + "]",
                     v -> Names.namespace(v, "jobguard.batch.namespaces[" + index + "]"), namespaces.get(i));
-        }
-    }
-
-    private static void positive(Errors errors, String field, String property, int value) {
-        if (value <= 0) {
-            errors.rejectValue(field, "jobguard.invalid", property + " must be positive, got " + value);
         }
     }
 

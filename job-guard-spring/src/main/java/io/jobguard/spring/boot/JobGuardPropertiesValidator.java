@@ -6,8 +6,8 @@ import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
 import org.springframework.validation.Errors;
 
-import java.util.List;
-import java.util.function.Function;
+import java.util.Locale;
+import java.util.function.BiFunction;
 
 /**
  * Checks the {@code jobguard.*} properties when Spring Boot binds them, so that a bad value fails
@@ -25,63 +25,62 @@ final class JobGuardPropertiesValidator {
     /** Checks any of job-guard's validated properties records (the one entry of {@link ValidatedOnBinding}). */
     static void validate(Object properties, Errors errors) {
         if (properties instanceof JobGuardProperties p) {
-            validate(p, errors);
+            validate(p, new Checks(errors, "jobguard."));
         } else if (properties instanceof JobGuardBatchProperties b) {
-            validate(b, errors);
+            validate(b, new Checks(errors, "jobguard.batch."));
         } else if (properties instanceof JobGuardRedisProperties r) {
-            check(errors, "durableAcquire", v -> r.durableAcquireSettings(), r.durableAcquire());
+            new Checks(errors, "jobguard.redis.").required("durableAcquire", r, (v, property) -> v.durableAcquireSettings());
         } else {
             throw new IllegalArgumentException("not job-guard properties: " + properties);
         }
     }
 
-    static void validate(JobGuardProperties p, Errors errors) {
-        optional(errors, "namespace", v -> Names.namespace(v, "jobguard.namespace"), p.namespace());
-        optional(errors, "nodeId", v -> Names.name(v, "jobguard.node-id"), p.nodeId());
-        check(errors, "keyPrefix", v -> Names.keyPrefix(v, "jobguard.key-prefix"), p.keyPrefix());
-        check(errors, "defaultLease", v -> TimeBounds.lease(v, "jobguard.default-lease"), p.defaultLease());
-        optional(errors, "defaultWaitFor", v -> TimeBounds.nonNegative(v, "jobguard.default-wait-for"),
-                p.defaultWaitFor());
-        optional(errors, "busyGrace", v -> TimeBounds.nonNegative(v, "jobguard.busy-grace"), p.busyGrace());
-        check(errors, "skewTolerance", v -> TimeBounds.positive(v, "jobguard.skew-tolerance"), p.skewTolerance());
-        optional(errors, "catchUpWindow", v -> RecoveryOptions.checkWindow(v, "jobguard.catch-up-window"),
-                p.catchUpWindow());
-        optional(errors, "catchUpMax", v -> RecoveryOptions.checkMax(v, "jobguard.catch-up-max"), p.catchUpMax());
-        check(errors, "historySize", v -> Counts.nonNegative(v, "jobguard.history-size"), p.historySize());
+    private static void validate(JobGuardProperties p, Checks checks) {
+        checks.optional("namespace", p.namespace(), Names::namespace);
+        checks.optional("nodeId", p.nodeId(), Names::name);
+        checks.required("keyPrefix", p.keyPrefix(), Names::keyPrefix);
+        checks.required("defaultLease", p.defaultLease(), TimeBounds::lease);
+        checks.optional("defaultWaitFor", p.defaultWaitFor(), TimeBounds::nonNegative);
+        checks.optional("busyGrace", p.busyGrace(), TimeBounds::nonNegative);
+        checks.required("skewTolerance", p.skewTolerance(), TimeBounds::positive);
+        checks.optional("catchUpWindow", p.catchUpWindow(), RecoveryOptions::checkWindow);
+        checks.optional("catchUpMax", p.catchUpMax(), RecoveryOptions::checkMax);
+        checks.required("historySize", p.historySize(), Counts::nonNegative);
         // jobguard.jobs.<name>.* is checked where it is applied, naming the job and its method
         // (PropertiesJobOptionsCustomizer); a name that matches no job is JobPropertiesCheck's WARN.
     }
 
-    static void validate(JobGuardBatchProperties b, Errors errors) {
-        check(errors, "chunkSize", v -> Counts.positive(v, "jobguard.batch.chunk-size"), b.chunkSize());
-        check(errors, "maxKeys", v -> Counts.positive(v, "jobguard.batch.max-keys"), b.maxKeys());
-        check(errors, "maxKeyLength", v -> Counts.positive(v, "jobguard.batch.max-key-length"), b.maxKeyLength());
-        check(errors, "waitPollInterval", v -> TimeBounds.positive(v, "jobguard.batch.wait-poll-interval"),
-                b.waitPollInterval());
-        check(errors, "defaultLease", v -> TimeBounds.lease(v, "jobguard.batch.default-lease"), b.defaultLease());
-        optional(errors, "defaultWaitFor", v -> TimeBounds.nonNegative(v, "jobguard.batch.default-wait-for"),
-                b.defaultWaitFor());
-        List<String> namespaces = b.namespaces();
-        for (int i = 0; i < namespaces.size(); i++) {
-            int index = i;
-            check(errors, "namespaces[" + i + "]",
-                    v -> Names.namespace(v, "jobguard.batch.namespaces[" + index + "]"), namespaces.get(i));
+    private static void validate(JobGuardBatchProperties b, Checks checks) {
+        checks.required("chunkSize", b.chunkSize(), Counts::positive);
+        checks.required("maxKeys", b.maxKeys(), Counts::positive);
+        checks.required("maxKeyLength", b.maxKeyLength(), Counts::positive);
+        checks.required("waitPollInterval", b.waitPollInterval(), TimeBounds::positive);
+        checks.required("defaultLease", b.defaultLease(), TimeBounds::lease);
+        checks.optional("defaultWaitFor", b.defaultWaitFor(), TimeBounds::nonNegative);
+        for (int i = 0; i < b.namespaces().size(); i++) {
+            checks.required("namespaces[" + i + "]", b.namespaces().get(i), Names::namespace);
         }
     }
 
-    /** Applies a core rule to a value that may be unset (null: nothing to check). */
-    private static <T> void optional(Errors errors, String field, Function<T, ?> rule, T value) {
-        if (value != null) {
-            check(errors, field, rule, value);
-        }
-    }
+    /**
+     * Applies core rules to the fields of one bound record. A rule takes the value and the name of its property
+     * ({@code prefix} and the field in kebab case), and its message, which names the property, becomes the
+     * field's error.
+     */
+    private record Checks(Errors errors, String prefix) {
 
-    /** Applies a core rule; its message, which names the property, becomes the field's error. */
-    private static <T> void check(Errors errors, String field, Function<T, ?> rule, T value) {
-        try {
-            rule.apply(value);
-        } catch (IllegalArgumentException e) {
-            errors.rejectValue(field, "jobguard.invalid", e.getMessage());
+        <T> void optional(String field, T value, BiFunction<T, String, ?> rule) {
+            if (value != null) {
+                required(field, value, rule);
+            }
+        }
+
+        <T> void required(String field, T value, BiFunction<T, String, ?> rule) {
+            try {
+                rule.apply(value, prefix + field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                errors.rejectValue(field, "jobguard.invalid", e.getMessage());
+            }
         }
     }
 }

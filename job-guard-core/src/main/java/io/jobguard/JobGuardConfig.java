@@ -1,5 +1,6 @@
 package io.jobguard;
 
+import io.jobguard.internal.Counts;
 import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
 
@@ -46,9 +47,7 @@ public record JobGuardConfig(String namespace, String nodeId, Duration defaultLe
         TimeBounds.positive(waitPollInterval, "waitPollInterval");
         Objects.requireNonNull(storeFailurePolicy, "storeFailurePolicy");
         Objects.requireNonNull(clock, "clock");
-        if (historySize < 0) {
-            throw new IllegalArgumentException("historySize must not be negative, got " + historySize);
-        }
+        Counts.nonNegative(historySize, "historySize");
     }
 
     /**
@@ -77,17 +76,10 @@ public record JobGuardConfig(String namespace, String nodeId, Duration defaultLe
      * @return a builder
      */
     public static Builder from(JobGuardConfig base) {
-        Builder b = new Builder();
-        b.namespace = base.namespace;
-        b.nodeId = base.nodeId;
-        b.defaultLease = base.defaultLease;
-        b.skewTolerance = base.skewTolerance;
-        b.storeFailurePolicy = base.storeFailurePolicy;
-        b.interruptOnLeaseLost = base.interruptOnLeaseLost;
-        b.waitPollInterval = base.waitPollInterval;
-        b.historySize = base.historySize;
-        b.clock = base.clock;
-        return b;
+        return custom().namespace(base.namespace).nodeId(base.nodeId).defaultLease(base.defaultLease)
+                .skewTolerance(base.skewTolerance).storeFailurePolicy(base.storeFailurePolicy)
+                .interruptOnLeaseLost(base.interruptOnLeaseLost).waitPollInterval(base.waitPollInterval)
+                .historySize(base.historySize).clock(base.clock);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.jobguard.batch;
 
 import io.jobguard.JobGuardConfig;
+import io.jobguard.internal.Counts;
 import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
 
@@ -49,18 +50,12 @@ public record BatchLockConfig(String nodeId, int chunkSize, int maxKeys, int max
      */
     public BatchLockConfig {
         Names.name(nodeId, "BatchLockConfig.nodeId");
-        positive(chunkSize, "chunkSize");
-        positive(maxKeys, "maxKeys");
-        positive(maxKeyLength, "maxKeyLength");
-        positive(maxReportedConflicts, "maxReportedConflicts");
+        Counts.positive(chunkSize, "BatchLockConfig.chunkSize");
+        Counts.positive(maxKeys, "BatchLockConfig.maxKeys");
+        Counts.positive(maxKeyLength, "BatchLockConfig.maxKeyLength");
+        Counts.positive(maxReportedConflicts, "BatchLockConfig.maxReportedConflicts");
         Objects.requireNonNull(waitPollInterval, "BatchLockConfig.waitPollInterval");
         TimeBounds.positive(waitPollInterval, "BatchLockConfig.waitPollInterval");
-    }
-
-    private static void positive(int value, String name) {
-        if (value <= 0) {
-            throw new IllegalArgumentException("BatchLockConfig." + name + " must be positive, got " + value);
-        }
     }
 
     /**
@@ -88,16 +83,9 @@ public record BatchLockConfig(String nodeId, int chunkSize, int maxKeys, int max
      * @return a builder
      */
     public static Builder from(BatchLockConfig base) {
-        Builder b = new Builder();
-        b.nodeId = base.nodeId;
-        b.chunkSize = base.chunkSize;
-        b.maxKeys = base.maxKeys;
-        b.maxKeyLength = base.maxKeyLength;
-        b.maxReportedConflicts = base.maxReportedConflicts;
-        b.spread = base.spread;
-        b.keepAlive = base.keepAlive;
-        b.waitPollInterval = base.waitPollInterval;
-        return b;
+        return custom().nodeId(base.nodeId).chunkSize(base.chunkSize).maxKeys(base.maxKeys)
+                .maxKeyLength(base.maxKeyLength).maxReportedConflicts(base.maxReportedConflicts).spread(base.spread)
+                .keepAlive(base.keepAlive).waitPollInterval(base.waitPollInterval);
     }
 
     /** Builds a {@link BatchLockConfig}; not thread-safe. */

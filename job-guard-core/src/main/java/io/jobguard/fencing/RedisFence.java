@@ -1,5 +1,6 @@
 package io.jobguard.fencing;
 
+import io.jobguard.internal.Names;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -47,14 +48,12 @@ public final class RedisFence {
      * @param connectionFactory where the fenced keys live
      * @param keyPrefix         first segment of the fence keys
      * @return the fence
-     * @throws IllegalArgumentException if the prefix is blank or contains braces
+     * @throws IllegalArgumentException if the prefix breaks job-guard's key-prefix rule ({@code Names.keyPrefix}:
+     *                                  non-blank, no braces, control characters or whitespace)
      */
     public static RedisFence create(RedisConnectionFactory connectionFactory, String keyPrefix) {
         Objects.requireNonNull(connectionFactory, "connectionFactory");
-        if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
-            throw new IllegalArgumentException("keyPrefix must be non-blank and free of '{' and '}', got '"
-                    + keyPrefix + "'");
-        }
+        Names.keyPrefix(keyPrefix, "keyPrefix");
         return new RedisFence(connectionFactory, keyPrefix);
     }
 

@@ -162,6 +162,23 @@ class FencingIT {
         }
     }
 
+    @Test
+    void redisFenceRefusesTheKeyPrefixesEveryOtherRedisComponentRefuses(RedisServerProcess redis) {
+        LettuceConnectionFactory factory = redis.connectionFactory();
+        try {
+            // the one key-prefix rule (Names.keyPrefix) the Redis store, batch locks and ShedLock bridge apply
+            assertThatThrownBy(() -> RedisFence.create(factory, "tenant {a}"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyPrefix");
+            assertThatThrownBy(() -> RedisFence.create(factory, "job guard"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyPrefix 'job guard'");
+            assertThatThrownBy(() -> RedisFence.create(factory, " "))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("keyPrefix must not be blank");
+            assertThat(RedisFence.create(factory, "tenant-a").fenceKey("report")).isEqualTo("tenant-a:fence:{report}");
+        } finally {
+            factory.destroy();
+        }
+    }
+
     /** Waits until PostgreSQL shows a session blocked on a lock: the other writer has reached the row. */
     private static void awaitALockWaiter() {
         await().atMost(Duration.ofSeconds(20)).until(() -> {

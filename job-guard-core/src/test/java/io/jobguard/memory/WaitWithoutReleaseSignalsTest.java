@@ -6,7 +6,6 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
-import io.jobguard.internal.redis.ReleaseNotifications;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -87,7 +86,18 @@ class WaitWithoutReleaseSignalsTest {
 
         @Override
         public ReleaseWatch watchRunReleases(JobId job) {
-            return ReleaseNotifications.pollingOnly();
+            // a store without notifications: waiting on its watch is a plain bounded sleep, never a signal
+            return new ReleaseWatch() {
+                @Override
+                public boolean await(Duration max) throws InterruptedException {
+                    TimeUnit.NANOSECONDS.sleep(Math.max(0, max.toNanos()));
+                    return false;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
         }
 
         @Override

@@ -97,7 +97,7 @@ class ReadmeTest {
             JobGuardProperties bound = new Binder(new MapConfigurationPropertySource(values))
                     .bindOrCreate("jobguard", JobGuardProperties.class);
             if (values.containsKey("jobguard.namespace")) {
-                assertThat(bound.getNamespace()).isEqualTo(values.get("jobguard.namespace"));
+                assertThat(bound.namespace()).isEqualTo(values.get("jobguard.namespace"));
             }
         }
         assertThat(blocks).as("properties blocks in the README").isPositive();

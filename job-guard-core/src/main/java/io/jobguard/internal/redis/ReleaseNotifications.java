@@ -152,24 +152,4 @@ public final class ReleaseNotifications implements AutoCloseable {
             log.debug("job-guard: closing the release subscription failed", e);
         }
     }
-
-    /**
-     * A watch that never receives signals; waiting on it is a plain bounded sleep. For stores
-     * without notifications.
-     *
-     * @return a watch without signals
-     */
-    public static ReleaseWatch pollingOnly() {
-        return new ReleaseWatch() {
-            @Override
-            public boolean await(Duration max) throws InterruptedException {
-                TimeUnit.NANOSECONDS.sleep(Math.max(0, max.toNanos()));
-                return false;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-    }
 }

@@ -4,6 +4,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.internal.Names;
 import io.jobguard.memory.InMemoryLeaseStore;
+import io.jobguard.redis.DurableAcquire;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.EnableJobGuard;
 import io.jobguard.spring.JobOptionsCustomizer;
@@ -63,7 +64,7 @@ public class JobGuardAutoConfiguration {
     LeaseStore jobGuardLeaseStore(JobGuardProperties properties, ObjectProvider<RedisConnectionFactory> redis,
                                   ListableBeanFactory beanFactory,
                                   ObjectProvider<JobGuardRedisProperties> redisProperties) {
-        switch (properties.getStore()) {
+        switch (properties.store()) {
             case IN_MEMORY:
                 log.warn("job-guard: jobguard.store=in-memory: leases live in this JVM only; other instances of the "
                         + "application are NOT excluded (tests and single-instance deployments only)");
@@ -78,8 +79,9 @@ public class JobGuardAutoConfiguration {
                             + "has no RedisConnectionFactory bean: add spring-boot-starter-data-redis and configure "
                             + "spring.data.redis.*, or set jobguard.enabled=false");
                 }
-                return RedisLeaseStore.create(factory, properties.getKeyPrefix(),
-                        redisProperties.getIfAvailable(JobGuardRedisProperties::new).durableAcquire());
+                JobGuardRedisProperties redisSettings = redisProperties.getIfAvailable();
+                return RedisLeaseStore.create(factory, properties.keyPrefix(),
+                        redisSettings == null ? DurableAcquire.off() : redisSettings.durableAcquireSettings());
             }
         }
     }
@@ -96,9 +98,9 @@ public class JobGuardAutoConfiguration {
     @ConditionalOnMissingBean
     JobGuardConfig jobGuardConfig(JobGuardProperties properties, Environment environment,
                                   ObjectProvider<JobGuardConfigCustomizer> customizers) {
-        String namespace = properties.getNamespace() != null ? properties.getNamespace()
+        String namespace = properties.namespace() != null ? properties.namespace()
                 : environment.getProperty("spring.application.name", "default");
-        if (properties.getNamespace() == null) {
+        if (properties.namespace() == null) {
             try {
                 Names.namespace(namespace, "spring.application.name");
             } catch (IllegalArgumentException e) {
@@ -108,13 +110,13 @@ public class JobGuardAutoConfiguration {
         }
         JobGuardConfig.Builder builder = JobGuardConfig.custom()
                 .namespace(namespace)
-                .defaultLease(properties.getDefaultLease())
-                .skewTolerance(properties.getSkewTolerance())
-                .storeFailurePolicy(properties.getOnStoreFailure())
-                .interruptOnLeaseLost(properties.isInterruptOnLeaseLost())
-                .historySize(properties.getHistorySize());
-        if (properties.getNodeId() != null) {
-            builder.nodeId(properties.getNodeId());
+                .defaultLease(properties.defaultLease())
+                .skewTolerance(properties.skewTolerance())
+                .storeFailurePolicy(properties.onStoreFailure())
+                .interruptOnLeaseLost(properties.interruptOnLeaseLost())
+                .historySize(properties.historySize());
+        if (properties.nodeId() != null) {
+            builder.nodeId(properties.nodeId());
         }
         customizers.orderedStream().forEach(c -> c.customize(builder));
         try {
@@ -208,7 +210,7 @@ public class JobGuardAutoConfiguration {
     @ConditionalOnMissingBean
     ClockSkewMonitor jobGuardClockSkewMonitor(JobGuard guard, JobGuardProperties properties,
                                               ObjectProvider<ClockSkewSink> sinks) {
-        return new ClockSkewMonitor(guard, properties.getClockSkewCheckInterval(), sinks.orderedStream().toList());
+        return new ClockSkewMonitor(guard, properties.clockSkewCheckInterval(), sinks.orderedStream().toList());
     }
 
     /**
@@ -225,7 +227,7 @@ public class JobGuardAutoConfiguration {
     ScheduleAgreementCheck jobGuardScheduleAgreementCheck(JobGuard guard, JobGuardProperties properties,
                                                           ObjectProvider<GuardedJobRegistry> registry,
                                                           ObjectProvider<GuardedJobsContributor> contributors) {
-        return new ScheduleAgreementCheck(guard, properties.getScheduleCheckInterval(), registry, contributors);
+        return new ScheduleAgreementCheck(guard, properties.scheduleCheckInterval(), registry, contributors);
     }
 
     /**
@@ -239,6 +241,6 @@ public class JobGuardAutoConfiguration {
     @ConditionalOnMissingBean
     BatchLockedWithoutLocksCheck jobGuardBatchLockedCheck(ConfigurableListableBeanFactory beanFactory,
                                                           JobGuardProperties properties) {
-        return new BatchLockedWithoutLocksCheck(beanFactory, properties.getStore().name().toLowerCase(Locale.ROOT));
+        return new BatchLockedWithoutLocksCheck(beanFactory, properties.store().name().toLowerCase(Locale.ROOT));
     }
 }

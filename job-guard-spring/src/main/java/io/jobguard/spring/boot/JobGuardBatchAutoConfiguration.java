@@ -68,20 +68,20 @@ public class JobGuardBatchAutoConfiguration {
         if (leases != null && !leases.supportsFencing()) {
             throw new IllegalStateException("job-guard batch locks (bean 'jobGuardBatchLocks') need a lease store "
                     + "with fencing tokens, but the configured store " + leases + " (jobguard.store="
-                    + properties.getStore().name().toLowerCase(Locale.ROOT).replace('_', '-') + ") has none: "
+                    + properties.store().name().toLowerCase(Locale.ROOT).replace('_', '-') + ") has none: "
                     + "use jobguard.store=redis, or remove the @BatchLocked methods and BatchLocks injection points");
         }
         try {
             BatchLockConfig batchConfig = BatchLockConfig.custom()
                     .nodeId(config.nodeId())
-                    .chunkSize(batch.getChunkSize())
-                    .maxKeys(batch.getMaxKeys())
-                    .maxKeyLength(batch.getMaxKeyLength())
-                    .keepAlive(batch.isKeepAlive())
-                    .spread(batch.getSpread())
-                    .waitPollInterval(batch.getWaitPollInterval())
+                    .chunkSize(batch.chunkSize())
+                    .maxKeys(batch.maxKeys())
+                    .maxKeyLength(batch.maxKeyLength())
+                    .keepAlive(batch.keepAlive())
+                    .spread(batch.spread())
+                    .waitPollInterval(batch.waitPollInterval())
                     .build();
-            return RedisBatchLocks.create(redis, properties.getKeyPrefix(), batchConfig);
+            return RedisBatchLocks.create(redis, properties.keyPrefix(), batchConfig);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("invalid jobguard.batch.* configuration: " + e.getMessage(), e);
         }

@@ -44,7 +44,7 @@ public class JobGuardRedisAutoConfiguration {
                                                               JobGuardRedisProperties properties) {
         RedisConnectionFactory factory = redis.getIfAvailable();
         return new RedisEvictionPolicyCheck(factory, factory == null ? io.jobguard.redis.RedisEvictionCheck.Mode.OFF
-                : properties.getEvictionCheck());
+                : properties.evictionCheck());
     }
 
     /** Lettuce only: caps the reconnect backoff of Boot's client resources. */
@@ -63,7 +63,7 @@ public class JobGuardRedisAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "jobGuardReconnectDelay")
         ClientResourcesBuilderCustomizer jobGuardReconnectDelay(JobGuardRedisProperties properties) {
-            Duration max = properties.getReconnectDelayMax();
+            Duration max = properties.reconnectDelayMax();
             return builder -> {
                 if (max != null && !max.isZero() && !max.isNegative()) {
                     builder.reconnectDelay(Delay.exponential(Duration.ofMillis(Math.min(10, max.toMillis())), max, 2,

@@ -35,7 +35,7 @@ final class JobPropertiesCheck implements ApplicationListener<ContextRefreshedEv
 
     @Override
     public void onApplicationEvent(ContextRefreshedEvent event) {
-        if (properties.getJobs().isEmpty() || !done.compareAndSet(false, true)) {
+        if (properties.jobs().isEmpty() || !done.compareAndSet(false, true)) {
             return;
         }
         Set<String> scheduled = new TreeSet<>();
@@ -49,7 +49,7 @@ final class JobPropertiesCheck implements ApplicationListener<ContextRefreshedEv
                         + "names here): {}", c, e.toString());
             }
         });
-        for (String name : properties.getJobs().keySet()) {
+        for (String name : properties.jobs().keySet()) {
             if (scheduled.contains(name)) {
                 continue;
             }
@@ -59,7 +59,7 @@ final class JobPropertiesCheck implements ApplicationListener<ContextRefreshedEv
                         name, name);
             } else {
                 log.warn("job-guard: jobguard.jobs.{} matches no guarded job on node {} and is ignored; guarded "
-                        + "jobs here: {}", name, properties.getNodeId() == null ? "(default id)" : properties.getNodeId(),
+                        + "jobs here: {}", name, properties.nodeId() == null ? "(default id)" : properties.nodeId(),
                         scheduled);
             }
         }

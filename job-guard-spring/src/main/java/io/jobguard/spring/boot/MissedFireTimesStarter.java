@@ -179,23 +179,23 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
         String name = job.options().name();
         String where = "job '" + name + "' (" + GuardedJob.describe(job.beanClass(), job.method()) + ")";
         ClusterSingleton annotation = AnnotatedElementUtils.findMergedAnnotation(job.method(), ClusterSingleton.class);
-        JobOverrideProperties own = properties.getJobs().get(name);
-        MisfirePolicy policy = first(own == null ? null : own.getMisfirePolicy(),
+        JobOverrideProperties own = properties.jobs().get(name);
+        MisfirePolicy policy = first(own == null ? null : own.misfirePolicy(),
                 annotation == null ? null : parse(MisfirePolicy.class, placeholders(annotation.misfirePolicy()),
-                        "@ClusterSingleton(misfirePolicy) of " + where), properties.getMisfirePolicy());
-        Delivery delivery = first(own == null ? null : own.getDelivery(),
+                        "@ClusterSingleton(misfirePolicy) of " + where), properties.misfirePolicy());
+        Delivery delivery = first(own == null ? null : own.delivery(),
                 annotation == null ? null : parse(Delivery.class, placeholders(annotation.delivery()),
-                        "@ClusterSingleton(delivery) of " + where), properties.getDelivery());
+                        "@ClusterSingleton(delivery) of " + where), properties.delivery());
         if (policy == null && delivery == null) {
             return null;
         }
-        Duration window = first(own == null ? null : own.getCatchUpWindow(),
+        Duration window = first(own == null ? null : own.catchUpWindow(),
                 annotation == null || placeholders(annotation.catchUpWindow()).isBlank() ? null
                         : DurationParser.parse(placeholders(annotation.catchUpWindow()), "@ClusterSingleton(catchUpWindow) of " + where),
-                properties.getCatchUpWindow());
-        Integer max = first(own == null ? null : own.getCatchUpMax(),
+                properties.catchUpWindow());
+        Integer max = first(own == null ? null : own.catchUpMax(),
                 annotation == null || annotation.catchUpMax() == 0 ? null : annotation.catchUpMax(),
-                properties.getCatchUpMax());
+                properties.catchUpMax());
         ScheduleSpec spec = job.schedule();
         FireTimeSchedule schedule = spec.kind() == ScheduleSpec.Kind.CRON || spec.kind() == ScheduleSpec.Kind.FIXED_RATE
                 ? spec::nextAfter : null;

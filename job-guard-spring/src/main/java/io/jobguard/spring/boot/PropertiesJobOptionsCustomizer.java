@@ -26,38 +26,38 @@ final class PropertiesJobOptionsCustomizer implements JobOptionsCustomizer {
         boolean annotatedWaitFor = annotation != null && !annotation.waitFor().isBlank();
         boolean annotatedBusyGrace = annotation != null && !annotation.busyGrace().isBlank();
         JobOptions.Builder builder = options.toBuilder();
-        if (properties.getDefaultWaitFor() != null && !annotatedWaitFor) {
-            builder.waitFor(properties.getDefaultWaitFor());
+        if (properties.defaultWaitFor() != null && !annotatedWaitFor) {
+            builder.waitFor(properties.defaultWaitFor());
         }
-        if (properties.getBusyGrace() != null && !annotatedBusyGrace) {
-            builder.busyGrace(properties.getBusyGrace());
+        if (properties.busyGrace() != null && !annotatedBusyGrace) {
+            builder.busyGrace(properties.busyGrace());
         }
-        if (!properties.isKeepAlive()) {
+        if (!properties.keepAlive()) {
             builder.keepAlive(false);
         }
-        JobOverrideProperties job = properties.getJobs().get(options.name());
+        JobOverrideProperties job = properties.jobs().get(options.name());
         if (job != null) {
-            if (job.getLease() != null) {
-                builder.lease(job.getLease());
+            if (job.lease() != null) {
+                builder.lease(job.lease());
                 // defaults derived from the annotation's lease follow the new lease (null: derive again)
                 if (!annotatedWaitFor) {
-                    builder.waitFor(properties.getDefaultWaitFor());
+                    builder.waitFor(properties.defaultWaitFor());
                 }
                 if (!annotatedBusyGrace) {
-                    builder.busyGrace(properties.getBusyGrace());
+                    builder.busyGrace(properties.busyGrace());
                 }
             }
-            if (job.getWaitFor() != null) {
-                builder.waitFor(job.getWaitFor());
+            if (job.waitFor() != null) {
+                builder.waitFor(job.waitFor());
             }
-            if (job.getBusyGrace() != null) {
-                builder.busyGrace(job.getBusyGrace());
+            if (job.busyGrace() != null) {
+                builder.busyGrace(job.busyGrace());
             }
-            if (job.getType() != null) {
-                builder.type(job.getType());
+            if (job.type() != null) {
+                builder.type(job.type());
             }
-            if (job.getKeepAlive() != null) {
-                builder.keepAlive(job.getKeepAlive());
+            if (job.keepAlive() != null) {
+                builder.keepAlive(job.keepAlive());
             }
         }
         return builder.build();

@@ -2,7 +2,6 @@ package io.jobguard.spring.boot;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.BeanUtils;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
@@ -13,7 +12,7 @@ import org.springframework.boot.context.properties.bind.handler.NoUnboundElement
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.core.env.Environment;
 
-import java.beans.PropertyDescriptor;
+import java.lang.reflect.RecordComponent;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeMap;
@@ -53,9 +52,10 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
     static TreeMap<String, String> unknown(Environment environment) {
         Binder binder = Binder.get(environment);
         TreeMap<String, String> out = new TreeMap<>();
-        collect(binder, "jobguard", Bindable.ofInstance(new JobGuardProperties()),
-                name -> !name.startsWith("jobguard.batch."), out);
-        collect(binder, "jobguard.batch", Bindable.ofInstance(new JobGuardBatchProperties()), name -> true, out);
+        collect(binder, "jobguard", Bindable.of(JobGuardProperties.class),
+                name -> !name.startsWith("jobguard.batch.") && !name.startsWith("jobguard.redis."), out);
+        collect(binder, "jobguard.batch", Bindable.of(JobGuardBatchProperties.class), name -> true, out);
+        collect(binder, "jobguard.redis", Bindable.of(JobGuardRedisProperties.class), name -> true, out);
         OTHER_MODULES.forEach(out::remove);
         return out;
     }
@@ -82,7 +82,7 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
         Set<String> known = new TreeSet<>();
         addKnown(known, "jobguard.", JobGuardProperties.class);
         addKnown(known, "jobguard.batch.", JobGuardBatchProperties.class);
-        addKnown(known, "jobguard.actuator.", JobGuardActuatorProperties.class);
+        addKnown(known, "jobguard.redis.", JobGuardRedisProperties.class);
         known.addAll(OTHER_MODULES);
         String best = null;
         int bestDistance = 4;
@@ -96,10 +96,14 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
         return best;
     }
 
+    /** Adds each property of the record {@code type}, and of the records nested in it, by its kebab-case name. */
     private static void addKnown(Set<String> known, String prefix, Class<?> type) {
-        for (PropertyDescriptor d : BeanUtils.getPropertyDescriptors(type)) {
-            if (d.getReadMethod() != null && !"class".equals(d.getName())) {
-                known.add(prefix + d.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT));
+        for (RecordComponent c : type.getRecordComponents()) {
+            String name = prefix + c.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+            if (c.getType().isRecord()) {
+                addKnown(known, name + ".", c.getType());
+            } else {
+                known.add(name);
             }
         }
     }

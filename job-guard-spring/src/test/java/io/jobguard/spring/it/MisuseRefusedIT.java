@@ -144,6 +144,8 @@ class MisuseRefusedIT {
                 "jobguard.batch.namespaces=sku,a|b");
         startupFails(redis, "jobguard.default-lease must be at most 3650 days", "test.case=valid",
                 "jobguard.default-lease=" + Long.MAX_VALUE + "s");
+        startupFails(redis, "invalid jobguard.redis.durable-acquire.*: durable acquire replicas must not be "
+                + "negative, got -1", "test.case=valid", "jobguard.redis.durable-acquire.replicas=-1");
     }
 
     @Test
@@ -166,14 +168,20 @@ class MisuseRefusedIT {
     @Test
     void unknownJobGuardPropertiesAreWarnedAbout(RedisServerProcess redis, CapturedOutput output) {
         try (ConfigurableApplicationContext ok = start(redis, "test.case=valid", "jobguard.namspace=billing",
-                "jobguard.batch.chunk-sise=10", "jobguard.jobs.MisuseApps.Valid.run.leese=1m")) {
+                "jobguard.batch.chunk-sise=10", "jobguard.jobs.MisuseApps.Valid.run.leese=1m",
+                "jobguard.redis.eviction-check=warn", "jobguard.redis.reconect-delay-max=1s",
+                "jobguard.actuator.write-enabeld=true")) {
             assertThat(ok.isRunning()).isTrue();
         }
         assertThat(output).contains("property jobguard.namspace", "is not a job-guard setting and is ignored; "
                 + "did you mean jobguard.namespace?");
         assertThat(output).contains("property jobguard.batch.chunk-sise", "did you mean jobguard.batch.chunk-size?");
         assertThat(output).contains("property jobguard.jobs.misuseapps.valid.run.leese");
-        assertThat(output).doesNotContain("property jobguard.node-id");
+        assertThat(output).contains("property jobguard.redis.reconect-delay-max",
+                "did you mean jobguard.redis.reconnect-delay-max?");
+        assertThat(output).contains("property jobguard.actuator.write-enabeld",
+                "did you mean jobguard.actuator.write-enabled?");
+        assertThat(output).doesNotContain("property jobguard.node-id", "property jobguard.redis.eviction-check");
     }
 
     @FunctionalInterface

@@ -1,9 +1,7 @@
 package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
-import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.TimeBounds;
-import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.LeaseDeadline;
 import io.jobguard.internal.LostReplies;
 import io.jobguard.store.AcquireMode;
@@ -24,7 +22,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The engine that guards scheduled jobs across a cluster. For a job J and a nominal fire time T:
@@ -56,21 +53,16 @@ public final class JobGuard implements AutoCloseable {
     private final JobGuardConfig config;
     private final List<JobGuardListener> listeners = new CopyOnWriteArrayList<>();
     private final KeepAlive keepAlive = new KeepAlive();
-    private final AtomicInteger activeLeases = new AtomicInteger();
-    private final HistoryLossLog historyLoss;
-    /** Failures that repeat on every firing (store down, a foreign key) log once per job per minute, with a count. */
-    private final RateLimitedLog repeatedWarnings;
+    private final RunLifecycle runs;
+    private final FiringWarnings warnings;
     private final LostReplies lostReplies;
-    private final LeaseHandOver handOver = new LeaseHandOver();
-    private final RateLimitedLog listenerFailures;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
-        this.historyLoss = new HistoryLossLog(config.namespace(), config.nodeId());
-        this.repeatedWarnings = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
+        this.warnings = new FiringWarnings(store, config);
         this.lostReplies = new LostReplies(store, keepAlive);
-        this.listenerFailures = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
+        this.runs = new RunLifecycle(store, config, listeners, keepAlive);
     }
 
     /**
@@ -159,7 +151,7 @@ public final class JobGuard implements AutoCloseable {
                 acquireSent = true;
                 AcquireResult result = store.acquireRun(request, mode);
                 acquireSent = false;
-                warnIfBlockedByForeignValue(job, request, result);
+                warnings.blockedByForeignValue(job, request, result);
                 switch (result.status()) {
                     case ACQUIRED:
                         return Admission.granted(grant(job, request, result.fencingToken(), true, started, sent, mode));
@@ -168,7 +160,7 @@ public final class JobGuard implements AutoCloseable {
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     case HISTORY_LOST:
-                        historyLoss.warn(job.name(), nominalFireTime, result.holder());
+                        warnings.historyLost(job, nominalFireTime, result.holder());
                         return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null);
                     case PAUSED:
                         return refuse(job, nominalFireTime, RunOutcome.PAUSED, null, started, null);
@@ -284,7 +276,7 @@ public final class JobGuard implements AutoCloseable {
      * @return live permits on this node
      */
     public int activeLeases() {
-        return activeLeases.get();
+        return runs.activeLeases();
     }
 
     /**
@@ -349,14 +341,7 @@ public final class JobGuard implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting
      */
     public int handOverLeases(Duration wait) throws InterruptedException {
-        return handOver.awaitThenGiveUp(wait, permit -> {
-            permit.stopKeepAlive();
-            leaseLost(permit, "the node is shutting down and gives the lease up");
-            RunLeaseRequest request = permit.request();
-            boolean released = store.releaseRun(request, Duration.ZERO);
-            log.warn("job-guard: job '{}' T={} node={} still running at shutdown; lease given up (released={})",
-                    request.job().name(), request.nominalFireTime(), config.nodeId(), released);
-        }).size();
+        return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
     }
 
     /** Stops the keep-alive thread; the store stays open. */
@@ -388,39 +373,25 @@ public final class JobGuard implements AutoCloseable {
 
     private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started,
                             long sent, AcquireMode mode) {
-        JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started,
-                LeaseDeadline.startingAt(sent, job.lease()));
-        permit.recovery(mode.kind(), mode.kind() == AcquireMode.Kind.RETRY ? mode.attempt() + 1 : 1);
-        activeLeases.incrementAndGet();
-        handOver.started(permit);
-        permit.bind();
-        if (guarded && job.keepAlive()) {
-            permit.keepAlive(keepAlive.start("run lease of job '" + job.name() + "'", job.lease(), permit.deadline(),
-                    () -> store.renewRun(request), why -> leaseLost(permit, why)));
-        }
+        JobPermit permit = JobPermit.start(runs, job, request, fence, guarded, System.nanoTime() - started,
+                LeaseDeadline.startingAt(sent, job.lease()), mode);
         log.debug("job-guard: job '{}' T={} node={} acquired (fence {})", job.name(), request.nominalFireTime(),
                 config.nodeId(), fence);
         return permit;
     }
 
     private Admission storeFailure(JobOptions job, RunLeaseRequest request, long started, RuntimeException e) {
-        // The line names the store (its Redis endpoint) and carries every cause's own words; it repeats
-        // on every firing while the store is down, so it is logged once per job per minute with a count.
-        if (config.storeFailurePolicy() == StoreFailurePolicy.RUN) {
-            repeatedWarnings.warn(log, "store-failure|" + job.name(),
-                    "job-guard: job '{}' T={} node={} store {} unreachable ({}); running UNGUARDED as configured",
-                    job.name(), request.nominalFireTime(), config.nodeId(), store, RateLimitedLog.causeChain(e));
+        boolean runUnguarded = config.storeFailurePolicy() == StoreFailurePolicy.RUN;
+        warnings.storeFailed(job, request, runUnguarded, e);
+        if (runUnguarded) {
             return Admission.granted(grant(job, request, -1, false, started, System.nanoTime(), AcquireMode.REGULAR));
         }
-        repeatedWarnings.warn(log, "store-failure|" + job.name(),
-                "job-guard: job '{}' T={} node={} outcome STORE_ERROR, skipped: store {} failed: {}", job.name(),
-                request.nominalFireTime(), config.nodeId(), store, RateLimitedLog.causeChain(e));
         return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
     }
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
     void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
-        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, Duration.ZERO,
+        runs.emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, Duration.ZERO,
                 Duration.ZERO, -1, null));
     }
 
@@ -431,87 +402,8 @@ public final class JobGuard implements AutoCloseable {
             log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
                     config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
         }
-        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, acquire, Duration.ZERO,
+        runs.emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, acquire, Duration.ZERO,
                 -1, cause));
         return Admission.refused(outcome);
-    }
-
-    void finished(JobPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
-        activeLeases.decrementAndGet();
-        JobOptions job = permit.options();
-        RunLeaseRequest request = permit.request();
-        if (permit.guarded() && !permit.givenUp()) {
-            try {
-                if (!store.releaseRun(request, job.cooldown())) {
-                    leaseLost(permit, "lease had expired or was taken over before release");
-                }
-            } catch (RuntimeException e) {
-                repeatedWarnings.warn(log, "release-failure|" + job.name(),
-                        "job-guard: job '{}' T={} node={} could not release its lease ({}); it expires by TTL",
-                        job.name(), request.nominalFireTime(), config.nodeId(), RateLimitedLog.causeChain(e));
-            } finally {
-                // only now: a shutdown waiting for this run must not close the store before the release is done
-                handOver.ended(permit);
-            }
-        } else {
-            handOver.ended(permit);
-        }
-        log.debug("job-guard: job '{}' T={} node={} outcome {}", job.name(), request.nominalFireTime(),
-                config.nodeId(), outcome);
-        emit(new JobEvent(config.namespace(), job.name(), request.nominalFireTime(), config.nodeId(), outcome,
-                Duration.ofNanos(permit.acquireNanos()), Duration.ofNanos(runNanos),
-                permit.context().fencingToken(), failure));
-    }
-
-    /**
-     * A refusal by a value job-guard did not write (another type, another format) or by an entry
-     * without an expiry blocks the job until someone removes it, so it is a WARN naming the key,
-     * once per job per minute, not a DEBUG line.
-     */
-    private void warnIfBlockedByForeignValue(JobOptions job, RunLeaseRequest request, AcquireResult result) {
-        LeaseRecord holder = result.holder();
-        // HISTORY_LOST's holder is the epoch (no TTL by design), not a blocking entry: HistoryLossLog reports it
-        if (result.status() == AcquireResult.Status.ACQUIRED || result.status() == AcquireResult.Status.HISTORY_LOST
-                || holder == null || (!holder.foreign() && holder.expiresIn() != null)) {
-            return;
-        }
-        repeatedWarnings.warn(log, "foreign-value|" + job.name(),
-                "job-guard: job '{}' T={} node={} refused ({}) by {} at key {} ({}); it blocks the job until it "
-                        + "expires or is deleted", job.name(), request.nominalFireTime(), config.nodeId(),
-                result.status(), holder.foreign() ? "a value job-guard did not write" : "an entry with no expiry",
-                store.blockingKey(request, result.status()),
-                holder.foreign() ? "value '" + holder.raw() + "'" + (holder.expiresIn() == null ? ", no TTL" : "")
-                        : "no TTL");
-    }
-
-    private void leaseLost(JobPermit permit, String why) {
-        if (!permit.markLost()) {
-            return;
-        }
-        RunContext context = permit.context();
-        log.warn("job-guard: job '{}' T={} node={} LEASE LOST ({}): the run is no longer exclusive", context.job(),
-                context.nominalFireTime(), config.nodeId(), why);
-        for (JobGuardListener listener : listeners) {
-            try {
-                listener.onLeaseLost(context);
-            } catch (RuntimeException e) {
-                listenerFailures.warn(log, "listener|" + context.job(), "job-guard: listener {} failed on job '{}': {}",
-                        listener, context.job(), RateLimitedLog.causeChain(e));
-            }
-        }
-        if (config.interruptOnLeaseLost()) {
-            permit.interruptRunner();
-        }
-    }
-
-    private void emit(JobEvent event) {
-        for (JobGuardListener listener : listeners) {
-            try {
-                listener.onJobEvent(event);
-            } catch (RuntimeException e) {
-                listenerFailures.warn(log, "listener|" + event.job(), "job-guard: listener {} failed on job '{}': {}",
-                        listener, event.job(), RateLimitedLog.causeChain(e));
-            }
-        }
     }
 }

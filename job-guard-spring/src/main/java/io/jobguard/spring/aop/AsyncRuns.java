@@ -2,9 +2,7 @@ package io.jobguard.spring.aop;
 
 import io.jobguard.Admission;
 import io.jobguard.JobPermit;
-import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
-import io.jobguard.internal.CurrentRun;
 import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -74,10 +72,7 @@ final class AsyncRuns {
     }
 
     private static void unbind(JobPermit permit) {
-        RunContext bound = CurrentRun.get();
-        if (bound != null && bound == permit.context()) {
-            CurrentRun.set(null);
-        }
+        permit.unbindFromCurrentThread();
     }
 
     private static Throwable unwrap(Throwable failure) {

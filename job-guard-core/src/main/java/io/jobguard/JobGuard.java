@@ -7,10 +7,12 @@ import io.jobguard.internal.LostReplies;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
+import io.jobguard.store.ForceRelease;
 import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RunHistory;
 import io.jobguard.store.RunLeaseRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,12 +57,14 @@ public final class JobGuard implements AutoCloseable {
     private final KeepAlive keepAlive = new KeepAlive();
     private final RunLifecycle runs;
     private final FiringWarnings warnings;
+    private final ReleaseWaits releaseWaits;
     private final LostReplies lostReplies;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
         this.warnings = new FiringWarnings(store, config);
+        this.releaseWaits = new ReleaseWaits(store, config);
         this.lostReplies = new LostReplies(store, keepAlive);
         this.runs = new RunLifecycle(store, config, listeners, keepAlive);
     }
@@ -143,7 +147,7 @@ public final class JobGuard implements AutoCloseable {
             // a lease that an earlier acquire's lost reply may have left goes first (issue 14)
             lostReplies.reconcile();
             if (waits && !bound.isZero()) {
-                watch = store.watchRunReleases(id);
+                watch = releaseWaits.watch(id);
             }
             long deadline = started + bound.toNanos();
             while (true) {
@@ -177,13 +181,13 @@ public final class JobGuard implements AutoCloseable {
                 if (watch == null) {
                     // RETURN watches only once it meets a busy lease, then tries again at once, so that
                     // a release between that attempt and the watch is not missed
-                    watch = watchForGrace(job, id);
+                    watch = releaseWaits.watchForGrace(job, id);
                     if (watch == null) {
                         return refuse(job, nominalFireTime, RunOutcome.BUSY, result.holder(), started, null);
                     }
                     continue;
                 }
-                watch.await(pause(remaining, result.retryAfter()));
+                watch.await(releaseWaits.pause(remaining, result.retryAfter()));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -259,15 +263,17 @@ public final class JobGuard implements AutoCloseable {
      * @return the flag, or empty when the job runs (always empty on a store that cannot pause jobs)
      */
     public Optional<JobPauses.Pause> paused(String job) {
-        return store instanceof JobPauses p ? p.paused(new JobId(config.namespace(), job)) : Optional.empty();
+        return store.capability(JobPauses.class).flatMap(p -> p.paused(new JobId(config.namespace(), job)));
     }
 
     private JobPauses pauses() {
-        if (store instanceof JobPauses p) {
-            return p;
-        }
-        throw new UnsupportedOperationException("job-guard: the lease store " + store.getClass().getName()
-                + " cannot pause jobs (the Redis store can)");
+        return required(JobPauses.class, "cannot pause jobs");
+    }
+
+    /** The store's capability, or an exception naming the store and what it cannot do (the Redis store can all). */
+    private <T> T required(Class<T> capability, String cannot) {
+        return store.capability(capability).orElseThrow(() -> new UnsupportedOperationException(
+                "job-guard: not supported by the lease store " + store + ": it " + cannot + " (the Redis store can)"));
     }
 
     /**
@@ -299,9 +305,11 @@ public final class JobGuard implements AutoCloseable {
      *
      * @param job the job name
      * @return the lease, or empty
+     * @throws UnsupportedOperationException naming the store when it keeps no cluster-wide run history
      */
     public Optional<LeaseRecord> currentLease(String job) {
-        return store.currentRunLease(new JobId(config.namespace(), job));
+        return required(RunHistory.class, "keeps no cluster-wide run history")
+                .currentRunLease(new JobId(config.namespace(), job));
     }
 
     /**
@@ -309,9 +317,11 @@ public final class JobGuard implements AutoCloseable {
      *
      * @param job the job name
      * @return up to {@link JobGuardConfig#historySize()} entries
+     * @throws UnsupportedOperationException naming the store when it keeps no cluster-wide run history
      */
     public List<LeaseRecord> recentFires(String job) {
-        return store.recentFires(new JobId(config.namespace(), job), config.historySize());
+        return required(RunHistory.class, "keeps no cluster-wide run history")
+                .recentFires(new JobId(config.namespace(), job), config.historySize());
     }
 
     /**
@@ -319,9 +329,11 @@ public final class JobGuard implements AutoCloseable {
      *
      * @param job the job name
      * @return {@code true} if a lease was deleted
+     * @throws UnsupportedOperationException naming the store when it cannot release another node's lease
      */
     public boolean forceRelease(String job) {
-        boolean deleted = store.forceReleaseRun(new JobId(config.namespace(), job));
+        boolean deleted = required(ForceRelease.class, "cannot release another node's lease")
+                .forceReleaseRun(new JobId(config.namespace(), job));
         log.warn("job-guard: job '{}' run lease force-released by node {} (deleted={})", job, config.nodeId(),
                 deleted);
         return deleted;
@@ -348,27 +360,6 @@ public final class JobGuard implements AutoCloseable {
     @Override
     public void close() {
         keepAlive.close();
-    }
-
-    /** The release watch of a RETURN firing's grace, or null if it cannot be opened (the firing is then BUSY). */
-    private ReleaseWatch watchForGrace(JobOptions job, JobId id) {
-        try {
-            return store.watchRunReleases(id);
-        } catch (RuntimeException e) {
-            log.debug("job-guard: job '{}' node={} cannot watch releases ({}); busy grace skipped", job.name(),
-                    config.nodeId(), e.toString());
-            return null;
-        }
-    }
-
-    private Duration pause(long remainingNanos, Duration retryAfter) {
-        // a missed (or, for stores without notifications, absent) release signal costs at most one poll interval
-        long nanos = Math.min(remainingNanos, config.waitPollInterval().toNanos());
-        if (retryAfter != null) {
-            // wake just after the blocking lease or cool-down would expire by itself
-            nanos = Math.min(nanos, retryAfter.toNanos() + 2_000_000L);
-        }
-        return Duration.ofNanos(nanos);
     }
 
     private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started,

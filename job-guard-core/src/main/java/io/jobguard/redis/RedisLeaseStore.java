@@ -13,7 +13,12 @@ import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.ForceRelease;
 import io.jobguard.store.LeaseStore;
+import io.jobguard.store.ReleaseWatching;
+import io.jobguard.store.RunHistory;
+import io.jobguard.store.RunRecords;
+import io.jobguard.store.SchedulePublishing;
 import io.jobguard.store.LeaseStoreException;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
@@ -47,7 +52,8 @@ import java.util.concurrent.TimeUnit;
  * <p>The connection factory is not closed by this store; {@link #close()} only ends the release
  * subscription.
  */
-public final class RedisLeaseStore implements LeaseStore, JobPauses {
+public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory, ForceRelease, ReleaseWatching,
+        RunRecords, SchedulePublishing {
 
     private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
     private static final LuaScript RENEW = LuaScript.load("run-renew");

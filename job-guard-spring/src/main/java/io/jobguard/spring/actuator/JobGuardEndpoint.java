@@ -174,10 +174,19 @@ public class JobGuardEndpoint {
         if (summary == null) {
             return null;
         }
-        List<Fire> fires = guard.recentFires(job).stream()
-                .map(r -> new Fire(r.nominalFireTime(), r.describeHolder(), r.acquiredAt(), r.fencingToken()))
-                .toList();
-        return new JobDetail(summary, lease(job).orElse(null), fires, pause(job));
+        return new JobDetail(summary, lease(job).orElse(null), fires(job), pause(job));
+    }
+
+    /** The recent fires, or none when the store keeps no cluster-wide run history (logged: "not supported by"). */
+    private List<Fire> fires(String job) {
+        try {
+            return guard.recentFires(job).stream()
+                    .map(r -> new Fire(r.nominalFireTime(), r.describeHolder(), r.acquiredAt(), r.fencingToken()))
+                    .toList();
+        } catch (UnsupportedOperationException e) {
+            log.debug("job-guard: recent fires of job '{}': {}", job, e.getMessage());
+            return List.of();
+        }
     }
 
     /**
@@ -212,7 +221,12 @@ public class JobGuardEndpoint {
                     WebEndpointResponse.STATUS_NOT_FOUND);
         }
         log.warn("job-guard: force-release of job '{}' requested by {} on node {}", job, who, guard.config().nodeId());
-        boolean released = guard.forceRelease(job);
+        boolean released;
+        try {
+            released = guard.forceRelease(job);
+        } catch (UnsupportedOperationException e) {
+            return new WebEndpointResponse<>(new ForceRelease(job, false, e.getMessage()), 501);
+        }
         return new WebEndpointResponse<>(new ForceRelease(job, released, released ? "run lease deleted"
                 : "no run lease was held"), WebEndpointResponse.STATUS_OK);
     }

@@ -382,19 +382,12 @@ public final class JobGuard implements AutoCloseable {
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
     void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
-        runs.emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, Duration.ZERO,
-                Duration.ZERO, -1, null));
+        runs.refused(job, fireTime, outcome, null, 0, null);
     }
 
     private Admission refuse(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long started,
                              Throwable cause) {
-        Duration acquire = Duration.ofNanos(System.nanoTime() - started);
-        if (outcome != RunOutcome.STORE_ERROR && log.isDebugEnabled()) {
-            log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
-                    config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
-        }
-        runs.emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, acquire, Duration.ZERO,
-                -1, cause));
+        runs.refused(job, fireTime, outcome, holder, System.nanoTime() - started, cause);
         return Admission.refused(outcome);
     }
 }

@@ -2,12 +2,14 @@ package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.RateLimitedLog;
+import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.RunLeaseRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -123,6 +125,17 @@ final class RunLifecycle {
         if (config.interruptOnLeaseLost()) {
             permit.interruptRunner();
         }
+    }
+
+    /** Reports a firing that did not run (refused, or settled by the recovery of missed fire times). */
+    void refused(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long acquireNanos,
+                 Throwable cause) {
+        if (outcome != RunOutcome.STORE_ERROR && log.isDebugEnabled()) {
+            log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
+                    config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
+        }
+        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome,
+                Duration.ofNanos(acquireNanos), Duration.ZERO, -1, cause));
     }
 
     /** Tells every listener of an outcome; a failing listener is logged and never stops the others. */

@@ -2,7 +2,6 @@ package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.TimeBounds;
-import io.jobguard.internal.LeaseDeadline;
 import io.jobguard.internal.LostReplies;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
@@ -158,7 +157,7 @@ public final class JobGuard implements AutoCloseable {
                 warnings.blockedByForeignValue(job, request, result);
                 switch (result.status()) {
                     case ACQUIRED:
-                        return Admission.granted(grant(job, request, result.fencingToken(), true, started, sent, mode));
+                        return Admission.granted(runs.grant(job, request, result.fencingToken(), true, started, sent, mode));
                     case CATCH_UP, RETRY, ABANDONED, MISSED, SUPERSEDED:
                         return Admission.recovery(result);
                     case ALREADY_RAN:
@@ -356,26 +355,31 @@ public final class JobGuard implements AutoCloseable {
         return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
     }
 
-    /** Stops the keep-alive thread; the store stays open. */
-    @Override
-    public void close() {
-        keepAlive.close();
+    /**
+     * How many lease releases failed on this node (each also a WARN; the lease then expires by its TTL).
+     *
+     * @return failed releases since the engine was created
+     */
+    public long releaseFailures() {
+        return runs.releaseFailures();
     }
 
-    private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started,
-                            long sent, AcquireMode mode) {
-        JobPermit permit = JobPermit.start(runs, job, request, fence, guarded, System.nanoTime() - started,
-                LeaseDeadline.startingAt(sent, job.lease()), mode);
-        log.debug("job-guard: job '{}' T={} node={} acquired (fence {})", job.name(), request.nominalFireTime(),
-                config.nodeId(), fence);
-        return permit;
+    /** Waits (up to five seconds) for the releases still in flight, then stops the keep-alive thread; the store stays open. */
+    @Override
+    public void close() {
+        try {
+            runs.flushReleases(Duration.ofSeconds(5));
+        } finally {
+            keepAlive.close();
+        }
     }
 
     private Admission storeFailure(JobOptions job, RunLeaseRequest request, long started, RuntimeException e) {
         boolean runUnguarded = config.storeFailurePolicy() == StoreFailurePolicy.RUN;
         warnings.storeFailed(job, request, runUnguarded, e);
         if (runUnguarded) {
-            return Admission.granted(grant(job, request, -1, false, started, System.nanoTime(), AcquireMode.REGULAR));
+            return Admission.granted(runs.grant(job, request, -1, false, started, System.nanoTime(),
+                    AcquireMode.REGULAR));
         }
         return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
     }

@@ -1,7 +1,9 @@
 package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.LeaseDeadline;
 import io.jobguard.internal.RateLimitedLog;
+import io.jobguard.store.AcquireMode;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.RunLeaseRequest;
@@ -11,7 +13,15 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What one engine gives each permit it grants: the store to renew and release on, the keep-alive, the
@@ -28,6 +38,8 @@ final class RunLifecycle {
     private final List<JobGuardListener> listeners;
     private final KeepAlive keepAlive;
     private final AtomicInteger activeLeases = new AtomicInteger();
+    private final AtomicLong releaseFailureCount = new AtomicLong();
+    private final Set<CompletableFuture<Boolean>> pendingReleases = ConcurrentHashMap.newKeySet();
     private final LeaseHandOver handOver = new LeaseHandOver();
     /** A store outage fails every release: one WARN per job per minute, with a count. */
     private final RateLimitedLog releaseFailures;
@@ -54,6 +66,16 @@ final class RunLifecycle {
         return handOver;
     }
 
+    /** Grants a permit on the admitted thread: the lease's local deadline starts at the acquire's send time. */
+    JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long startedNanos,
+                    long sentNanos, AcquireMode mode) {
+        JobPermit permit = JobPermit.start(this, job, request, fence, guarded, System.nanoTime() - startedNanos,
+                LeaseDeadline.startingAt(sentNanos, job.lease()), mode);
+        log.debug("job-guard: job '{}' T={} node={} acquired (fence {})", job.name(), request.nominalFireTime(),
+                config.nodeId(), fence);
+        return permit;
+    }
+
     /** Counts the permit as live and, for a guarded run that asked for it, starts renewing its lease. */
     void started(JobPermit permit) {
         activeLeases.incrementAndGet();
@@ -67,26 +89,37 @@ final class RunLifecycle {
     }
 
     /**
-     * Ends a finished permit's run: releases its lease if it still holds one (a lease lost meanwhile is
-     * reported, never deleted) and reports the outcome.
+     * Ends a finished permit's run: sends the release of its lease if it still holds one, without waiting for
+     * the reply on the caller's thread (the store orders it before this node's next acquire), and reports the
+     * outcome. When the reply comes, a lease lost meanwhile is reported (never deleted) and a failed release
+     * is logged and counted; only then does the run leave the book a graceful shutdown waits on.
      */
     void ended(JobPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
         activeLeases.decrementAndGet();
         JobOptions job = permit.options();
         RunLeaseRequest request = permit.request();
         if (permit.guarded() && !permit.givenUp()) {
+            CompletableFuture<Boolean> release;
             try {
-                if (!store.releaseRun(request, job.cooldown())) {
-                    leaseLost(permit, "lease had expired or was taken over before release");
-                }
+                release = store.releaseRunAsync(request, job.cooldown()).toCompletableFuture();
             } catch (RuntimeException e) {
-                releaseFailures.warn(log, "release-failure|" + job.name(),
-                        "job-guard: job '{}' T={} node={} could not release its lease ({}); it expires by TTL",
-                        job.name(), request.nominalFireTime(), config.nodeId(), RateLimitedLog.causeChain(e));
-            } finally {
-                // only now: a shutdown waiting for this run must not close the store before the release is done
-                handOver.ended(permit);
+                release = CompletableFuture.failedFuture(e);
             }
+            pendingReleases.add(release);
+            CompletableFuture<Boolean> sent = release;
+            release.whenComplete((released, releaseFailure) -> {
+                try {
+                    if (releaseFailure != null) {
+                        releaseFailed(job, request, releaseFailure);
+                    } else if (!released) {
+                        leaseLost(permit, "lease had expired or was taken over before release");
+                    }
+                } finally {
+                    pendingReleases.remove(sent);
+                    // only now: a shutdown waiting for this run must not close the store before the release is done
+                    handOver.ended(permit);
+                }
+            });
         } else {
             handOver.ended(permit);
         }
@@ -95,6 +128,37 @@ final class RunLifecycle {
         emit(new JobEvent(config.namespace(), job.name(), request.nominalFireTime(), config.nodeId(), outcome,
                 Duration.ofNanos(permit.acquireNanos()), Duration.ofNanos(runNanos),
                 permit.context().fencingToken(), failure));
+    }
+
+    private void releaseFailed(JobOptions job, RunLeaseRequest request, Throwable failure) {
+        releaseFailureCount.incrementAndGet();
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        releaseFailures.warn(log, "release-failure|" + job.name(),
+                "job-guard: job '{}' T={} node={} could not release its lease ({}); it expires by TTL",
+                job.name(), request.nominalFireTime(), config.nodeId(), RateLimitedLog.causeChain(cause));
+    }
+
+    long releaseFailures() {
+        return releaseFailureCount.get();
+    }
+
+    /**
+     * Waits up to {@code max} for the releases sent and not yet answered, so that closing the store after
+     * this does not drop them; those still unanswered then are logged (their leases expire by TTL).
+     */
+    void flushReleases(Duration max) {
+        CompletableFuture<?>[] pending = pendingReleases.toArray(new CompletableFuture<?>[0]);
+        try {
+            CompletableFuture.allOf(pending).get(max.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            // each failure was logged and counted by its own callback
+        } catch (TimeoutException e) {
+            log.warn("job-guard: node {} closes with {} lease release(s) unanswered after {}; they expire by TTL",
+                    config.nodeId(), pendingReleases.size(), max);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Gives up a run's lease at shutdown: the run is told first, then its lease is released (owner-checked). */

@@ -3,6 +3,8 @@ package io.jobguard.store;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The admission SPI: where run leases and fire-time markers live. Implementations must make
@@ -65,6 +67,24 @@ public interface LeaseStore extends AutoCloseable {
      * @return {@code true} if released, {@code false} if the lease had been lost
      */
     boolean releaseRun(RunLeaseRequest request, Duration cooldown);
+
+    /**
+     * {@link #releaseRun} without waiting for its reply on the caller's thread (a guarded firing then costs its
+     * scheduler thread one round trip, the acquire). A store that overrides it must make every later command of
+     * this node (the next acquire) execute after the release, e.g. by writing it to the same ordered
+     * connection before returning. The default runs {@link #releaseRun} at once, on the caller's thread.
+     *
+     * @param request  the attempt that acquired the lease
+     * @param cooldown gap during which no run starts after this one (zero for none)
+     * @return completes with what {@link #releaseRun} returns, or exceptionally with its failure
+     */
+    default CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown) {
+        try {
+            return CompletableFuture.completedFuture(releaseRun(request, cooldown));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /**
      * The store's current time.

@@ -1,18 +1,17 @@
 package io.jobguard;
 
 import io.jobguard.internal.KeepAlive;
-import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.TimeBounds;
-import io.jobguard.internal.RateLimitedLog;
-import io.jobguard.internal.LeaseDeadline;
 import io.jobguard.internal.LostReplies;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
+import io.jobguard.store.ForceRelease;
 import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RunHistory;
 import io.jobguard.store.RunLeaseRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +23,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The engine that guards scheduled jobs across a cluster. For a job J and a nominal fire time T:
@@ -56,21 +54,18 @@ public final class JobGuard implements AutoCloseable {
     private final JobGuardConfig config;
     private final List<JobGuardListener> listeners = new CopyOnWriteArrayList<>();
     private final KeepAlive keepAlive = new KeepAlive();
-    private final AtomicInteger activeLeases = new AtomicInteger();
-    private final HistoryLossLog historyLoss;
-    /** Failures that repeat on every firing (store down, a foreign key) log once per job per minute, with a count. */
-    private final RateLimitedLog repeatedWarnings;
+    private final RunLifecycle runs;
+    private final FiringWarnings warnings;
+    private final ReleaseWaits releaseWaits;
     private final LostReplies lostReplies;
-    private final LeaseHandOver handOver = new LeaseHandOver();
-    private final RateLimitedLog listenerFailures;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
-        this.historyLoss = new HistoryLossLog(config.namespace(), config.nodeId());
-        this.repeatedWarnings = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
+        this.warnings = new FiringWarnings(store, config);
+        this.releaseWaits = new ReleaseWaits(store, config);
         this.lostReplies = new LostReplies(store, keepAlive);
-        this.listenerFailures = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
+        this.runs = new RunLifecycle(store, config, listeners, keepAlive);
     }
 
     /**
@@ -151,7 +146,7 @@ public final class JobGuard implements AutoCloseable {
             // a lease that an earlier acquire's lost reply may have left goes first (issue 14)
             lostReplies.reconcile();
             if (waits && !bound.isZero()) {
-                watch = store.watchRunReleases(id);
+                watch = releaseWaits.watch(id);
             }
             long deadline = started + bound.toNanos();
             while (true) {
@@ -159,16 +154,16 @@ public final class JobGuard implements AutoCloseable {
                 acquireSent = true;
                 AcquireResult result = store.acquireRun(request, mode);
                 acquireSent = false;
-                warnIfBlockedByForeignValue(job, request, result);
+                warnings.blockedByForeignValue(job, request, result);
                 switch (result.status()) {
                     case ACQUIRED:
-                        return Admission.granted(grant(job, request, result.fencingToken(), true, started, sent, mode));
+                        return Admission.granted(runs.grant(job, request, result.fencingToken(), true, started, sent, mode));
                     case CATCH_UP, RETRY, ABANDONED, MISSED, SUPERSEDED:
                         return Admission.recovery(result);
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     case HISTORY_LOST:
-                        historyLoss.warn(job.name(), nominalFireTime, result.holder());
+                        warnings.historyLost(job, nominalFireTime, result.holder());
                         return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null);
                     case PAUSED:
                         return refuse(job, nominalFireTime, RunOutcome.PAUSED, null, started, null);
@@ -185,13 +180,13 @@ public final class JobGuard implements AutoCloseable {
                 if (watch == null) {
                     // RETURN watches only once it meets a busy lease, then tries again at once, so that
                     // a release between that attempt and the watch is not missed
-                    watch = watchForGrace(job, id);
+                    watch = releaseWaits.watchForGrace(job, id);
                     if (watch == null) {
                         return refuse(job, nominalFireTime, RunOutcome.BUSY, result.holder(), started, null);
                     }
                     continue;
                 }
-                watch.await(pause(remaining, result.retryAfter()));
+                watch.await(releaseWaits.pause(remaining, result.retryAfter()));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -267,15 +262,17 @@ public final class JobGuard implements AutoCloseable {
      * @return the flag, or empty when the job runs (always empty on a store that cannot pause jobs)
      */
     public Optional<JobPauses.Pause> paused(String job) {
-        return store instanceof JobPauses p ? p.paused(new JobId(config.namespace(), job)) : Optional.empty();
+        return store.capability(JobPauses.class).flatMap(p -> p.paused(new JobId(config.namespace(), job)));
     }
 
     private JobPauses pauses() {
-        if (store instanceof JobPauses p) {
-            return p;
-        }
-        throw new UnsupportedOperationException("job-guard: the lease store " + store.getClass().getName()
-                + " cannot pause jobs (the Redis store can)");
+        return required(JobPauses.class, "cannot pause jobs");
+    }
+
+    /** The store's capability, or an exception naming the store and what it cannot do (the Redis store can all). */
+    private <T> T required(Class<T> capability, String cannot) {
+        return store.capability(capability).orElseThrow(() -> new UnsupportedOperationException(
+                "job-guard: not supported by the lease store " + store + ": it " + cannot + " (the Redis store can)"));
     }
 
     /**
@@ -284,7 +281,7 @@ public final class JobGuard implements AutoCloseable {
      * @return live permits on this node
      */
     public int activeLeases() {
-        return activeLeases.get();
+        return runs.activeLeases();
     }
 
     /**
@@ -307,9 +304,11 @@ public final class JobGuard implements AutoCloseable {
      *
      * @param job the job name
      * @return the lease, or empty
+     * @throws UnsupportedOperationException naming the store when it keeps no cluster-wide run history
      */
     public Optional<LeaseRecord> currentLease(String job) {
-        return store.currentRunLease(new JobId(config.namespace(), job));
+        return required(RunHistory.class, "keeps no cluster-wide run history")
+                .currentRunLease(new JobId(config.namespace(), job));
     }
 
     /**
@@ -317,9 +316,11 @@ public final class JobGuard implements AutoCloseable {
      *
      * @param job the job name
      * @return up to {@link JobGuardConfig#historySize()} entries
+     * @throws UnsupportedOperationException naming the store when it keeps no cluster-wide run history
      */
     public List<LeaseRecord> recentFires(String job) {
-        return store.recentFires(new JobId(config.namespace(), job), config.historySize());
+        return required(RunHistory.class, "keeps no cluster-wide run history")
+                .recentFires(new JobId(config.namespace(), job), config.historySize());
     }
 
     /**
@@ -327,9 +328,11 @@ public final class JobGuard implements AutoCloseable {
      *
      * @param job the job name
      * @return {@code true} if a lease was deleted
+     * @throws UnsupportedOperationException naming the store when it cannot release another node's lease
      */
     public boolean forceRelease(String job) {
-        boolean deleted = store.forceReleaseRun(new JobId(config.namespace(), job));
+        boolean deleted = required(ForceRelease.class, "cannot release another node's lease")
+                .forceReleaseRun(new JobId(config.namespace(), job));
         log.warn("job-guard: job '{}' run lease force-released by node {} (deleted={})", job, config.nodeId(),
                 deleted);
         return deleted;
@@ -349,169 +352,46 @@ public final class JobGuard implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting
      */
     public int handOverLeases(Duration wait) throws InterruptedException {
-        return handOver.awaitThenGiveUp(wait, permit -> {
-            permit.stopKeepAlive();
-            leaseLost(permit, "the node is shutting down and gives the lease up");
-            RunLeaseRequest request = permit.request();
-            boolean released = store.releaseRun(request, Duration.ZERO);
-            log.warn("job-guard: job '{}' T={} node={} still running at shutdown; lease given up (released={})",
-                    request.job().name(), request.nominalFireTime(), config.nodeId(), released);
-        }).size();
+        return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
     }
 
-    /** Stops the keep-alive thread; the store stays open. */
+    /**
+     * How many lease releases failed on this node (each also a WARN; the lease then expires by its TTL).
+     *
+     * @return failed releases since the engine was created
+     */
+    public long releaseFailures() {
+        return runs.releaseFailures();
+    }
+
+    /** Waits (up to five seconds) for the releases still in flight, then stops the keep-alive thread; the store stays open. */
     @Override
     public void close() {
-        keepAlive.close();
-    }
-
-    /** The release watch of a RETURN firing's grace, or null if it cannot be opened (the firing is then BUSY). */
-    private ReleaseWatch watchForGrace(JobOptions job, JobId id) {
         try {
-            return store.watchRunReleases(id);
-        } catch (RuntimeException e) {
-            log.debug("job-guard: job '{}' node={} cannot watch releases ({}); busy grace skipped", job.name(),
-                    config.nodeId(), e.toString());
-            return null;
+            runs.flushReleases(Duration.ofSeconds(5));
+        } finally {
+            keepAlive.close();
         }
-    }
-
-    private Duration pause(long remainingNanos, Duration retryAfter) {
-        // a missed (or, for stores without notifications, absent) release signal costs at most one poll interval
-        long nanos = Math.min(remainingNanos, config.waitPollInterval().toNanos());
-        if (retryAfter != null) {
-            // wake just after the blocking lease or cool-down would expire by itself
-            nanos = Math.min(nanos, retryAfter.toNanos() + 2_000_000L);
-        }
-        return Duration.ofNanos(nanos);
-    }
-
-    private JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long started,
-                            long sent, AcquireMode mode) {
-        JobPermit permit = new JobPermit(this, job, request, fence, guarded, System.nanoTime() - started,
-                LeaseDeadline.startingAt(sent, job.lease()));
-        permit.recovery(mode.kind(), mode.kind() == AcquireMode.Kind.RETRY ? mode.attempt() + 1 : 1);
-        activeLeases.incrementAndGet();
-        handOver.started(permit);
-        permit.bind();
-        if (guarded && job.keepAlive()) {
-            permit.keepAlive(keepAlive.start("run lease of job '" + job.name() + "'", job.lease(), permit.deadline(),
-                    () -> store.renewRun(request), why -> leaseLost(permit, why)));
-        }
-        log.debug("job-guard: job '{}' T={} node={} acquired (fence {})", job.name(), request.nominalFireTime(),
-                config.nodeId(), fence);
-        return permit;
     }
 
     private Admission storeFailure(JobOptions job, RunLeaseRequest request, long started, RuntimeException e) {
-        // The line names the store (its Redis endpoint) and carries every cause's own words; it repeats
-        // on every firing while the store is down, so it is logged once per job per minute with a count.
-        if (config.storeFailurePolicy() == StoreFailurePolicy.RUN) {
-            repeatedWarnings.warn(log, "store-failure|" + job.name(),
-                    "job-guard: job '{}' T={} node={} store {} unreachable ({}); running UNGUARDED as configured",
-                    job.name(), request.nominalFireTime(), config.nodeId(), store, RateLimitedLog.causeChain(e));
-            return Admission.granted(grant(job, request, -1, false, started, System.nanoTime(), AcquireMode.REGULAR));
+        boolean runUnguarded = config.storeFailurePolicy() == StoreFailurePolicy.RUN;
+        warnings.storeFailed(job, request, runUnguarded, e);
+        if (runUnguarded) {
+            return Admission.granted(runs.grant(job, request, -1, false, started, System.nanoTime(),
+                    AcquireMode.REGULAR));
         }
-        repeatedWarnings.warn(log, "store-failure|" + job.name(),
-                "job-guard: job '{}' T={} node={} outcome STORE_ERROR, skipped: store {} failed: {}", job.name(),
-                request.nominalFireTime(), config.nodeId(), store, RateLimitedLog.causeChain(e));
         return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
     }
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
     void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
-        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, Duration.ZERO,
-                Duration.ZERO, -1, null));
+        runs.refused(job, fireTime, outcome, null, 0, null);
     }
 
     private Admission refuse(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long started,
                              Throwable cause) {
-        Duration acquire = Duration.ofNanos(System.nanoTime() - started);
-        if (outcome != RunOutcome.STORE_ERROR && log.isDebugEnabled()) {
-            log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
-                    config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
-        }
-        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, acquire, Duration.ZERO,
-                -1, cause));
+        runs.refused(job, fireTime, outcome, holder, System.nanoTime() - started, cause);
         return Admission.refused(outcome);
-    }
-
-    void finished(JobPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
-        activeLeases.decrementAndGet();
-        JobOptions job = permit.options();
-        RunLeaseRequest request = permit.request();
-        if (permit.guarded() && !permit.givenUp()) {
-            try {
-                if (!store.releaseRun(request, job.cooldown())) {
-                    leaseLost(permit, "lease had expired or was taken over before release");
-                }
-            } catch (RuntimeException e) {
-                repeatedWarnings.warn(log, "release-failure|" + job.name(),
-                        "job-guard: job '{}' T={} node={} could not release its lease ({}); it expires by TTL",
-                        job.name(), request.nominalFireTime(), config.nodeId(), RateLimitedLog.causeChain(e));
-            } finally {
-                // only now: a shutdown waiting for this run must not close the store before the release is done
-                handOver.ended(permit);
-            }
-        } else {
-            handOver.ended(permit);
-        }
-        log.debug("job-guard: job '{}' T={} node={} outcome {}", job.name(), request.nominalFireTime(),
-                config.nodeId(), outcome);
-        emit(new JobEvent(config.namespace(), job.name(), request.nominalFireTime(), config.nodeId(), outcome,
-                Duration.ofNanos(permit.acquireNanos()), Duration.ofNanos(runNanos),
-                permit.context().fencingToken(), failure));
-    }
-
-    /**
-     * A refusal by a value job-guard did not write (another type, another format) or by an entry
-     * without an expiry blocks the job until someone removes it, so it is a WARN naming the key,
-     * once per job per minute, not a DEBUG line.
-     */
-    private void warnIfBlockedByForeignValue(JobOptions job, RunLeaseRequest request, AcquireResult result) {
-        LeaseRecord holder = result.holder();
-        // HISTORY_LOST's holder is the epoch (no TTL by design), not a blocking entry: HistoryLossLog reports it
-        if (result.status() == AcquireResult.Status.ACQUIRED || result.status() == AcquireResult.Status.HISTORY_LOST
-                || holder == null || (!holder.foreign() && holder.expiresIn() != null)) {
-            return;
-        }
-        repeatedWarnings.warn(log, "foreign-value|" + job.name(),
-                "job-guard: job '{}' T={} node={} refused ({}) by {} at key {} ({}); it blocks the job until it "
-                        + "expires or is deleted", job.name(), request.nominalFireTime(), config.nodeId(),
-                result.status(), holder.foreign() ? "a value job-guard did not write" : "an entry with no expiry",
-                store.blockingKey(request, result.status()),
-                holder.foreign() ? "value '" + holder.raw() + "'" + (holder.expiresIn() == null ? ", no TTL" : "")
-                        : "no TTL");
-    }
-
-    private void leaseLost(JobPermit permit, String why) {
-        if (!permit.markLost()) {
-            return;
-        }
-        RunContext context = permit.context();
-        log.warn("job-guard: job '{}' T={} node={} LEASE LOST ({}): the run is no longer exclusive", context.job(),
-                context.nominalFireTime(), config.nodeId(), why);
-        for (JobGuardListener listener : listeners) {
-            try {
-                listener.onLeaseLost(context);
-            } catch (RuntimeException e) {
-                listenerFailures.warn(log, "listener|" + context.job(), "job-guard: listener {} failed on job '{}': {}",
-                        listener, context.job(), RateLimitedLog.causeChain(e));
-            }
-        }
-        if (config.interruptOnLeaseLost()) {
-            permit.interruptRunner();
-        }
-    }
-
-    private void emit(JobEvent event) {
-        for (JobGuardListener listener : listeners) {
-            try {
-                listener.onJobEvent(event);
-            } catch (RuntimeException e) {
-                listenerFailures.warn(log, "listener|" + event.job(), "job-guard: listener {} failed on job '{}': {}",
-                        listener, event.job(), RateLimitedLog.causeChain(e));
-            }
-        }
     }
 }

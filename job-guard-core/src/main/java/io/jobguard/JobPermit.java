@@ -1,8 +1,8 @@
 package io.jobguard;
 
-import io.jobguard.internal.CurrentRun;
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.LeaseDeadline;
+import io.jobguard.store.AcquireMode;
 import io.jobguard.store.RunLeaseRequest;
 
 import java.time.Instant;
@@ -13,12 +13,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the job starts anywhere in the cluster. {@link #finish(Throwable)} releases it, owner-checked;
  * a permit whose node dies is released by the lease's expiry in the store.
  *
+ * <p>The permit owns its lifecycle: it starts its lease's keep-alive, learns of lease loss, and on
+ * {@link #finish(Throwable)} stops the keep-alive, releases the lease and reports the outcome, through
+ * what the engine gave it at creation; the engine receives no callbacks.
+ *
  * <p>The permit is bound as the {@link RunContext#current() current run} of the thread that was
  * admitted until it is finished.
  */
 public final class JobPermit implements AutoCloseable {
 
-    private final JobGuard guard;
+    /**
+     * The run context of the guarded run on each thread: the only static mutable state of core (checked by
+     * {@code CoreArchitectureTest}); set when a permit is granted, removed when it finishes or is unbound.
+     */
+    private static final ThreadLocal<RunContext> CURRENT = new ThreadLocal<>();
+
+    private final RunLifecycle lifecycle;
     private final JobOptions options;
     private final RunLeaseRequest request;
     private final State state;
@@ -31,15 +41,45 @@ public final class JobPermit implements AutoCloseable {
     private volatile boolean givenUp;
     private volatile KeepAlive.Handle keepAlive;
 
-    JobPermit(JobGuard guard, JobOptions options, RunLeaseRequest request, long fencingToken, boolean guarded,
-              long acquireNanos, LeaseDeadline deadline) {
-        this.guard = guard;
+    private JobPermit(RunLifecycle lifecycle, JobOptions options, RunLeaseRequest request, long fencingToken,
+                      boolean guarded, long acquireNanos, LeaseDeadline deadline) {
+        this.lifecycle = lifecycle;
         this.options = options;
         this.request = request;
         this.state = new State(options.name(), request.nominalFireTime(), fencingToken, guarded, deadline);
         this.acquireNanos = acquireNanos;
         this.admittedNanos = System.nanoTime();
         this.runner = Thread.currentThread();
+    }
+
+    /**
+     * Creates the permit of a granted firing on the admitted thread: binds its context to that thread and
+     * starts its lifecycle (counted as live, keep-alive started when the job asks for it).
+     */
+    static JobPermit start(RunLifecycle lifecycle, JobOptions options, RunLeaseRequest request, long fencingToken,
+                           boolean guarded, long acquireNanos, LeaseDeadline deadline, AcquireMode mode) {
+        JobPermit permit = new JobPermit(lifecycle, options, request, fencingToken, guarded, acquireNanos, deadline);
+        permit.state.kind = mode.kind();
+        permit.state.attempt = mode.kind() == AcquireMode.Kind.RETRY ? mode.attempt() + 1 : 1;
+        CURRENT.set(permit.state);
+        lifecycle.started(permit);
+        return permit;
+    }
+
+    /** The context bound to the current thread, or null (read by {@link RunContext#current()}). */
+    static RunContext current() {
+        return CURRENT.get();
+    }
+
+    /**
+     * Unbinds this permit's context from the current thread if it is bound there, for adapters whose
+     * guarded body goes on elsewhere (an asynchronous method returns before its run ends); the permit
+     * stays live until it is finished.
+     */
+    public void unbindFromCurrentThread() {
+        if (CURRENT.get() == state) {
+            CURRENT.remove();
+        }
     }
 
     /**
@@ -77,22 +117,11 @@ public final class JobPermit implements AutoCloseable {
         if (handle != null) {
             handle.cancel();
         }
-        if (Thread.currentThread() == runner && CurrentRun.get() == state) {
-            CurrentRun.set(null);
+        if (Thread.currentThread() == runner) {
+            unbindFromCurrentThread();
         }
-        guard.finished(this, outcome, failure, System.nanoTime() - admittedNanos);
+        lifecycle.ended(this, outcome, failure, System.nanoTime() - admittedNanos);
         return outcome;
-    }
-
-    /**
-     * Unbinds this run's context from the calling thread, which stays the permit's holder: for a run
-     * whose work goes on elsewhere after the admitted thread moves on (a returned future or
-     * publisher). The permit stays held until {@link #finish(Throwable)}.
-     */
-    public void detachFromThread() {
-        if (CurrentRun.get() == state) {
-            CurrentRun.set(null);
-        }
     }
 
     /** Finishes the run as {@link RunOutcome#RAN} unless it was finished already. */
@@ -159,22 +188,13 @@ public final class JobPermit implements AutoCloseable {
         return state.deadline.markLost();
     }
 
-    void recovery(io.jobguard.store.AcquireMode.Kind kind, int attempt) {
-        state.kind = kind;
-        state.attempt = attempt;
-    }
-
-    void bind() {
-        CurrentRun.set(state);
-    }
-
     private static final class State implements RunContext {
         private final String job;
         private final Instant fireTime;
         private final long fencingToken;
         private final boolean guarded;
         private final LeaseDeadline deadline;
-        private volatile io.jobguard.store.AcquireMode.Kind kind = io.jobguard.store.AcquireMode.Kind.REGULAR;
+        private volatile AcquireMode.Kind kind = AcquireMode.Kind.REGULAR;
         private volatile int attempt = 1;
 
         State(String job, Instant fireTime, long fencingToken, boolean guarded, LeaseDeadline deadline) {
@@ -212,12 +232,12 @@ public final class JobPermit implements AutoCloseable {
 
         @Override
         public boolean isRetry() {
-            return kind == io.jobguard.store.AcquireMode.Kind.RETRY;
+            return kind == AcquireMode.Kind.RETRY;
         }
 
         @Override
         public boolean isCatchUp() {
-            return kind == io.jobguard.store.AcquireMode.Kind.CATCH_UP;
+            return kind == AcquireMode.Kind.CATCH_UP;
         }
 
         @Override

@@ -4,6 +4,7 @@ import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.RunRecord;
+import io.jobguard.store.RunRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,7 +119,7 @@ public final class MissedFireTimes {
         Objects.requireNonNull(body, "body");
         Optional<RunRecord> found;
         try {
-            found = guard.store().runRecord(new JobId(guard.config().namespace(), job.name()));
+            found = runRecord(job);
         } catch (RuntimeException e) {
             log.warn("job-guard: job '{}' node={} cannot read its run record ({}); missed fire times are recovered "
                     + "later", job.name(), guard.config().nodeId(), e.getMessage());
@@ -159,7 +160,7 @@ public final class MissedFireTimes {
             return Optional.empty();
         }
         try {
-            Optional<RunRecord> record = guard.store().runRecord(new JobId(guard.config().namespace(), job.name()));
+            Optional<RunRecord> record = runRecord(job);
             Instant now = guard.config().clock().instant();
             Instant next = schedule.next(record.map(RunRecord::handled).orElse(now));
             if (next == null) {
@@ -321,5 +322,11 @@ public final class MissedFireTimes {
             throw e;
         }
         permit.finish(null);
+    }
+
+    /** The job's run record; a store without {@link RunRecords} keeps none, so there is nothing to recover. */
+    private Optional<RunRecord> runRecord(JobOptions job) {
+        return guard.store().capability(RunRecords.class)
+                .flatMap(records -> records.runRecord(new JobId(guard.config().namespace(), job.name())));
     }
 }

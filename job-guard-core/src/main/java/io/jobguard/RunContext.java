@@ -16,7 +16,7 @@ public interface RunContext {
      * @return the context, or empty when the current thread is not running a guarded job
      */
     static Optional<RunContext> current() {
-        return Optional.ofNullable(io.jobguard.internal.CurrentRun.get());
+        return Optional.ofNullable(JobPermit.current());
     }
 
     /**

@@ -13,7 +13,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -31,7 +30,6 @@ import java.util.function.Consumer;
 public final class KeepAlive implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KeepAlive.class);
-    private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final ScheduledThreadPoolExecutor scheduler;
     private final ExecutorService renewals;
@@ -40,7 +38,8 @@ public final class KeepAlive implements AutoCloseable {
 
     /** Creates the scheduling thread and the (initially empty) renewal pool. */
     public KeepAlive() {
-        int n = INSTANCES.incrementAndGet();
+        // the identity hash tells one engine's threads from another's without a static counter
+        String n = Integer.toHexString(System.identityHashCode(this));
         scheduler = DaemonThreads.scheduler("jobguard-keepalive-" + n);
         renewals = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 DaemonThreads.named("jobguard-renew-" + n));

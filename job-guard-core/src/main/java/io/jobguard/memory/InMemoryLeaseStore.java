@@ -4,7 +4,10 @@ import io.jobguard.internal.LocalSignals;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.ForceRelease;
 import io.jobguard.store.LeaseStore;
+import io.jobguard.store.ReleaseWatching;
+import io.jobguard.store.RunHistory;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
 
@@ -34,7 +37,7 @@ import java.util.function.LongSupplier;
  * It is therefore never chosen silently: the Spring module uses it only when the application sets
  * {@code jobguard.store=in-memory} explicitly.
  */
-public final class InMemoryLeaseStore implements LeaseStore {
+public final class InMemoryLeaseStore implements LeaseStore, RunHistory, ForceRelease, ReleaseWatching {
 
     private final Clock clock;
     private final LongSupplier ticker;

@@ -13,7 +13,12 @@ import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.ForceRelease;
 import io.jobguard.store.LeaseStore;
+import io.jobguard.store.ReleaseWatching;
+import io.jobguard.store.RunHistory;
+import io.jobguard.store.RunRecords;
+import io.jobguard.store.SchedulePublishing;
 import io.jobguard.store.LeaseStoreException;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
@@ -30,6 +35,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,7 +55,8 @@ import java.util.concurrent.TimeUnit;
  * <p>The connection factory is not closed by this store; {@link #close()} only ends the release
  * subscription.
  */
-public final class RedisLeaseStore implements LeaseStore, JobPauses {
+public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory, ForceRelease, ReleaseWatching,
+        RunRecords, SchedulePublishing {
 
     private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
     private static final LuaScript RENEW = LuaScript.load("run-renew");
@@ -196,17 +205,67 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses {
 
     @Override
     public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
-        String topic = keys.runReleaseTopic(r.job());
-        Long released = call(() -> scripts.run(RELEASE, ReturnType.INTEGER,
-                List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime()), keys.cooldown(r.job()),
-                        keys.runRecord(r.job())),
-                List.of(r.ownerToken(), Long.toString(millis(r.markerRetention())), Long.toString(Math.max(0, cooldown.toMillis())),
-                        keys.releaseChannel(), topic, Long.toString(RUN_RECORD_TTL.toMillis()))),
+        List<String> keyList = releaseKeys(r);
+        List<String> argList = releaseArgs(r, cooldown);
+        Long released = call(() -> scripts.run(RELEASE, ReturnType.INTEGER, keyList, argList),
                 "release run lease of " + r.job());
-        if (cooldown.isZero()) {
-            notifications.signal(topic);
+        return released(r, cooldown, released);
+    }
+
+    /**
+     * On a Lettuce factory that shares its connection (the default), the release is written to that
+     * connection and its reply awaited by nobody on the caller's thread: Redis executes it before every
+     * later command through the factory, so this node's next acquire always sees it. Elsewhere (Jedis, a
+     * factory with dedicated connections) it is the synchronous {@link #releaseRun}.
+     */
+    @Override
+    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown) {
+        RedisConnectionFactory factory = scripts.connectionFactory();
+        if (!LettuceRelease.handles(factory)) {
+            return LeaseStore.super.releaseRunAsync(r, cooldown);
         }
-        return released != null && released == 1L;
+        String what = "release run lease of " + r.job();
+        CompletableFuture<Long> reply;
+        try {
+            reply = LettuceRelease.eval(factory, RELEASE.body(), bytes(releaseKeys(r)), bytes(releaseArgs(r, cooldown)));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(failed(what, e));
+        }
+        return reply.handle((released, failure) -> {
+            if (failure != null) {
+                throw failed(what, failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure);
+            }
+            return released(r, cooldown, released);
+        });
+    }
+
+    /** The client's own message is often only "Error in execution": carry Redis's words (NOPERM, WRONGTYPE). */
+    private static LeaseStoreException failed(String what, Throwable cause) {
+        return cause instanceof LeaseStoreException e ? e
+                : new LeaseStoreException("job-guard could not " + what + ": " + RateLimitedLog.causeChain(cause), cause);
+    }
+
+    private List<String> releaseKeys(RunLeaseRequest r) {
+        return List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime()), keys.cooldown(r.job()),
+                keys.runRecord(r.job()));
+    }
+
+    private List<String> releaseArgs(RunLeaseRequest r, Duration cooldown) {
+        return List.of(r.ownerToken(), Long.toString(millis(r.markerRetention())),
+                Long.toString(Math.max(0, cooldown.toMillis())), keys.releaseChannel(), keys.runReleaseTopic(r.job()),
+                Long.toString(RUN_RECORD_TTL.toMillis()));
+    }
+
+    private boolean released(RunLeaseRequest r, Duration cooldown, Long reply) {
+        if (cooldown.isZero()) {
+            notifications.signal(keys.runReleaseTopic(r.job()));
+        }
+        return reply != null && reply == 1L;
+    }
+
+    private static byte[][] bytes(List<String> values) {
+        return values.stream().map(RedisLeaseStore::bytes).toArray(byte[][]::new);
     }
 
     @Override
@@ -356,11 +415,8 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses {
     private static <T> T call(java.util.function.Supplier<T> op, String what) {
         try {
             return op.get();
-        } catch (LeaseStoreException e) {
-            throw e;
         } catch (RuntimeException e) {
-            // the client's own message is often only "Error in execution": carry Redis's words (NOPERM, WRONGTYPE)
-            throw new LeaseStoreException("job-guard could not " + what + ": " + RateLimitedLog.causeChain(e), e);
+            throw failed(what, e);
         }
     }
 }

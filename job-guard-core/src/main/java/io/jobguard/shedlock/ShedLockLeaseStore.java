@@ -7,6 +7,7 @@ import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.ReleaseWatching;
 import io.jobguard.store.RunLeaseRequest;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
@@ -18,9 +19,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -52,9 +50,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       leases longer than the runs.</li>
  *   <li>Owner-only release is as strong as the provider's unlock (ShedLock's JDBC unlock is not
  *       owner-checked); this store never unlocks a run lock whose lease it knows has passed.</li>
- *   <li>{@link #currentRunLease(JobId)}, {@link #recentFires(JobId, int)} and
- *       {@link #forceReleaseRun(JobId)} only see this store's own leases: the SPI cannot read or
- *       delete another node's locks.</li>
+ *   <li>The store offers only the {@link ReleaseWatching} capability (its watch sees this store's own
+ *       releases): no {@code RunHistory} or {@code ForceRelease}, because the SPI cannot read or delete
+ *       another node's locks, and a view of this node's own leases would be a wrong cluster-wide answer.</li>
  *   <li>{@link #serverTime()} is the given clock, which is also the {@code createdAt} of every lock
  *       configuration; prefer a provider that measures time on its server (JDBC
  *       {@code usingDbTime()}), so that skewed nodes agree on expiry.</li>
@@ -67,7 +65,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code name VARCHAR(64)} column where they are longer.</li>
  * </ul>
  */
-public final class ShedLockLeaseStore implements LeaseStore {
+public final class ShedLockLeaseStore implements LeaseStore, ReleaseWatching {
 
     /*
      * Why once-per-T holds although acquisition takes several steps: the marker lock for T is the
@@ -91,7 +89,6 @@ public final class ShedLockLeaseStore implements LeaseStore {
     private final RateLimitedLog failures;
     private final LocalSignals<JobId> signals;
     private final ConcurrentHashMap<String, HeldRun> held = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<JobId, Deque<LeaseRecord>> history = new ConcurrentHashMap<>();
     private volatile boolean extendUnsupportedLogged;
     private final MarkerReaper reaper;
     private final AtomicLong acquisitions = new AtomicLong();
@@ -178,7 +175,6 @@ public final class ShedLockLeaseStore implements LeaseStore {
             LeaseRecord record = new LeaseRecord(r.ownerToken(), r.nodeId(), r.nominalFireTime(), now, -1, null, false,
                     "shedlock run of " + r.job() + " by " + r.nodeId());
             held.put(r.ownerToken(), new HeldRun(r, record, run.get(), marker.get(), started + r.lease().toNanos()));
-            remember(r, record);
             granted = true;
             reapIfDue(r.job(), now);
             return AcquireResult.acquired(-1, now);
@@ -258,43 +254,6 @@ public final class ShedLockLeaseStore implements LeaseStore {
     }
 
     @Override
-    public Optional<LeaseRecord> currentRunLease(JobId job) {
-        long now = System.nanoTime();
-        for (HeldRun run : held.values()) {
-            if (run.request.job().equals(job) && run.alive()) {
-                return Optional.of(run.record.withExpiresIn(Duration.ofNanos(Math.max(0, run.deadline - now))));
-            }
-        }
-        return Optional.empty();
-    }
-
-    @Override
-    public List<LeaseRecord> recentFires(JobId job, int max) {
-        Deque<LeaseRecord> fires = history.get(job);
-        if (fires == null || max <= 0) {
-            return List.of();
-        }
-        synchronized (fires) {
-            return new ArrayList<>(fires).subList(0, Math.min(max, fires.size()));
-        }
-    }
-
-    @Override
-    public boolean forceReleaseRun(JobId job) {
-        for (HeldRun run : held.values()) {
-            if (run.request.job().equals(job) && held.remove(run.request.ownerToken(), run)) {
-                synchronized (run) {
-                    run.deadline = System.nanoTime();
-                    unlockQuietly(run.run, run.request);
-                }
-                signals.signal(job);
-                return true;
-            }
-        }
-        return false;
-    }
-
-    @Override
     public Instant serverTime() {
         return clock.instant();
     }
@@ -325,19 +284,6 @@ public final class ShedLockLeaseStore implements LeaseStore {
         } catch (RuntimeException e) {
             // Only the table's size is at stake; the next round tries again.
             log.debug("job-guard: job '{}' expired fire-time markers not deleted: {}", job, e.toString());
-        }
-    }
-
-    private void remember(RunLeaseRequest r, LeaseRecord record) {
-        if (r.historySize() <= 0) {
-            return;
-        }
-        Deque<LeaseRecord> fires = history.computeIfAbsent(r.job(), j -> new ArrayDeque<>());
-        synchronized (fires) {
-            fires.addFirst(record);
-            while (fires.size() > r.historySize()) {
-                fires.removeLast();
-            }
         }
     }
 

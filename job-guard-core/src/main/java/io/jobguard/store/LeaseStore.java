@@ -2,17 +2,24 @@ package io.jobguard.store;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
- * Where run leases and fire-time markers live. Implementations must make
+ * The admission SPI: where run leases and fire-time markers live. Implementations must make
  * {@link #acquireRun(RunLeaseRequest)} atomic: the check of the fire-time marker, the run lease
  * and the cool-down, and the writing of lease and marker happen as one step that no other client
  * can interleave with. Leases expire by the store's own clock, never by a client's.
  *
  * <p>Every method may throw an unchecked exception when the store cannot be reached; the engine
  * turns it into {@code STORE_ERROR}.
+ *
+ * <p>Everything beyond admission is an optional capability a store implements only when it can answer
+ * truly: {@link RunHistory} (live lease, recent fires), {@link ForceRelease}, {@link ReleaseWatching}
+ * (release notifications), {@link RunRecords} (missed-fire recovery), {@link SchedulePublishing} and
+ * {@link JobPauses}. Callers ask for one with {@link #capability(Class)} (the one idiom job-guard uses;
+ * a store that wraps another overrides it to pass the question on) and degrade when it is absent.
  */
 public interface LeaseStore extends AutoCloseable {
 
@@ -44,16 +51,6 @@ public interface LeaseStore extends AutoCloseable {
     }
 
     /**
-     * The job's run record (issue 15), if the store keeps one.
-     *
-     * @param job the job
-     * @return the record, or empty if there is none or the store keeps none (the default)
-     */
-    default Optional<RunRecord> runRecord(JobId job) {
-        return Optional.empty();
-    }
-
-    /**
      * Extends the run lease (and the marker) of the request's owner token.
      *
      * @param request the attempt that acquired the lease
@@ -72,37 +69,22 @@ public interface LeaseStore extends AutoCloseable {
     boolean releaseRun(RunLeaseRequest request, Duration cooldown);
 
     /**
-     * Registers for release notifications of a job's run lease.
+     * {@link #releaseRun} without waiting for its reply on the caller's thread (a guarded firing then costs its
+     * scheduler thread one round trip, the acquire). A store that overrides it must make every later command of
+     * this node (the next acquire) execute after the release, e.g. by writing it to the same ordered
+     * connection before returning. The default runs {@link #releaseRun} at once, on the caller's thread.
      *
-     * @param job the job
-     * @return a watch to await releases with; close it when done
+     * @param request  the attempt that acquired the lease
+     * @param cooldown gap during which no run starts after this one (zero for none)
+     * @return completes with what {@link #releaseRun} returns, or exceptionally with its failure
      */
-    ReleaseWatch watchRunReleases(JobId job);
-
-    /**
-     * The live run lease of a job, cluster-wide.
-     *
-     * @param job the job
-     * @return the lease, or empty if none is held
-     */
-    Optional<LeaseRecord> currentRunLease(JobId job);
-
-    /**
-     * The most recent fire times taken for a job, newest first.
-     *
-     * @param job the job
-     * @param max the most entries to return
-     * @return the entries
-     */
-    List<LeaseRecord> recentFires(JobId job, int max);
-
-    /**
-     * Deletes a job's run lease whoever holds it (an operator's escape hatch for a stuck lease).
-     *
-     * @param job the job
-     * @return {@code true} if a lease was deleted
-     */
-    boolean forceReleaseRun(JobId job);
+    default CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown) {
+        try {
+            return CompletableFuture.completedFuture(releaseRun(request, cooldown));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /**
      * The store's current time.
@@ -112,29 +94,22 @@ public interface LeaseStore extends AutoCloseable {
     Instant serverTime();
 
     /**
-     * Records that {@code nodeId} fires {@code job} on {@code schedule}, and returns what every node
-     * that published within the last {@code ttl} (by the store's clock) said, this one included.
-     * Claims older than {@code ttl} are forgotten, so a node that stopped publishing drops out.
-     *
-     * <p>Stores that cannot share this between nodes return an empty list (the default): the
-     * schedule check then finds no peers and stays silent.
-     *
-     * @param job      the job
-     * @param nodeId   the publishing node
-     * @param schedule the node's schedule description
-     * @param ttl      how long a claim counts without being published again
-     * @return the live claims, in no particular order
-     */
-    default List<ScheduleClaim> publishSchedule(JobId job, String nodeId, String schedule, Duration ttl) {
-        return List.of();
-    }
-
-    /**
      * Whether {@link AcquireResult#fencingToken()} carries real fencing tokens.
      *
      * @return {@code true} if the store issues fencing tokens
      */
     boolean supportsFencing();
+
+    /**
+     * Returns this store as an optional capability, when it has it.
+     *
+     * @param type the capability interface, e.g. {@code RunHistory.class}
+     * @param <T>  the capability
+     * @return the capability, or empty when the store does not offer it
+     */
+    default <T> Optional<T> capability(Class<T> type) {
+        return type.isInstance(this) ? Optional.of(type.cast(this)) : Optional.empty();
+    }
 
     /** Releases the store's own resources (subscriptions, threads); never throws. */
     @Override

@@ -7,17 +7,12 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
 import io.jobguard.store.AcquireResult;
-import io.jobguard.store.JobId;
-import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
-import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +50,10 @@ class WaitWithoutReleaseSignalsTest {
         b.close();
     }
 
-    /** A store that neither signals releases nor says when a blocking lease ends. */
+    /**
+     * A store that neither signals releases (no {@code ReleaseWatching} capability, so the engine polls)
+     * nor says when a blocking lease ends.
+     */
     private static final class SilentStore implements LeaseStore {
         private final LeaseStore delegate;
         private final CountDownLatch refused = new CountDownLatch(1);
@@ -82,37 +80,6 @@ class WaitWithoutReleaseSignalsTest {
         @Override
         public boolean releaseRun(RunLeaseRequest request, Duration cooldown) {
             return delegate.releaseRun(request, cooldown);
-        }
-
-        @Override
-        public ReleaseWatch watchRunReleases(JobId job) {
-            // a store without notifications: waiting on its watch is a plain bounded sleep, never a signal
-            return new ReleaseWatch() {
-                @Override
-                public boolean await(Duration max) throws InterruptedException {
-                    TimeUnit.NANOSECONDS.sleep(Math.max(0, max.toNanos()));
-                    return false;
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
-
-        @Override
-        public Optional<LeaseRecord> currentRunLease(JobId job) {
-            return delegate.currentRunLease(job);
-        }
-
-        @Override
-        public List<LeaseRecord> recentFires(JobId job, int max) {
-            return delegate.recentFires(job, max);
-        }
-
-        @Override
-        public boolean forceReleaseRun(JobId job) {
-            return delegate.forceReleaseRun(job);
         }
 
         @Override

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -39,6 +40,37 @@ public abstract class LeaseStoreContract {
      * @return the store (closed after the test)
      */
     protected abstract LeaseStore newStore(String nodeId);
+
+    /**
+     * The optional capabilities ({@link RunHistory}, {@link ForceRelease}, ...) the store offers.
+     *
+     * @return the capability interfaces
+     */
+    protected abstract Set<Class<?>> capabilities();
+
+    private static final List<Class<?>> ALL_CAPABILITIES = List.of(RunHistory.class, ForceRelease.class,
+            ReleaseWatching.class, RunRecords.class, SchedulePublishing.class, JobPauses.class);
+
+    /**
+     * Runs {@code check} on the capability when the store declares it; otherwise asserts it is truly absent
+     * (a store without it must not answer, rather than answer wrongly).
+     */
+    private <C> void whenOffered(LeaseStore store, Class<C> capability, java.util.function.Consumer<C> check) {
+        if (capabilities().contains(capability)) {
+            check.accept(store.capability(capability).orElseThrow());
+        } else {
+            assertThat(store.capability(capability)).as(capability.getSimpleName()).isEmpty();
+        }
+    }
+
+    @Test
+    void offersExactlyItsDeclaredCapabilities() {
+        LeaseStore a = node("a");
+        for (Class<?> capability : ALL_CAPABILITIES) {
+            assertThat(a.capability(capability).isPresent()).as(capability.getSimpleName())
+                    .isEqualTo(capabilities().contains(capability));
+        }
+    }
 
     protected LeaseStore node(String nodeId) {
         LeaseStore store = newStore(nodeId);
@@ -191,17 +223,21 @@ public abstract class LeaseStoreContract {
         LeaseStore a = node("a");
         RunLeaseRequest held = request("a", T, LONG);
         assertThat(a.acquireRun(held).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
-        try (ReleaseWatch watch = a.watchRunReleases(job)) {
-            Thread releaser = new Thread(() -> a.releaseRun(held, Duration.ZERO));
-            releaser.start();
-            boolean woken = false;
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (!woken && System.nanoTime() < deadline) {
-                woken = watch.await(Duration.ofSeconds(5));
+        whenOffered(a, ReleaseWatching.class, watching -> {
+            try (ReleaseWatch watch = watching.watchRunReleases(job)) {
+                Thread releaser = new Thread(() -> a.releaseRun(held, Duration.ZERO));
+                releaser.start();
+                boolean woken = false;
+                long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+                while (!woken && System.nanoTime() < deadline) {
+                    woken = watch.await(Duration.ofSeconds(5));
+                }
+                releaser.join();
+                assertThat(woken).isTrue();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
             }
-            releaser.join();
-            assertThat(woken).isTrue();
-        }
+        });
     }
 
     @Test
@@ -209,20 +245,23 @@ public abstract class LeaseStoreContract {
         LeaseStore a = node("a");
         Instant first = nextT();
         Instant second = nextT();
-        RunLeaseRequest r1 = request("a", first, LONG);
-        a.acquireRun(r1);
-        a.releaseRun(r1, Duration.ZERO);
-        assertThat(a.currentRunLease(job)).isEmpty();
-        RunLeaseRequest r2 = request("a", second, LONG);
-        a.acquireRun(r2);
+        whenOffered(a, RunHistory.class, history -> {
+            RunLeaseRequest r1 = request("a", first, LONG);
+            a.acquireRun(r1);
+            a.releaseRun(r1, Duration.ZERO);
+            assertThat(history.currentRunLease(job)).isEmpty();
+            RunLeaseRequest r2 = request("a", second, LONG);
+            a.acquireRun(r2);
 
-        LeaseRecord lease = a.currentRunLease(job).orElseThrow();
-        assertThat(lease.ownerToken()).isEqualTo(r2.ownerToken());
-        assertThat(lease.nodeId()).isEqualTo("a");
-        assertThat(lease.nominalFireTime()).isEqualTo(second);
-        assertThat(lease.expiresIn()).isPositive();
-        assertThat(a.recentFires(job, 5)).extracting(LeaseRecord::nominalFireTime).containsExactly(second, first);
-        assertThat(a.recentFires(job, 1)).hasSize(1);
+            LeaseRecord lease = history.currentRunLease(job).orElseThrow();
+            assertThat(lease.ownerToken()).isEqualTo(r2.ownerToken());
+            assertThat(lease.nodeId()).isEqualTo("a");
+            assertThat(lease.nominalFireTime()).isEqualTo(second);
+            assertThat(lease.expiresIn()).isPositive();
+            assertThat(history.recentFires(job, 5)).extracting(LeaseRecord::nominalFireTime)
+                    .containsExactly(second, first);
+            assertThat(history.recentFires(job, 1)).hasSize(1);
+        });
     }
 
     @Test
@@ -230,9 +269,11 @@ public abstract class LeaseStoreContract {
         LeaseStore a = node("a");
         RunLeaseRequest stuck = request("a", T, LONG);
         a.acquireRun(stuck);
-        assertThat(a.forceReleaseRun(job)).isTrue();
-        assertThat(a.forceReleaseRun(job)).isFalse();
-        assertThat(a.acquireRun(request("a", nextT(), LONG)).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
+        whenOffered(a, ForceRelease.class, force -> {
+            assertThat(force.forceReleaseRun(job)).isTrue();
+            assertThat(force.forceReleaseRun(job)).isFalse();
+            assertThat(a.acquireRun(request("a", nextT(), LONG)).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
+        });
     }
 
     @Test

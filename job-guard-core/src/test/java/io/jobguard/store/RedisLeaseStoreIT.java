@@ -6,6 +6,7 @@ import io.jobguard.testing.WithRedis;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Duration;
+import java.util.Set;
 
 /** The lease-store contract on the reference store, one store instance per node, one real Redis. */
 @WithRedis
@@ -20,6 +21,12 @@ class RedisLeaseStoreIT extends LeaseStoreContract {
     @Override
     protected void closeBackend() {
         connectionFactory.destroy();
+    }
+
+    @Override
+    protected Set<Class<?>> capabilities() {
+        return Set.of(RunHistory.class, ForceRelease.class, ReleaseWatching.class, RunRecords.class,
+                SchedulePublishing.class, JobPauses.class);
     }
 
     @Override

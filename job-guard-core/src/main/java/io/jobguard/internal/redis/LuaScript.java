@@ -98,7 +98,7 @@ public final class LuaScript {
      *
      * @return the script text as UTF-8 bytes (do not modify)
      */
-    byte[] body() {
+    public byte[] body() {
         return body;
     }
 

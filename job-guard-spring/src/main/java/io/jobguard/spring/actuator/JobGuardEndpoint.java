@@ -208,7 +208,13 @@ public class JobGuardEndpoint {
                     WebEndpointResponse.STATUS_NOT_FOUND);
         }
         log.warn("job-guard: force-release of job '{}' requested by {} on node {}", job, who, guard.config().nodeId());
-        boolean released = state.forceRelease(job);
+        boolean released;
+        try {
+            released = state.forceRelease(job);
+        } catch (UnsupportedOperationException e) {
+            // the store cannot force-release (no ForceRelease capability): say so instead of pretending
+            return new WebEndpointResponse<>(new ForceRelease(job, false, e.getMessage()), 501);
+        }
         return new WebEndpointResponse<>(new ForceRelease(job, released, released ? "run lease deleted"
                 : "no run lease was held"), WebEndpointResponse.STATUS_OK);
     }

@@ -65,10 +65,15 @@ final class JobStateView {
 
     /** The job's recent fire times, newest first, with the node that ran each. */
     List<JobGuardEndpoint.Fire> recentFires(String job) {
-        return guard.recentFires(job).stream()
-                .map(r -> new JobGuardEndpoint.Fire(r.nominalFireTime(), r.describeHolder(), r.acquiredAt(),
-                        r.fencingToken()))
-                .toList();
+        try {
+            return guard.recentFires(job).stream()
+                    .map(r -> new JobGuardEndpoint.Fire(r.nominalFireTime(), r.describeHolder(), r.acquiredAt(),
+                            r.fencingToken()))
+                    .toList();
+        } catch (UnsupportedOperationException e) {
+            // the store keeps no cluster-wide run history (no RunHistory capability): show none
+            return List.of();
+        }
     }
 
     /** This node's clock minus Redis TIME, or null when Redis cannot be reached. */

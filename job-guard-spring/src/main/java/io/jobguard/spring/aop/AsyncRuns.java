@@ -57,7 +57,7 @@ final class AsyncRuns {
      */
     static Object holdUntilComplete(Object returned, JobPermit permit, Instant fireTime,
                                     BiConsumer<Instant, RunOutcome> record) {
-        permit.detachFromThread();
+        permit.unbindFromCurrentThread();
         if (!(returned instanceof CompletionStage<?> stage)) {
             record.accept(fireTime, permit.finish(null));
             return returned;
@@ -109,14 +109,14 @@ final class AsyncRuns {
 
         private static <T> Mono<T> held(Mono<T> mono, Decision d, BiConsumer<Instant, RunOutcome> record) {
             JobPermit permit = d.admission().permit();
-            permit.detachFromThread();
+            permit.unbindFromCurrentThread();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             return mono.doOnError(failure::set).doFinally(signal -> finish(permit, d, signal, failure, record));
         }
 
         private static <T> Flux<T> held(Flux<T> flux, Decision d, BiConsumer<Instant, RunOutcome> record) {
             JobPermit permit = d.admission().permit();
-            permit.detachFromThread();
+            permit.unbindFromCurrentThread();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             return flux.doOnError(failure::set).doFinally(signal -> finish(permit, d, signal, failure, record));
         }

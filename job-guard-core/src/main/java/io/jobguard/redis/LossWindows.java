@@ -32,10 +32,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *     before {@code C} (the nodes live before the loss);</li>
  * <li>every node of the view before the loss is in the view after it (a node that stopped may have taken a
  *     fire time with a lead it never published), and every node of both published a lead (a node without
- *     the publication, e.g. an older version, is unknown).</li>
+ *     the publication, e.g. an older version, is unknown);</li>
+ * <li>every node this node saw taking fire times shortly before the loss (named in a refusal) is in the
+ *     view after it.</li>
  * </ul>
  * Not covered: a node that joined after this node's last view before the loss and stopped before the first
- * view after it, having taken fire times with a larger lead than every other node.
+ * view after it, or that never publishes, having taken fire times with a larger lead than every other node,
+ * unseen by this one.
  */
 final class LossWindows {
 
@@ -50,6 +53,8 @@ final class LossWindows {
 
     private final Deque<long[]> ownLeads = new ArrayDeque<>();
     private final Map<JobId, Deque<View>> views = new ConcurrentHashMap<>();
+    /** Per job, per node: the Redis time of the latest grant of that node named in a reply to this one. */
+    private final Map<JobId, Map<String, Long>> holders = new ConcurrentHashMap<>();
     private volatile long horizonMillis = Duration.ofMinutes(10).toMillis();
 
     /** One publication's reply: the Redis time of it, the claims' time to live, and each live node's lead (-1: unknown). */
@@ -68,6 +73,20 @@ final class LossWindows {
             ownLeads.pollLast();
         }
         ownLeads.addLast(new long[] {grantMillis, lead});
+    }
+
+    /**
+     * Records a grant of another node that a reply named (the holder in {@code ALREADY_RAN} or {@code BUSY}): a
+     * node seen taking fire times must be in the view after a loss, publishing or not.
+     *
+     * @param job         the job
+     * @param nodeId      the node that took it
+     * @param grantMillis the Redis time of its grant
+     */
+    void sawHolder(JobId job, String nodeId, long grantMillis) {
+        if (nodeId != null && !nodeId.isEmpty()) {
+            holders.computeIfAbsent(job, j -> new ConcurrentHashMap<>()).merge(nodeId, grantMillis, Math::max);
+        }
     }
 
     /** This node's largest lead over the horizon, as of Redis time {@code now}. */
@@ -161,6 +180,12 @@ final class LossWindows {
         }
         if (before == null || after == null || !after.leads().keySet().containsAll(before.leads().keySet())) {
             return configured;
+        }
+        for (Map.Entry<String, Long> holder : holders.getOrDefault(job, Map.of()).entrySet()) {
+            // a grant before E - configured took a fire time below E: refused by any window
+            if (holder.getValue() >= epoch - configured && !after.leads().containsKey(holder.getKey())) {
+                return configured;
+            }
         }
         long max = 0;
         for (Map<String, Long> leads : List.of(before.leads(), after.leads())) {

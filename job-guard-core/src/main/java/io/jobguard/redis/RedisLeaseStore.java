@@ -173,6 +173,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses {
         Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
         LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
         epochs.sawToken(job, holder.fencingToken());
+        if (holder.acquiredAt() != null) {
+            lossWindows.sawHolder(job, holder.nodeId(), holder.acquiredAt().toEpochMilli());
+        }
         return AcquireResult.refused(AcquireResult.Status.valueOf(status), holder, ttl);
     }
 

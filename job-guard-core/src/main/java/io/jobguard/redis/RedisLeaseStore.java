@@ -69,6 +69,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private final ReleaseNotifications notifications;
     private final DurableAcquire durable;
     private final HistoryEpochs epochs = new HistoryEpochs();
+    private final LossWindows lossWindows = new LossWindows();
     private final String endpoint;
     private final RedisPauseFlags pauseFlags;
 
@@ -138,16 +139,19 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     public AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode) {
         JobId job = r.job();
         long[] acked = {Long.MAX_VALUE};
+        String lastEpoch = epochs.lastSeen(job);
+        long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.runLease(job), keys.fireMarker(job, r.nominalFireTime()), keys.fence(job),
                         keys.cooldown(job), keys.history(job), keys.epoch(job), keys.runRecord(job),
                         keys.paused(job)),
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
-                        Integer.toString(r.historySize()), epochs.lastSeen(job),
-                        Long.toString(Math.max(0, r.historyLossWindow().toMillis())), epochs.highestToken(job),
+                        Integer.toString(r.historySize()), lastEpoch,
+                        Long.toString(lossWindows.window(job, lastEpoch, configuredWindow)), epochs.highestToken(job),
                         RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
-                        RecoveryArguments.mode(mode), Long.toString(RUN_RECORD_TTL.toMillis())),
+                        RecoveryArguments.mode(mode), Long.toString(RUN_RECORD_TTL.toMillis()),
+                        Long.toString(configuredWindow)),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
@@ -158,6 +162,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         if ("ACQUIRED".equals(status)) {
             long token = ScriptRunner.number(reply.get(2));
             epochs.sawToken(job, token);
+            lossWindows.granted(r.nominalFireTime().toEpochMilli(), ScriptRunner.number(reply.get(1)));
             if (acked[0] < durable.replicas()) {
                 refuseNotDurable(r, acked[0]);
             }
@@ -177,6 +182,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
         LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
         epochs.sawToken(job, holder.fencingToken());
+        if (holder.acquiredAt() != null) {
+            lossWindows.sawHolder(job, holder.nodeId(), holder.acquiredAt().toEpochMilli());
+        }
         return AcquireResult.refused(AcquireResult.Status.valueOf(status), holder, ttl);
     }
 
@@ -329,13 +337,14 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     @Override
     public List<ScheduleClaim> publishSchedule(JobId job, String nodeId, String schedule, Duration ttl) {
         List<Object> reply = call(() -> scripts.run(PUBLISH_SCHEDULE, ReturnType.MULTI, List.of(keys.schedules(job)),
-                List.of(nodeId, schedule, Long.toString(millis(ttl)))), "publish the schedule of " + job);
+                List.of(nodeId, lossWindows.publication(schedule), Long.toString(millis(ttl)))),
+                "publish the schedule of " + job);
         List<ScheduleClaim> claims = new ArrayList<>();
         for (int i = 0; i + 2 < reply.size(); i += 3) {
             claims.add(new ScheduleClaim(ScriptRunner.text(reply.get(i)), ScriptRunner.text(reply.get(i + 2)),
                     Instant.ofEpochMilli(ScriptRunner.number(reply.get(i + 1)))));
         }
-        return claims;
+        return lossWindows.viewed(job, nodeId, claims, ttl);
     }
 
     @Override

@@ -16,6 +16,8 @@
 --          times up to ARGV[3] missed (nothing runs), 'retry:<a>' run again the fire time whose
 --          attempt <a> started and never completed
 -- ARGV[13] run record TTL (ms)
+-- ARGV[14] history-loss window (ms) used instead of ARGV[8] when the epoch is not the one in ARGV[7]:
+--          ARGV[8] may be measured for that epoch only (issue 16, LossWindows.java); '' = always ARGV[8]
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
@@ -196,7 +198,8 @@ if marker and not retrying then
   return {'ALREADY_RAN', marker, redis.call('PTTL', KEYS[2]), created}
 end
 if kind == 'lost' then
-  local refusedUntil = tonumber(created) + tonumber(ARGV[8])
+  local window = (ARGV[14] ~= nil and ARGV[14] ~= '' and created ~= ARGV[7]) and ARGV[14] or ARGV[8]
+  local refusedUntil = tonumber(created) + tonumber(window)
   if tonumber(ARGV[3]) < refusedUntil then
     return {'HISTORY_LOST', epoch, refusedUntil, created}
   end

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,12 +23,16 @@ import static org.awaitility.Awaitility.await;
  * the nodes behind are about to fire, and the flush took their markers: before issue 16 those ran
  * a second time and the fencing tokens restarted at 1. Now no fire time runs twice (the ones that
  * may have run before the flush are HISTORY_LOST) and every run after the flush has a higher token
- * than every run before it.
+ * than every run before it. The refusal ends at the fleet's measured lead (3 s here) once every live node
+ * re-published its lead after the flush, not at the configured 10 s (issue 16 item 2).
  */
 @WithRedis
 class FlushAllIT {
 
-    private record Ran(long fence, long atNanos) {
+    /** The configured window (skew tolerance); the measured one is far shorter. */
+    private static final Duration SKEW = Duration.ofSeconds(10);
+
+    private record Ran(long fence, long atNanos, String node) {
     }
 
     @BeforeEach
@@ -36,37 +40,71 @@ class FlushAllIT {
         SkewApp.LOG.clear();
     }
 
+    /** A node's properties: its clock offset, the configured window, schedules published every 300 ms. */
+    private static List<String> node(int i, long offsetMillis) {
+        return List.of("jobguard.node-id=flush-" + i, "jobguard.namespace=flush", "test.job=cron",
+                "test.clock-offset-ms=" + offsetMillis, "jobguard.skew-tolerance=" + SKEW.toSeconds() + "s",
+                "jobguard.schedule-check-interval=300ms");
+    }
+
+    private static void record(Nodes nodes, List<Ran> ran) {
+        for (ConfigurableApplicationContext node : nodes.contexts()) {
+            node.getBean(JobGuard.class).addListener(e -> {
+                if (e.outcome() == RunOutcome.RAN) {
+                    ran.add(new Ran(e.fencingToken(), System.nanoTime(), e.nodeId()));
+                }
+            });
+        }
+    }
+
     @Test
     void aFlushWhileSkewedNodesRunLetsNoFireTimeRunTwiceAndTokensKeepGrowing(RedisServerProcess redis) {
-        List<List<String>> props = new ArrayList<>();
-        long[] offsets = {-2000, 0, 3000};
-        for (int i = 0; i < offsets.length; i++) {
-            props.add(List.of("jobguard.node-id=flush-" + i, "jobguard.namespace=flush", "test.job=cron",
-                    "test.clock-offset-ms=" + offsets[i], "jobguard.skew-tolerance=4s"));
-        }
         List<Ran> ran = new CopyOnWriteArrayList<>();
-        try (Nodes nodes = Nodes.start(redis, SkewApp.class, props)) {
-            for (ConfigurableApplicationContext node : nodes.contexts()) {
-                node.getBean(JobGuard.class).addListener(e -> {
-                    if (e.outcome() == RunOutcome.RAN) {
-                        ran.add(new Ran(e.fencingToken(), System.nanoTime()));
-                    }
-                });
-            }
+        try (Nodes nodes = Nodes.start(redis, SkewApp.class, List.of(node(0, -2000), node(1, 0), node(2, 3000)))) {
+            record(nodes, ran);
             await().atMost(Duration.ofSeconds(60)).until(() -> ran.size() >= 6);
-
-            long flushed = System.nanoTime();
-            redis.flushAll();
-            await().atMost(Duration.ofSeconds(60)).until(() -> ran.stream().filter(r -> r.atNanos() > flushed).count() >= 6);
-
-            Map<java.time.Instant, List<String>> byFireTime = SkewApp.LOG.byFireTime();
-            assertThat(byFireTime).allSatisfy((t, on) -> assertThat(on).as("nodes that ran %s (decisions %s)", t,
-                    SkewApp.LOG.decisionsFor(t)).hasSize(1));
-            assertThat(SkewApp.LOG.decisions()).as("fire times refused after the flush")
-                    .anySatisfy(d -> assertThat(d).contains(" HISTORY_LOST at "));
-            long before = ran.stream().filter(r -> r.atNanos() < flushed).mapToLong(Ran::fence).max().orElseThrow();
-            long after = ran.stream().filter(r -> r.atNanos() > flushed).mapToLong(Ran::fence).min().orElseThrow();
-            assertThat(after).as("lowest token after the flush vs highest before").isGreaterThan(before);
+            flushAndCheck(redis, ran);
         }
+    }
+
+    /**
+     * The case that sank the first measured window: the node 3 s ahead joins just before the flush, after the
+     * others' last look at the fleet, so they know only leads of 0 and below. They must not narrow the window
+     * to those: until every live node re-published after the loss they keep the configured one, and then the
+     * joiner's 3 s.
+     */
+    @Test
+    void aNodeWithALargerLeadJoiningUnseenJustBeforeTheFlushRunsNoFireTimeTwice(RedisServerProcess redis) {
+        List<Ran> ran = new CopyOnWriteArrayList<>();
+        try (Nodes first = Nodes.start(redis, SkewApp.class, List.of(node(0, -2000), node(1, 0)))) {
+            record(first, ran);
+            await().atMost(Duration.ofSeconds(60)).until(() -> ran.size() >= 3);
+            try (Nodes joiner = Nodes.start(redis, SkewApp.class, List.of(node(2, 3000)))) {
+                record(joiner, ran);
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> ran.stream().filter(r -> r.node().equals("flush-2")).count() >= 2);
+                flushAndCheck(redis, ran);
+            }
+        }
+    }
+
+    private static void flushAndCheck(RedisServerProcess redis, List<Ran> ran) {
+        long flushed = System.nanoTime();
+        Instant flushedAt = Instant.now();
+        redis.flushAll();
+        await().atMost(Duration.ofSeconds(60)).until(() -> ran.stream().filter(r -> r.atNanos() > flushed).count() >= 6);
+
+        Map<Instant, List<String>> byFireTime = SkewApp.LOG.byFireTime();
+        assertThat(byFireTime).allSatisfy((t, on) -> assertThat(on).as("nodes that ran %s (decisions %s)", t,
+                SkewApp.LOG.decisionsFor(t)).hasSize(1));
+        assertThat(SkewApp.LOG.decisions()).as("fire times refused after the flush")
+                .anySatisfy(d -> assertThat(d).contains(" HISTORY_LOST at "));
+        long before = ran.stream().filter(r -> r.atNanos() < flushed).mapToLong(Ran::fence).max().orElseThrow();
+        long after = ran.stream().filter(r -> r.atNanos() > flushed).mapToLong(Ran::fence).min().orElseThrow();
+        assertThat(after).as("lowest token after the flush vs highest before").isGreaterThan(before);
+        // the measured window (the largest lead, 3 s, + 250 ms) ends before the configured 10 s: a fire time
+        // between them ran (before the measured window, all of them were refused)
+        assertThat(byFireTime.keySet()).as("fire times run after the flush + the measured lead, inside the configured %s",
+                SKEW).anySatisfy(t -> assertThat(t).isBetween(flushedAt.plusMillis(4500), flushedAt.plus(SKEW).minusMillis(500)));
     }
 }

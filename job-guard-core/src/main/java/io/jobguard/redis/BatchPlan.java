@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -33,7 +32,6 @@ final class BatchPlan {
      */
     static final int SPREAD_BUCKETS = 16;
     private static final int SLOTS = 16_384;
-    private static final Map<String, String[]> BUCKET_TAGS = new ConcurrentHashMap<>();
 
     /**
      * One script call's worth of keys, all under one key base.
@@ -150,21 +148,21 @@ final class BatchPlan {
     /**
      * The hash tags of a namespace's buckets: {@code <ns>~batch~<n>} with the smallest {@code n}
      * whose slot falls in the bucket's slot range. Deterministic, so every node computes the same.
+     * Computed per call rather than cached in a static map (no static mutable state, issue 18): it
+     * takes a few dozen CRC16s of short strings, next to a batch's network round trips.
      */
     static String[] bucketTags(String namespace) {
-        return BUCKET_TAGS.computeIfAbsent(namespace, ns -> {
-            String[] tags = new String[SPREAD_BUCKETS];
-            int missing = SPREAD_BUCKETS;
-            for (int n = 0; missing > 0; n++) {
-                String tag = ns + "~batch~" + n;
-                int bucket = ClusterSlotHashUtil.calculateSlot(tag) * SPREAD_BUCKETS / SLOTS;
-                if (tags[bucket] == null) {
-                    tags[bucket] = tag;
-                    missing--;
-                }
+        String[] tags = new String[SPREAD_BUCKETS];
+        int missing = SPREAD_BUCKETS;
+        for (int n = 0; missing > 0; n++) {
+            String tag = namespace + "~batch~" + n;
+            int bucket = ClusterSlotHashUtil.calculateSlot(tag) * SPREAD_BUCKETS / SLOTS;
+            if (tags[bucket] == null) {
+                tags[bucket] = tag;
+                missing--;
             }
-            return tags;
-        });
+        }
+        return tags;
     }
 
     static byte[] bytes(String s) {

@@ -72,6 +72,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private final LossWindows lossWindows = new LossWindows();
     private final String endpoint;
     private final RedisPauseFlags pauseFlags;
+    private final RedisRunReads reads;
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
         this.durable = durable;
@@ -79,6 +80,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         this.endpoint = RedisEndpoints.describe(connectionFactory);
         this.scripts = new ScriptRunner(connectionFactory);
         this.pauseFlags = new RedisPauseFlags(scripts, keys);
+        this.reads = new RedisRunReads(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
     }
 
@@ -283,48 +285,17 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public Optional<LeaseRecord> currentRunLease(JobId job) {
-        byte[] key = bytes(keys.runLease(job));
-        return call(() -> {
-            try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-                String raw = readString(c, key);
-                if (raw == null) {
-                    return Optional.<LeaseRecord>empty();
-                }
-                Long pttl = c.keyCommands().pTtl(key);
-                return Optional.of(LeaseValues.parse(raw, LeaseValues.ttl(pttl == null ? -2 : pttl)));
-            }
-        }, "read run lease of " + job);
+        return call(() -> reads.currentRunLease(job), "read run lease of " + job);
     }
 
     @Override
     public List<LeaseRecord> recentFires(JobId job, int max) {
-        if (max <= 0) {
-            return List.of();
-        }
-        byte[] key = bytes(keys.history(job));
-        return call(() -> {
-            try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-                List<byte[]> values = c.listCommands().lRange(key, 0, max - 1L);
-                List<LeaseRecord> out = new ArrayList<>();
-                if (values != null) {
-                    for (byte[] v : values) {
-                        out.add(LeaseValues.parse(new String(v, StandardCharsets.UTF_8), null));
-                    }
-                }
-                return out;
-            }
-        }, "read recent fire times of " + job);
+        return max <= 0 ? List.of() : call(() -> reads.recentFires(job, max), "read recent fire times of " + job);
     }
 
     @Override
     public Optional<RunRecord> runRecord(JobId job) {
-        byte[] key = bytes(keys.runRecord(job));
-        return call(() -> {
-            try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-                java.util.Map<byte[], byte[]> raw = c.hashCommands().hGetAll(key);
-                return RecoveryArguments.record(raw);
-            }
-        }, "read the run record of " + job);
+        return call(() -> reads.runRecord(job), "read the run record of " + job);
     }
 
     @Override
@@ -397,20 +368,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
             case COOLDOWN -> keys.cooldown(r.job());
             default -> keys.runLease(r.job());
         };
-    }
-
-    private static String readString(RedisConnection c, byte[] key) {
-        try {
-            byte[] v = c.stringCommands().get(key);
-            return v == null ? null : new String(v, StandardCharsets.UTF_8);
-        } catch (RuntimeException e) {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (String.valueOf(t.getMessage()).contains("WRONGTYPE")) {
-                    return "non-string value";
-                }
-            }
-            throw e;
-        }
     }
 
     private static long millis(Duration d) {

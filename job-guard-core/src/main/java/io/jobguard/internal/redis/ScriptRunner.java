@@ -49,14 +49,7 @@ public final class ScriptRunner {
      * @return the reply
      */
     public <T> T run(LuaScript script, ReturnType returnType, List<String> keys, List<String> args) {
-        byte[][] keysAndArgs = new byte[keys.size() + args.size()][];
-        int i = 0;
-        for (String key : keys) {
-            keysAndArgs[i++] = key.getBytes(StandardCharsets.UTF_8);
-        }
-        for (String arg : args) {
-            keysAndArgs[i++] = arg.getBytes(StandardCharsets.UTF_8);
-        }
+        byte[][] keysAndArgs = encode(keys, args);
         return run(script, returnType, keys.size(), keysAndArgs);
     }
 
@@ -90,14 +83,7 @@ public final class ScriptRunner {
      */
     public <T> T run(LuaScript script, ReturnType returnType, List<String> keys, List<String> args,
                      BiConsumer<RedisConnection, T> then) {
-        byte[][] keysAndArgs = new byte[keys.size() + args.size()][];
-        int i = 0;
-        for (String key : keys) {
-            keysAndArgs[i++] = key.getBytes(StandardCharsets.UTF_8);
-        }
-        for (String arg : args) {
-            keysAndArgs[i++] = arg.getBytes(StandardCharsets.UTF_8);
-        }
+        byte[][] keysAndArgs = encode(keys, args);
         try (RedisConnection connection = connectionFactory.getConnection()) {
             T reply = run(connection, script, returnType, keys.size(), keysAndArgs);
             then.accept(connection, reply);
@@ -154,5 +140,18 @@ public final class ScriptRunner {
             return n.longValue();
         }
         return Long.parseLong(text(value));
+    }
+
+    /** KEYS then ARGV as UTF-8, the layout EVALSHA takes. */
+    private static byte[][] encode(List<String> keys, List<String> args) {
+        byte[][] keysAndArgs = new byte[keys.size() + args.size()][];
+        int i = 0;
+        for (String key : keys) {
+            keysAndArgs[i++] = key.getBytes(StandardCharsets.UTF_8);
+        }
+        for (String arg : args) {
+            keysAndArgs[i++] = arg.getBytes(StandardCharsets.UTF_8);
+        }
+        return keysAndArgs;
     }
 }

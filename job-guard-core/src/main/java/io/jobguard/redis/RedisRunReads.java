@@ -1,0 +1,83 @@
+package io.jobguard.redis;
+
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.LeaseValues;
+import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.JobId;
+import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.RunRecord;
+import org.springframework.data.redis.connection.RedisConnection;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The read side of {@link RedisLeaseStore}'s {@code RunHistory} and {@code RunRecords} capabilities:
+ * plain reads of one job's keys for operators and the recovery pass, never on a firing's path. The
+ * store wraps each call so that a failure names the Redis and what was read.
+ */
+final class RedisRunReads {
+
+    private final ScriptRunner scripts;
+    private final KeySchema keys;
+
+    RedisRunReads(ScriptRunner scripts, KeySchema keys) {
+        this.scripts = scripts;
+        this.keys = keys;
+    }
+
+    Optional<LeaseRecord> currentRunLease(JobId job) {
+        byte[] key = bytes(keys.runLease(job));
+        try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+            String raw = readString(c, key);
+            if (raw == null) {
+                return Optional.empty();
+            }
+            Long pttl = c.keyCommands().pTtl(key);
+            return Optional.of(LeaseValues.parse(raw, LeaseValues.ttl(pttl == null ? -2 : pttl)));
+        }
+    }
+
+    List<LeaseRecord> recentFires(JobId job, int max) {
+        byte[] key = bytes(keys.history(job));
+        try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+            List<byte[]> values = c.listCommands().lRange(key, 0, max - 1L);
+            List<LeaseRecord> out = new ArrayList<>();
+            if (values != null) {
+                for (byte[] v : values) {
+                    out.add(LeaseValues.parse(new String(v, StandardCharsets.UTF_8), null));
+                }
+            }
+            return out;
+        }
+    }
+
+    Optional<RunRecord> runRecord(JobId job) {
+        try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+            Map<byte[], byte[]> raw = c.hashCommands().hGetAll(bytes(keys.runRecord(job)));
+            return RecoveryArguments.record(raw);
+        }
+    }
+
+    /** A key of another type is somebody else's: reported as a value job-guard cannot parse, not a crash. */
+    private static String readString(RedisConnection c, byte[] key) {
+        try {
+            byte[] v = c.stringCommands().get(key);
+            return v == null ? null : new String(v, StandardCharsets.UTF_8);
+        } catch (RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (String.valueOf(t.getMessage()).contains("WRONGTYPE")) {
+                    return "non-string value";
+                }
+            }
+            throw e;
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -9,6 +9,7 @@ import io.jobguard.internal.LostReplies;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
+import io.jobguard.store.FireOutcomes;
 import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
@@ -420,6 +421,7 @@ public final class JobGuard implements AutoCloseable {
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
     void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
+        recordOutcome(job, fireTime, outcome);
         emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, Duration.ZERO,
                 Duration.ZERO, -1, null));
     }
@@ -431,9 +433,30 @@ public final class JobGuard implements AutoCloseable {
             log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
                     config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
         }
+        if (outcome == RunOutcome.PAUSED || outcome == RunOutcome.HISTORY_LOST) {
+            recordOutcome(job, fireTime, outcome);
+        }
         emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome, acquire, Duration.ZERO,
                 -1, cause));
         return Admission.refused(outcome);
+    }
+
+    /**
+     * Keeps a fire time decided without a run in the job's recent fire times (one extra, rare store call:
+     * only refusals that lose a fire time for good come here, never a firing that runs).
+     */
+    private void recordOutcome(JobOptions job, Instant fireTime, RunOutcome outcome) {
+        if (!(store instanceof FireOutcomes history) || config.historySize() <= 0) {
+            return;
+        }
+        try {
+            history.recordOutcome(new JobId(config.namespace(), job.name()), fireTime, config.nodeId(), outcome.name(),
+                    config.historySize());
+        } catch (RuntimeException e) {
+            repeatedWarnings.warn(log, "history-failure|" + job.name(),
+                    "job-guard: job '{}' T={} node={} could not record outcome {} in the recent fire times: {}",
+                    job.name(), fireTime, config.nodeId(), outcome, RateLimitedLog.causeChain(e));
+        }
     }
 
     void finished(JobPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
@@ -442,7 +465,10 @@ public final class JobGuard implements AutoCloseable {
         RunLeaseRequest request = permit.request();
         if (permit.guarded() && !permit.givenUp()) {
             try {
-                if (!store.releaseRun(request, job.cooldown())) {
+                boolean released = store instanceof FireOutcomes history
+                        ? history.releaseRun(request, job.cooldown(), outcome.name(), Duration.ofNanos(runNanos))
+                        : store.releaseRun(request, job.cooldown());
+                if (!released) {
                     leaseLost(permit, "lease had expired or was taken over before release");
                 }
             } catch (RuntimeException e) {

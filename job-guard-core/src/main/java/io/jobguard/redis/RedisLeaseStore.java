@@ -10,6 +10,7 @@ import io.jobguard.internal.redis.ReleaseNotifications;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
+import io.jobguard.store.FireOutcomes;
 import io.jobguard.store.JobId;
 import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
@@ -47,7 +48,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The connection factory is not closed by this store; {@link #close()} only ends the release
  * subscription.
  */
-public final class RedisLeaseStore implements LeaseStore, JobPauses {
+public final class RedisLeaseStore implements LeaseStore, JobPauses, FireOutcomes {
 
     private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
     private static final LuaScript RENEW = LuaScript.load("run-renew");
@@ -62,6 +63,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses {
     private final HistoryEpochs epochs = new HistoryEpochs();
     private final String endpoint;
     private final RedisPauseFlags pauseFlags;
+    private final RedisFireHistory fireHistory;
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
         this.durable = durable;
@@ -69,6 +71,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses {
         this.endpoint = RedisEndpoints.describe(connectionFactory);
         this.scripts = new ScriptRunner(connectionFactory);
         this.pauseFlags = new RedisPauseFlags(scripts, keys);
+        this.fireHistory = new RedisFireHistory(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
     }
 
@@ -196,12 +199,18 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses {
 
     @Override
     public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
+        return releaseRun(r, cooldown, "", Duration.ZERO);
+    }
+
+    @Override
+    public boolean releaseRun(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
         String topic = keys.runReleaseTopic(r.job());
         Long released = call(() -> scripts.run(RELEASE, ReturnType.INTEGER,
                 List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime()), keys.cooldown(r.job()),
-                        keys.runRecord(r.job())),
+                        keys.runRecord(r.job()), keys.history(r.job())),
                 List.of(r.ownerToken(), Long.toString(millis(r.markerRetention())), Long.toString(Math.max(0, cooldown.toMillis())),
-                        keys.releaseChannel(), topic, Long.toString(RUN_RECORD_TTL.toMillis()))),
+                        keys.releaseChannel(), topic, Long.toString(RUN_RECORD_TTL.toMillis()), outcome,
+                        Long.toString(Math.max(0, runTime.toMillis())))),
                 "release run lease of " + r.job());
         if (cooldown.isZero()) {
             notifications.signal(topic);
@@ -234,19 +243,29 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses {
         if (max <= 0) {
             return List.of();
         }
-        byte[] key = bytes(keys.history(job));
         return call(() -> {
-            try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-                List<byte[]> values = c.listCommands().lRange(key, 0, max - 1L);
-                List<LeaseRecord> out = new ArrayList<>();
-                if (values != null) {
-                    for (byte[] v : values) {
-                        out.add(LeaseValues.parse(new String(v, StandardCharsets.UTF_8), null));
-                    }
+            List<LeaseRecord> out = new ArrayList<>();
+            for (String raw : fireHistory.entries(job, max)) {
+                LeaseRecord lease = RedisFireHistory.leaseOf(raw);
+                if (lease != null) {
+                    out.add(lease);
                 }
-                return out;
             }
+            return out;
         }, "read recent fire times of " + job);
+    }
+
+    @Override
+    public void recordOutcome(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
+        call(() -> {
+            fireHistory.record(job, fireTime, nodeId, outcome, historySize);
+            return null;
+        }, "record outcome " + outcome + " of " + job);
+    }
+
+    @Override
+    public List<FireEntry> fireHistory(JobId job, int max) {
+        return call(() -> fireHistory.read(job, max), "read recent fire times of " + job);
     }
 
     @Override

@@ -127,6 +127,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     private final AtomicLong listenerErrors = new AtomicLong();
     private final FirePermits permits;
     private final io.jobguard.MissedFireTimes missed;
+    private final QuartzStartupRecovery startupRecovery;
 
     private ClusterSingletonListener(Builder builder) {
         this.name = builder.name;
@@ -135,6 +136,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
         this.guardedJobs = new GuardedJobs(builder.guard, builder.type, lease, builder.waitFor);
         this.permits = new FirePermits(jobGuard.config().nodeId(), listenerErrors);
         this.missed = new io.jobguard.MissedFireTimes(jobGuard);
+        this.startupRecovery = new QuartzStartupRecovery(missed, guardedJobs::resolve, jobGuard.config().nodeId());
     }
 
     /**
@@ -238,6 +240,10 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
         JobOptions options = null;
         Instant fireTime = null;
         try {
+            Boolean marker = startupRecovery.veto(trigger, context);
+            if (marker != null) {
+                return marker;
+            }
             String fireId = context.getFireInstanceId();
             permits.releaseStale(fireId);
             if (permits.holds(fireId)) {
@@ -341,6 +347,8 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
             }
             listeners.addJobListener(this, EverythingMatcher.allJobs());
             listeners.addTriggerListener(this, EverythingMatcher.allTriggers());
+            // issue 15 item 3: fire times lost while no node ran are caught up at start, not at the next firing
+            startupRecovery.install(scheduler);
             log.info("job-guard: guarding Quartz scheduler {} on node {} ({} guarded jobs so far)",
                     scheduler.getSchedulerName(), jobGuard.config().nodeId(), guardedJobs.seen().size());
         } catch (SchedulerException e) {

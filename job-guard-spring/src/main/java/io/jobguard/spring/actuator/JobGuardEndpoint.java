@@ -34,8 +34,8 @@ import java.util.function.Supplier;
  * against Redis), the jobs it guards (name, type, lease, schedule, next nominal fire time, last
  * outcome here) and, cluster-wide, the live run lease of each job (holder node, fire time,
  * acquired-at, expires-in, fencing token); {@code /{job}} adds the job's recent fire times with the
- * node that ran each. Jobs guarded outside {@code @Scheduled} (Quartz) appear through
- * {@link GuardedJobsContributor} beans, with their run leases and recent fires like the others.
+ * node, outcome, duration and fencing token of each (missed, abandoned and paused ones included).
+ * Jobs guarded outside {@code @Scheduled} (Quartz) appear through {@link GuardedJobsContributor} beans, with their run leases and recent fires like the others.
  * Instants are ISO-8601, durations ISO-8601 ({@code PT5M}). Read-only by
  * default: the delete operation, which force-releases a job's run lease whoever holds it, also
  * needs {@code jobguard.actuator.force-release-enabled=true}; every attempt is logged at WARN.
@@ -49,6 +49,7 @@ public class JobGuardEndpoint {
     private final GuardedJobRegistry registry;
     private final boolean forceReleaseEnabled;
     private final BatchLeaseView batchLeases;
+    private final JobHistoryView view;
     private volatile HeldLocksSource heldLocks = List::of;
     private volatile Supplier<List<GuardedJobsContributor>> contributors = List::of;
     private volatile Supplier<? extends Collection<String>> declaredNamespaces = List::of;
@@ -80,6 +81,7 @@ public class JobGuardEndpoint {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.forceReleaseEnabled = forceReleaseEnabled;
         this.batchLeases = batchLocks == null ? null : new BatchLeaseView(batchLocks, batchNamespaces);
+        this.view = new JobHistoryView(guard);
     }
 
     /**
@@ -145,13 +147,13 @@ public class JobGuardEndpoint {
         Map<String, Paused> paused = new TreeMap<>();
         for (GuardedJob job : registry.all()) {
             jobs.add(summary(job));
-            lease(job.options().name()).ifPresent(leases::add);
-            pausedInto(paused, job.options().name());
+            view.lease(job.options().name()).ifPresent(leases::add);
+            view.pausedInto(paused, job.options().name());
         }
         for (GuardedJobsContributor.ContributedJob job : contributed()) {
             jobs.add(summary(job));
-            lease(job.name()).ifPresent(leases::add);
-            pausedInto(paused, job.name());
+            view.lease(job.name()).ifPresent(leases::add);
+            view.pausedInto(paused, job.name());
         }
         return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
                 guard.config().skewTolerance().toString(), jobs, leases,
@@ -174,10 +176,7 @@ public class JobGuardEndpoint {
         if (summary == null) {
             return null;
         }
-        List<Fire> fires = guard.recentFires(job).stream()
-                .map(r -> new Fire(r.nominalFireTime(), r.describeHolder(), r.acquiredAt(), r.fencingToken()))
-                .toList();
-        return new JobDetail(summary, lease(job).orElse(null), fires, pause(job));
+        return new JobDetail(summary, view.lease(job).orElse(null), view.fires(job), view.pause(job));
     }
 
     /**
@@ -242,37 +241,6 @@ public class JobGuardEndpoint {
             }
         }
         return out;
-    }
-
-    private Optional<RunLease> lease(String job) {
-        try {
-            return guard.currentLease(job).map(r -> runLease(job, r));
-        } catch (RuntimeException e) {
-            log.warn("job-guard: could not read the run lease of job '{}': {}", job, e.toString());
-            return Optional.empty();
-        }
-    }
-
-    private static RunLease runLease(String job, LeaseRecord r) {
-        Duration ttl = r.expiresIn();
-        return new RunLease(job, r.describeHolder(), r.nominalFireTime(), r.acquiredAt(),
-                ttl == null ? null : ttl.toString(), r.fencingToken(), r.foreign());
-    }
-
-    private void pausedInto(Map<String, Paused> paused, String job) {
-        Paused p = pause(job);
-        if (p != null) {
-            paused.put(job, p);
-        }
-    }
-
-    private Paused pause(String job) {
-        try {
-            return guard.paused(job).map(p -> new Paused(p.pausedAt(), p.node(), p.by())).orElse(null);
-        } catch (RuntimeException e) {
-            log.warn("job-guard: could not read the pause flag of job '{}': {}", job, e.toString());
-            return null;
-        }
     }
 
     private String skew() {
@@ -351,14 +319,20 @@ public class JobGuardEndpoint {
     }
 
     /**
-     * One recent fire time.
+     * One recent fire time, cluster-wide.
      *
      * @param nominalFireTime the fire time
-     * @param node            the node that ran it
-     * @param acquiredAt      when it was taken, by Redis time
-     * @param fencingToken    its fencing token
+     * @param node            the node that ran it (or decided it, when nothing ran)
+     * @param outcome         {@code RAN}, {@code FAILED}, {@code CAUGHT_UP}, {@code RETRIED} for a run;
+     *                        {@code MISSED}, {@code ABANDONED}, {@code PAUSED}, {@code HISTORY_LOST} for a
+     *                        fire time decided without a run; {@code STARTED} while the run holds its lease
+     *                        (or when its node died before releasing it); null when the store keeps no outcomes
+     * @param duration        how long the run took (ISO-8601), null when nothing ran or it has not ended
+     * @param at              when it was taken (a run) or decided (no run), by Redis time
+     * @param fencingToken    the run's fencing token, -1 when nothing ran
      */
-    public record Fire(Instant nominalFireTime, String node, Instant acquiredAt, long fencingToken) {
+    public record Fire(Instant nominalFireTime, String node, String outcome, String duration, Instant at,
+                       long fencingToken) {
     }
 
     /**

@@ -74,6 +74,10 @@ class ActuatorIT {
             JsonNode detail = JSON.readTree(get(base + "/actuator/jobguard/held", 200));
             assertThat(detail.path("runLease").path("holder").asString()).isEqualTo("web-node");
             assertThat(detail.path("recentFires").get(0).path("node").asString()).isEqualTo("web-node");
+            assertThat(detail.path("recentFires").get(0).path("outcome").asString())
+                    .as("the run still holds its lease").isEqualTo("STARTED");
+            assertThat(detail.path("recentFires").get(0).path("fencingToken").asLong())
+                    .isEqualTo(lease.path("fencingToken").asLong());
             assertThat(detail.path("recentFires").get(0).path("nominalFireTime").asString())
                     .isEqualTo(fireTime.toString());
             get(base + "/actuator/jobguard/no-such-job", 404);

@@ -83,7 +83,7 @@ public class JobGuardEndpointAutoConfiguration {
         return leases == null || leases.supportsFencing();
     }
 
-    /** A DELETE the read-only endpoint does not map is answered with the settings it needs (servlet apps). */
+    /** A DELETE or POST the read-only endpoint does not map is answered with the settings it needs (servlet apps). */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
     @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
@@ -94,7 +94,8 @@ public class JobGuardEndpointAutoConfiguration {
         ForceReleaseNotMappedResolver jobGuardForceReleaseNotMappedResolver(Environment environment) {
             return new ForceReleaseNotMappedResolver(
                     environment.getProperty("management.endpoints.web.base-path", "/actuator"),
-                    environment.getProperty(ForceReleaseNotMappedResolver.ENABLED_PROPERTY, Boolean.class, false));
+                    environment.getProperty(ForceReleaseNotMappedResolver.ENABLED_PROPERTY, Boolean.class, false),
+                    environment.getProperty(JobControl.ENABLED_PROPERTY, Boolean.class, false));
         }
     }
 

@@ -112,7 +112,7 @@ class ActuatorIT {
     }
 
     @Test
-    void deleteOnTheDefaultReadOnlyEndpointNamesBothSettingsItNeeds(RedisServerProcess redis) throws Exception {
+    void deleteAndPostOnTheDefaultReadOnlyEndpointNameBothSettingsTheyNeed(RedisServerProcess redis) throws Exception {
         try (ConfigurableApplicationContext app = start(redis)) {
             String base = base(app);
             assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
@@ -125,6 +125,16 @@ class ActuatorIT {
                     "jobguard.actuator.force-release-enabled=true");
             assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").path("holder")
                     .asString()).isEqualTo("web-node");
+            HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/jobguard/held"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"pause\"}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            System.out.println("sample POST on the read-only endpoint: " + post.statusCode() + " " + post.body());
+            assertThat(post.statusCode()).as(post.body()).isEqualTo(405);
+            assertThat(JSON.readTree(post.body()).path("message").asString())
+                    .contains("management.endpoint.jobguard.access=unrestricted", "jobguard.actuator.write-enabled=true");
+            assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("paused").isNull())
+                    .as("the refused POST paused nothing").isTrue();
             // any other path keeps Spring MVC's own answer
             assertThat(delete(base + "/actuator/jobguard").statusCode()).isEqualTo(405);
             assertThat(delete(base + "/actuator/jobguard").body()).doesNotContain("force-release");

@@ -1,10 +1,8 @@
 package io.jobguard.quartz;
 
-import io.jobguard.Admission;
 import io.jobguard.GuardType;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
 import io.jobguard.RunContext;
 import org.quartz.JobDetail;
 import org.quartz.JobExecutionContext;
@@ -25,7 +23,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Date;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -123,11 +120,10 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     private final String name;
     private final JobGuard jobGuard;
     private final GuardedJobs guardedJobs;
-    private final NominalFireTimes fireTimes = new NominalFireTimes();
     private final AtomicLong listenerErrors = new AtomicLong();
     private final FirePermits permits;
-    private final io.jobguard.MissedFireTimes missed;
     private final QuartzStartupRecovery startupRecovery;
+    private final QuartzAdmission admission;
 
     private ClusterSingletonListener(Builder builder) {
         this.name = builder.name;
@@ -135,8 +131,9 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
         Duration lease = builder.lease != null ? builder.lease : jobGuard.config().defaultLease();
         this.guardedJobs = new GuardedJobs(builder.guard, builder.type, lease, builder.waitFor);
         this.permits = new FirePermits(jobGuard.config().nodeId(), listenerErrors);
-        this.missed = new io.jobguard.MissedFireTimes(jobGuard);
+        io.jobguard.MissedFireTimes missed = new io.jobguard.MissedFireTimes(jobGuard);
         this.startupRecovery = new QuartzStartupRecovery(missed, guardedJobs::resolve, jobGuard.config().nodeId());
+        this.admission = new QuartzAdmission(jobGuard, guardedJobs, permits, missed, startupRecovery, listenerErrors);
     }
 
     /**
@@ -237,53 +234,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
 
     @Override
     public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
-        JobOptions options = null;
-        Instant fireTime = null;
-        try {
-            Boolean marker = startupRecovery.veto(trigger, context);
-            if (marker != null) {
-                return marker;
-            }
-            String fireId = context.getFireInstanceId();
-            permits.releaseStale(fireId);
-            if (permits.holds(fireId)) {
-                log.debug("job-guard: Quartz job {} re-executes fire instance {} under its lease",
-                        context.getJobDetail().getKey(), fireId);
-                return false;
-            }
-            options = guardedJobs.resolve(context.getJobDetail());
-            if (options == null) {
-                return false;
-            }
-            Date scheduled = context.getScheduledFireTime() != null ? context.getScheduledFireTime()
-                    : context.getFireTime();
-            fireTime = fireTimes.nominal(trigger, scheduled);
-            io.jobguard.RecoveryOptions recovery = QuartzRecovery.resolve(context.getMergedJobDataMap(), trigger,
-                    options.name());
-            Admission admission = recovery == null ? jobGuard.admit(options, fireTime)
-                    : missed.admit(options, recovery, fireTime, QuartzRecovery.body(context));
-            if (!admission.granted()) {
-                log.debug("job-guard: Quartz job '{}' T={} node={} vetoed: {}", options.name(), fireTime,
-                        jobGuard.config().nodeId(), admission.refusal());
-                return true;
-            }
-            JobPermit permit = admission.permit();
-            permits.hold(fireId, permit);
-            RunContext run = permit.context();
-            context.put(RUN_CONTEXT_KEY, run);
-            context.put(FENCING_TOKEN_KEY, run.fencingToken());
-            context.put(FIRE_TIME_KEY, run.nominalFireTime());
-            return false;
-        } catch (Throwable e) {
-            listenerErrors.incrementAndGet();
-            // fail closed for a job that asked for guarding, never block one that did not
-            boolean veto = options != null || guardedJobs.probablyGuarded(context.getJobDetail());
-            log.error("job-guard: Quartz job {} T={} node={} could not be guarded; firing {}",
-                    context.getJobDetail().getKey(), fireTime, jobGuard.config().nodeId(),
-                    veto ? "vetoed" : "not vetoed", e);
-            permits.release(context.getFireInstanceId(), e);
-            return veto;
-        }
+        return admission.veto(trigger, context);
     }
 
     @Override
@@ -339,12 +290,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
                 throw new IllegalStateException("scheduler " + scheduler.getSchedulerName()
                         + " already has a listener named '" + name + "'");
             }
-            for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
-                JobDetail detail = scheduler.getJobDetail(key);
-                if (detail != null) {
-                    guardedJobs.resolve(detail);
-                }
-            }
+            guardedJobs.resolveAll(scheduler);
             listeners.addJobListener(this, EverythingMatcher.allJobs());
             listeners.addTriggerListener(this, EverythingMatcher.allTriggers());
             // issue 15 item 3: fire times lost while no node ran are caught up at start, not at the next firing

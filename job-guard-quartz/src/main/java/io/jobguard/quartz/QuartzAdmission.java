@@ -1,0 +1,97 @@
+package io.jobguard.quartz;
+
+import io.jobguard.Admission;
+import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
+import io.jobguard.JobPermit;
+import io.jobguard.MissedFireTimes;
+import io.jobguard.RunContext;
+import org.quartz.JobExecutionContext;
+import org.quartz.Trigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Instant;
+import java.util.Date;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The decision of {@link ClusterSingletonListener#vetoJobExecution}: a start-recovery marker firing runs
+ * the recovery and is vetoed ({@link QuartzStartupRecovery}); a re-execution of a fire instance that
+ * holds its permit runs; a guarded firing runs only when the engine admits its nominal fire time (after
+ * any catch-up its misfire policy asks for), its permit kept by fire instance until the job ends; an
+ * error vetoes a guarded firing (fail closed) and never blocks an unguarded one. Never throws: Quartz
+ * silently drops a firing whose listener throws.
+ */
+final class QuartzAdmission {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterSingletonListener.class);
+
+    private final JobGuard jobGuard;
+    private final GuardedJobs guardedJobs;
+    private final NominalFireTimes fireTimes = new NominalFireTimes();
+    private final FirePermits permits;
+    private final MissedFireTimes missed;
+    private final QuartzStartupRecovery startupRecovery;
+    private final AtomicLong listenerErrors;
+
+    QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, FirePermits permits, MissedFireTimes missed,
+                    QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
+        this.jobGuard = jobGuard;
+        this.guardedJobs = guardedJobs;
+        this.permits = permits;
+        this.missed = missed;
+        this.startupRecovery = startupRecovery;
+        this.listenerErrors = listenerErrors;
+    }
+
+    boolean veto(Trigger trigger, JobExecutionContext context) {
+        JobOptions options = null;
+        Instant fireTime = null;
+        try {
+            Boolean marker = startupRecovery.veto(trigger, context);
+            if (marker != null) {
+                return marker;
+            }
+            String fireId = context.getFireInstanceId();
+            permits.releaseStale(fireId);
+            if (permits.holds(fireId)) {
+                log.debug("job-guard: Quartz job {} re-executes fire instance {} under its lease",
+                        context.getJobDetail().getKey(), fireId);
+                return false;
+            }
+            options = guardedJobs.resolve(context.getJobDetail());
+            if (options == null) {
+                return false;
+            }
+            Date scheduled = context.getScheduledFireTime() != null ? context.getScheduledFireTime()
+                    : context.getFireTime();
+            fireTime = fireTimes.nominal(trigger, scheduled);
+            io.jobguard.RecoveryOptions recovery = QuartzRecovery.resolve(context.getMergedJobDataMap(), trigger,
+                    options.name());
+            Admission admission = recovery == null ? jobGuard.admit(options, fireTime)
+                    : missed.admit(options, recovery, fireTime, QuartzRecovery.body(context));
+            if (!admission.granted()) {
+                log.debug("job-guard: Quartz job '{}' T={} node={} vetoed: {}", options.name(), fireTime,
+                        jobGuard.config().nodeId(), admission.refusal());
+                return true;
+            }
+            JobPermit permit = admission.permit();
+            permits.hold(fireId, permit);
+            RunContext run = permit.context();
+            context.put(ClusterSingletonListener.RUN_CONTEXT_KEY, run);
+            context.put(ClusterSingletonListener.FENCING_TOKEN_KEY, run.fencingToken());
+            context.put(ClusterSingletonListener.FIRE_TIME_KEY, run.nominalFireTime());
+            return false;
+        } catch (Throwable e) {
+            listenerErrors.incrementAndGet();
+            // fail closed for a job that asked for guarding, never block one that did not
+            boolean veto = options != null || guardedJobs.probablyGuarded(context.getJobDetail());
+            log.error("job-guard: Quartz job {} T={} node={} could not be guarded; firing {}",
+                    context.getJobDetail().getKey(), fireTime, jobGuard.config().nodeId(),
+                    veto ? "vetoed" : "not vetoed", e);
+            permits.release(context.getFireInstanceId(), e);
+            return veto;
+        }
+    }
+}

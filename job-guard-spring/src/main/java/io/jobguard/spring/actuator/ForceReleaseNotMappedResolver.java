@@ -18,13 +18,9 @@ import java.nio.charset.StandardCharsets;
  */
 final class ForceReleaseNotMappedResolver implements HandlerExceptionResolver, Ordered {
 
-    static final String ACCESS_PROPERTY = "management.endpoint.jobguard.access";
-    static final String ENABLED_PROPERTY = "jobguard.actuator.force-release-enabled";
-    static final String WRITE_PROPERTY = JobControl.ENABLED_PROPERTY;
+    static final String ENABLED_PROPERTY = ReadOnlyWrites.ENABLED_PROPERTY;
 
-    private final String endpointPath;
-    private final boolean forceReleaseEnabled;
-    private final boolean writeEnabled;
+    private final ReadOnlyWrites answers;
 
     /**
      * Creates the resolver.
@@ -34,10 +30,7 @@ final class ForceReleaseNotMappedResolver implements HandlerExceptionResolver, O
      * @param writeEnabled        the value of {@code jobguard.actuator.write-enabled}
      */
     ForceReleaseNotMappedResolver(String basePath, boolean forceReleaseEnabled, boolean writeEnabled) {
-        String base = basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
-        this.endpointPath = base + "/jobguard/";
-        this.forceReleaseEnabled = forceReleaseEnabled;
-        this.writeEnabled = writeEnabled;
+        this.answers = new ReadOnlyWrites(basePath, forceReleaseEnabled, writeEnabled);
     }
 
     @Override
@@ -48,23 +41,16 @@ final class ForceReleaseNotMappedResolver implements HandlerExceptionResolver, O
             return null;
         }
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (!path.startsWith(endpointPath) || path.length() == endpointPath.length()
-                || path.indexOf('/', endpointPath.length()) >= 0) {
+        String json = answers.body(path, delete);
+        if (json == null) {
             return null;
         }
-        String job = path.substring(endpointPath.length());
-        String message = (delete ? "force-release is off: DELETE" : "writes are off: POST (pause, resume, run-now)")
-                + " needs " + ACCESS_PROPERTY + "=unrestricted"
-                + (delete ? (forceReleaseEnabled ? "" : " and " + ENABLED_PROPERTY + "=true (now false)")
-                        : (writeEnabled ? "" : " and " + WRITE_PROPERTY + "=true (now false)"))
-                + "; secure the actuator (e.g. Spring Security) before you allow it";
         try {
             response.setStatus(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
             response.setHeader("Allow", "GET");
             response.setContentType("application/json");
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-            response.getWriter().write("{\"job\":\"" + json(job) + "\"," + (delete ? "\"released\"" : "\"changed\"")
-                    + ":false,\"message\":\"" + json(message) + "\"}");
+            response.getWriter().write(json);
             response.flushBuffer();
         } catch (IOException e) {
             return null;
@@ -75,19 +61,5 @@ final class ForceReleaseNotMappedResolver implements HandlerExceptionResolver, O
     @Override
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE;
-    }
-
-    private static String json(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c < 0x20) {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
     }
 }

@@ -99,6 +99,22 @@ public class JobGuardEndpointAutoConfiguration {
         }
     }
 
+    /** The same answer in WebFlux apps. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnClass(name = "org.springframework.web.server.WebExceptionHandler")
+    static class ReactiveConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ReadOnlyWriteWebFluxHandler jobGuardReadOnlyWriteWebFluxHandler(Environment environment) {
+            return new ReadOnlyWriteWebFluxHandler(new ReadOnlyWrites(
+                    environment.getProperty("management.endpoints.web.base-path", "/actuator"),
+                    environment.getProperty(ReadOnlyWrites.ENABLED_PROPERTY, Boolean.class, false),
+                    environment.getProperty(JobControl.ENABLED_PROPERTY, Boolean.class, false)));
+        }
+    }
+
     /** The ShedLock provider's held locks, only when ShedLock is on the classpath. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "net.javacrumbs.shedlock.core.ExtensibleLockProvider")

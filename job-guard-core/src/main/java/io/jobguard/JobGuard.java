@@ -386,6 +386,7 @@ public final class JobGuard implements AutoCloseable {
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
     void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
+        runs.recordOutcome(job, fireTime, outcome);
         runs.refused(job, fireTime, outcome, null, 0, null);
     }
 

@@ -4,6 +4,8 @@ import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.LeaseDeadline;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.store.AcquireMode;
+import io.jobguard.store.FireOutcomes;
+import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.RunLeaseRequest;
@@ -13,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -101,7 +104,11 @@ final class RunLifecycle {
         if (permit.guarded() && !permit.givenUp()) {
             CompletableFuture<Boolean> release;
             try {
-                release = store.releaseRunAsync(request, job.cooldown()).toCompletableFuture();
+                // with the run's outcome and duration on its history entry when the store keeps them (same call)
+                release = store.capability(FireOutcomes.class)
+                        .map(history -> history.releaseRunAsync(request, job.cooldown(), outcome.name(),
+                                Duration.ofNanos(runNanos)))
+                        .orElseGet(() -> store.releaseRunAsync(request, job.cooldown())).toCompletableFuture();
             } catch (RuntimeException e) {
                 release = CompletableFuture.failedFuture(e);
             }
@@ -198,8 +205,31 @@ final class RunLifecycle {
             log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
                     config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
         }
+        if (outcome == RunOutcome.PAUSED || outcome == RunOutcome.HISTORY_LOST) {
+            recordOutcome(job, fireTime, outcome);
+        }
         emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome,
                 Duration.ofNanos(acquireNanos), Duration.ZERO, -1, cause));
+    }
+
+    /**
+     * Keeps a fire time decided without a run in the job's recent fire times: one extra, rare store call,
+     * only for decisions that settle a fire time for good (paused, history lost, missed, abandoned, ...),
+     * never on a firing that runs. Stores without {@link FireOutcomes} keep none.
+     */
+    void recordOutcome(JobOptions job, Instant fireTime, RunOutcome outcome) {
+        Optional<FireOutcomes> history = store.capability(FireOutcomes.class);
+        if (history.isEmpty() || config.historySize() <= 0) {
+            return;
+        }
+        try {
+            history.get().recordOutcome(new JobId(config.namespace(), job.name()), fireTime, config.nodeId(),
+                    outcome.name(), config.historySize());
+        } catch (RuntimeException e) {
+            releaseFailures.warn(log, "history-failure|" + job.name(),
+                    "job-guard: job '{}' T={} node={} could not record outcome {} in the recent fire times: {}",
+                    job.name(), fireTime, config.nodeId(), outcome, RateLimitedLog.causeChain(e));
+        }
     }
 
     /** Tells every listener of an outcome; a failing listener is logged and never stops the others. */

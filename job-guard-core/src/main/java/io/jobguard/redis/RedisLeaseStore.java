@@ -10,6 +10,7 @@ import io.jobguard.internal.redis.ReleaseNotifications;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
+import io.jobguard.store.FireOutcomes;
 import io.jobguard.store.JobId;
 import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
@@ -35,8 +36,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -56,11 +55,10 @@ import java.util.concurrent.TimeUnit;
  * subscription.
  */
 public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory, ForceRelease, ReleaseWatching,
-        RunRecords, SchedulePublishing {
+        RunRecords, SchedulePublishing, FireOutcomes {
 
     private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
     private static final LuaScript RENEW = LuaScript.load("run-renew");
-    private static final LuaScript RELEASE = LuaScript.load("run-release");
     private static final LuaScript FORCE_RELEASE = LuaScript.load("run-force-release");
     private static final LuaScript PUBLISH_SCHEDULE = LuaScript.load("schedule-publish");
 
@@ -73,6 +71,8 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private final String endpoint;
     private final RedisPauseFlags pauseFlags;
     private final RedisRunReads reads;
+    private final RedisRunReleases releases;
+    private final RedisFireHistory fireHistory;
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
         this.durable = durable;
@@ -81,7 +81,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         this.scripts = new ScriptRunner(connectionFactory);
         this.pauseFlags = new RedisPauseFlags(scripts, keys);
         this.reads = new RedisRunReads(scripts, keys);
+        this.fireHistory = new RedisFireHistory(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
+        this.releases = new RedisRunReleases(scripts, keys, notifications);
     }
 
     /**
@@ -215,67 +217,24 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
-        List<String> keyList = releaseKeys(r);
-        List<String> argList = releaseArgs(r, cooldown);
-        Long released = call(() -> scripts.run(RELEASE, ReturnType.INTEGER, keyList, argList),
-                "release run lease of " + r.job());
-        return released(r, cooldown, released);
+        return releases.release(r, cooldown, "", Duration.ZERO);
     }
 
-    /**
-     * On a Lettuce factory that shares its connection (the default), the release is written to that
-     * connection and its reply awaited by nobody on the caller's thread: Redis executes it before every
-     * later command through the factory, so this node's next acquire always sees it. Elsewhere (Jedis, a
-     * factory with dedicated connections) it is the synchronous {@link #releaseRun}.
-     */
+    @Override
+    public boolean releaseRun(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
+        return releases.release(r, cooldown, outcome, runTime);
+    }
+
+    /** See {@link RedisRunReleases#releaseAsync}: ordered before this node's next acquire, nobody waits for it. */
     @Override
     public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown) {
-        RedisConnectionFactory factory = scripts.connectionFactory();
-        if (!LettuceRelease.handles(factory)) {
-            return LeaseStore.super.releaseRunAsync(r, cooldown);
-        }
-        String what = "release run lease of " + r.job();
-        CompletableFuture<Long> reply;
-        try {
-            reply = LettuceRelease.eval(factory, RELEASE.body(), bytes(releaseKeys(r)), bytes(releaseArgs(r, cooldown)));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(failed(what, e));
-        }
-        return reply.handle((released, failure) -> {
-            if (failure != null) {
-                throw failed(what, failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure);
-            }
-            return released(r, cooldown, released);
-        });
+        return releases.releaseAsync(r, cooldown, "", Duration.ZERO);
     }
 
-    /** The client's own message is often only "Error in execution": carry Redis's words (NOPERM, WRONGTYPE). */
-    private static LeaseStoreException failed(String what, Throwable cause) {
-        return cause instanceof LeaseStoreException e ? e
-                : new LeaseStoreException("job-guard could not " + what + ": " + RateLimitedLog.causeChain(cause), cause);
-    }
-
-    private List<String> releaseKeys(RunLeaseRequest r) {
-        return List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime()), keys.cooldown(r.job()),
-                keys.runRecord(r.job()));
-    }
-
-    private List<String> releaseArgs(RunLeaseRequest r, Duration cooldown) {
-        return List.of(r.ownerToken(), Long.toString(millis(r.markerRetention())),
-                Long.toString(Math.max(0, cooldown.toMillis())), keys.releaseChannel(), keys.runReleaseTopic(r.job()),
-                Long.toString(RUN_RECORD_TTL.toMillis()));
-    }
-
-    private boolean released(RunLeaseRequest r, Duration cooldown, Long reply) {
-        if (cooldown.isZero()) {
-            notifications.signal(keys.runReleaseTopic(r.job()));
-        }
-        return reply != null && reply == 1L;
-    }
-
-    private static byte[][] bytes(List<String> values) {
-        return values.stream().map(RedisLeaseStore::bytes).toArray(byte[][]::new);
+    @Override
+    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown, String outcome,
+                                                    Duration runTime) {
+        return releases.releaseAsync(r, cooldown, outcome, runTime);
     }
 
     @Override
@@ -290,7 +249,25 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public List<LeaseRecord> recentFires(JobId job, int max) {
-        return max <= 0 ? List.of() : call(() -> reads.recentFires(job, max), "read recent fire times of " + job);
+        if (max <= 0) {
+            return List.of();
+        }
+        // entries carry an outcome once released ('o|...') and fire times decided without a run ('n|...'): runs only
+        return call(() -> fireHistory.entries(job, max).stream().map(RedisFireHistory::leaseOf)
+                .filter(Objects::nonNull).toList(), "read recent fire times of " + job);
+    }
+
+    @Override
+    public void recordOutcome(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
+        call(() -> {
+            fireHistory.record(job, fireTime, nodeId, outcome, historySize);
+            return null;
+        }, "record outcome " + outcome + " of " + job);
+    }
+
+    @Override
+    public List<FireEntry> fireHistory(JobId job, int max) {
+        return call(() -> fireHistory.read(job, max), "read recent fire times of " + job);
     }
 
     @Override
@@ -378,7 +355,13 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static <T> T call(java.util.function.Supplier<T> op, String what) {
+    /** The client's own message is often only "Error in execution": carry Redis's words (NOPERM, WRONGTYPE). */
+    static LeaseStoreException failed(String what, Throwable cause) {
+        return cause instanceof LeaseStoreException e ? e
+                : new LeaseStoreException("job-guard could not " + what + ": " + RateLimitedLog.causeChain(cause), cause);
+    }
+
+    static <T> T call(java.util.function.Supplier<T> op, String what) {
         try {
             return op.get();
         } catch (RuntimeException e) {

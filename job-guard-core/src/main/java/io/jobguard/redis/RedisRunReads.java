@@ -9,13 +9,12 @@ import io.jobguard.store.RunRecord;
 import org.springframework.data.redis.connection.RedisConnection;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The read side of {@link RedisLeaseStore}'s {@code RunHistory} and {@code RunRecords} capabilities:
+ * Reads for {@link RedisLeaseStore}'s {@code RunHistory} (the live lease) and {@code RunRecords} capabilities:
  * plain reads of one job's keys for operators and the recovery pass, never on a firing's path. The
  * store wraps each call so that a failure names the Redis and what was read.
  */
@@ -38,20 +37,6 @@ final class RedisRunReads {
             }
             Long pttl = c.keyCommands().pTtl(key);
             return Optional.of(LeaseValues.parse(raw, LeaseValues.ttl(pttl == null ? -2 : pttl)));
-        }
-    }
-
-    List<LeaseRecord> recentFires(JobId job, int max) {
-        byte[] key = bytes(keys.history(job));
-        try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            List<byte[]> values = c.listCommands().lRange(key, 0, max - 1L);
-            List<LeaseRecord> out = new ArrayList<>();
-            if (values != null) {
-                for (byte[] v : values) {
-                    out.add(LeaseValues.parse(new String(v, StandardCharsets.UTF_8), null));
-                }
-            }
-            return out;
         }
     }
 

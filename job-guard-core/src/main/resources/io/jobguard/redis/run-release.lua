@@ -6,6 +6,12 @@
 -- ARGV[3] cool-down (ms, 0 for none)                  ARGV[4] notification channel
 -- ARGV[5] notification message
 -- KEYS[4] the job's run record (hash, see run-acquire.lua)   ARGV[6] run record TTL (ms)
+-- KEYS[5] recent fire times (list, see run-acquire.lua)
+-- ARGV[7] the run's outcome ('' to leave the history entry alone)   ARGV[8] the run's duration (ms)
+--
+-- The history entry run-acquire.lua pushed (the lease value) becomes
+-- 'o|<outcome>|<duration ms>|<lease value>' (issue 17), found by value among the kept entries;
+-- an entry already trimmed away is not written again.
 --
 -- Returns 1 if released, 0 if the lease had been lost (expired or held by another token).
 
@@ -23,6 +29,12 @@ if fireTime and type(completed) ~= 'table' then
     redis.call('HSET', KEYS[4], 'c', string.format('%d', fireTime))
   end
   redis.call('PEXPIRE', KEYS[4], ARGV[6])
+end
+if ARGV[7] and ARGV[7] ~= '' and redis.call('TYPE', KEYS[5]).ok == 'list' then
+  local at = redis.call('LPOS', KEYS[5], lease)
+  if at then
+    redis.call('LSET', KEYS[5], at, 'o|' .. ARGV[7] .. '|' .. ARGV[8] .. '|' .. lease)
+  end
 end
 if tonumber(ARGV[3]) > 0 then
   redis.call('SET', KEYS[3], lease, 'PX', ARGV[3])

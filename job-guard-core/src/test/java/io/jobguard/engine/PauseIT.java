@@ -6,6 +6,8 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.FireOutcomes;
+import io.jobguard.store.JobId;
 import io.jobguard.store.JobPauses;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -77,7 +79,16 @@ class PauseIT {
         Admission refused = a.admit(JOB, t);
         assertThat(refused.granted()).isFalse();
         assertThat(refused.refusal()).isEqualTo(RunOutcome.PAUSED);
-        assertThat(keys()).as("a paused firing writes nothing").isEqualTo(before);
+        assertThat(keys()).as("a paused firing writes nothing for the fire time, only the one history note")
+                .containsAll(before).hasSize(before.size() + 1).anyMatch(k -> k.endsWith(":history"));
+        assertThat(((FireOutcomes) a.store()).fireHistory(new JobId("pause", "report"), 20))
+                .as("both nodes refused t as PAUSED; it is listed once")
+                .singleElement().satisfies(e -> {
+                    assertThat(e.outcome()).isEqualTo("PAUSED");
+                    assertThat(e.nominalFireTime()).isEqualTo(t);
+                    assertThat(e.node()).isEqualTo("b");
+                    assertThat(e.fencingToken()).isEqualTo(-1);
+                });
 
         assertThat(b.resume("report")).isTrue();
         assertThat(a.resume("report")).as("not paused any more").isFalse();

@@ -15,6 +15,8 @@ import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.FireOutcomes;
+import io.jobguard.store.JobId;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -177,6 +179,25 @@ class MissedFireTimesIT {
         assertThat(count(RunOutcome.CAUGHT_UP)).isEqualTo(1);
         assertThat(events).filteredOn(e -> e.outcome() == RunOutcome.MISSED).extracting(JobEvent::nominalFireTime)
                 .containsExactly(t.get(1), t.get(2));
+    }
+
+    @Test
+    void theRecentFireTimesListTheCatchUpAndTheMissedFireTimesOnceEach() throws Exception {
+        List<Instant> t = outage("listed", MisfirePolicy.RUN_LATEST);
+        Node reader = node("reader", 0);
+        List<FireOutcomes.FireEntry> history = ((FireOutcomes) reader.guard().store())
+                .fireHistory(new JobId(reader.guard().config().namespace(), "listed"), 20);
+        assertThat(history).filteredOn(e -> e.outcome().equals("CAUGHT_UP")).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.nominalFireTime()).isEqualTo(t.get(3));
+                    assertThat(e.node()).isIn("a", "b");
+                    assertThat(e.duration()).isNotNull();
+                    assertThat(e.fencingToken()).isPositive();
+                });
+        assertThat(history).filteredOn(e -> e.outcome().equals("MISSED"))
+                .extracting(FireOutcomes.FireEntry::nominalFireTime).containsExactlyInAnyOrder(t.get(1), t.get(2));
+        assertThat(history).filteredOn(e -> e.outcome().equals("RAN")).singleElement()
+                .satisfies(e -> assertThat(e.nominalFireTime()).isEqualTo(t.get(0)));
     }
 
     @Test

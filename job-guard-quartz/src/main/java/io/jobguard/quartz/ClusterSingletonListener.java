@@ -122,7 +122,8 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     private final GuardedJobs guardedJobs;
     private final AtomicLong listenerErrors = new AtomicLong();
     private final FirePermits permits;
-    private final FireGate gate;
+    private final QuartzStartupRecovery startupRecovery;
+    private final QuartzAdmission admission;
 
     private ClusterSingletonListener(Builder builder) {
         this.name = builder.name;
@@ -130,7 +131,9 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
         Duration lease = builder.lease != null ? builder.lease : jobGuard.config().defaultLease();
         this.guardedJobs = new GuardedJobs(builder.guard, builder.type, lease, builder.waitFor);
         this.permits = new FirePermits(jobGuard.config().nodeId(), listenerErrors);
-        this.gate = new FireGate(jobGuard, guardedJobs, permits, listenerErrors);
+        io.jobguard.MissedFireTimes missed = new io.jobguard.MissedFireTimes(jobGuard);
+        this.startupRecovery = new QuartzStartupRecovery(missed, guardedJobs::resolve, jobGuard.config().nodeId());
+        this.admission = new QuartzAdmission(jobGuard, guardedJobs, permits, missed, startupRecovery, listenerErrors);
     }
 
     /**
@@ -231,7 +234,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
 
     @Override
     public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
-        return gate.veto(trigger, context);
+        return admission.veto(trigger, context);
     }
 
     @Override
@@ -287,14 +290,11 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
                 throw new IllegalStateException("scheduler " + scheduler.getSchedulerName()
                         + " already has a listener named '" + name + "'");
             }
-            for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
-                JobDetail detail = scheduler.getJobDetail(key);
-                if (detail != null) {
-                    guardedJobs.resolve(detail);
-                }
-            }
+            guardedJobs.resolveAll(scheduler);
             listeners.addJobListener(this, EverythingMatcher.allJobs());
             listeners.addTriggerListener(this, EverythingMatcher.allTriggers());
+            // issue 15 item 3: fire times lost while no node ran are caught up at start, not at the next firing
+            startupRecovery.install(scheduler);
             log.info("job-guard: guarding Quartz scheduler {} on node {} ({} guarded jobs so far)",
                     scheduler.getSchedulerName(), jobGuard.config().nodeId(), guardedJobs.seen().size());
         } catch (SchedulerException e) {

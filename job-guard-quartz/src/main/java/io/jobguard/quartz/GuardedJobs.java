@@ -8,6 +8,9 @@ import org.quartz.JobDataMap;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.Matcher;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.impl.matchers.GroupMatcher;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -34,6 +37,22 @@ final class GuardedJobs {
         this.defaultType = defaultType;
         this.defaultLease = defaultLease;
         this.defaultWaitFor = defaultWaitFor;
+    }
+
+    /**
+     * Resolves the options of every job the scheduler has now, so that invalid entries fail the install.
+     *
+     * @param scheduler the scheduler
+     * @throws IllegalArgumentException naming the job and the offending entry
+     * @throws SchedulerException       if the scheduler cannot list its jobs
+     */
+    void resolveAll(Scheduler scheduler) throws SchedulerException {
+        for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
+            JobDetail detail = scheduler.getJobDetail(key);
+            if (detail != null) {
+                resolve(detail);
+            }
+        }
     }
 
     /**

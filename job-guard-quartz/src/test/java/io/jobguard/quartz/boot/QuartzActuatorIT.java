@@ -82,6 +82,8 @@ class QuartzActuatorIT {
                 assertThat(detail.runLease().holder()).isEqualTo("quartz-node");
                 assertThat(detail.recentFires()).isNotEmpty()
                         .allSatisfy(f -> assertThat(f.node()).isEqualTo("quartz-node"));
+                assertThat(detail.recentFires().get(0).outcome()).as("the held run").isEqualTo("STARTED");
+                assertThat(detail.recentFires().get(0).fencingToken()).isEqualTo(detail.runLease().fencingToken());
                 assertThat(endpoint.job("no-such-job")).isNull();
             } finally {
                 release.countDown();

@@ -12,63 +12,45 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Answers a {@code DELETE} or {@code POST /actuator/jobguard/{job}} that the endpoint does not map
- * because its access is read-only (the default) with HTTP 405 and a body that says which settings
- * turn force-release (DELETE) or the pause/resume/run-now writes (POST) on, instead of a bare 405.
- * Every other request, and every other exception, is left to Spring MVC.
+ * because its access is read-only (the default) with HTTP 405 and a JSON body that names the settings
+ * that turn the write on, instead of a bare 405. Every other request, and every other exception, is
+ * left to Spring MVC.
  */
 final class ForceReleaseNotMappedResolver implements HandlerExceptionResolver, Ordered {
 
-    static final String ACCESS_PROPERTY = "management.endpoint.jobguard.access";
-    static final String ENABLED_PROPERTY = "jobguard.actuator.force-release-enabled";
-    static final String WRITE_ENABLED_PROPERTY = JobControl.ENABLED_PROPERTY;
+    static final String ENABLED_PROPERTY = ReadOnlyWrites.ENABLED_PROPERTY;
 
-    private final String endpointPath;
-    private final boolean forceReleaseEnabled;
-    private final boolean writeEnabled;
+    private final ReadOnlyWrites answers;
 
     /**
      * Creates the resolver.
      *
      * @param basePath            the actuator base path ({@code management.endpoints.web.base-path})
      * @param forceReleaseEnabled the value of {@value #ENABLED_PROPERTY}
-     * @param writeEnabled        the value of {@value #WRITE_ENABLED_PROPERTY}
+     * @param writeEnabled        the value of {@code jobguard.actuator.write-enabled}
      */
     ForceReleaseNotMappedResolver(String basePath, boolean forceReleaseEnabled, boolean writeEnabled) {
-        String base = basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
-        this.endpointPath = base + "/jobguard/";
-        this.forceReleaseEnabled = forceReleaseEnabled;
-        this.writeEnabled = writeEnabled;
+        this.answers = new ReadOnlyWrites(basePath, forceReleaseEnabled, writeEnabled);
     }
 
     @Override
     public ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response, Object handler,
                                          Exception ex) {
         boolean delete = "DELETE".equals(request.getMethod());
-        boolean post = "POST".equals(request.getMethod());
-        if (!(ex instanceof HttpRequestMethodNotSupportedException) || !(delete || post)) {
+        if (!(ex instanceof HttpRequestMethodNotSupportedException) || !delete && !"POST".equals(request.getMethod())) {
             return null;
         }
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (!path.startsWith(endpointPath) || path.length() == endpointPath.length()
-                || path.indexOf('/', endpointPath.length()) >= 0) {
+        String json = answers.body(path, delete);
+        if (json == null) {
             return null;
         }
-        String job = path.substring(endpointPath.length());
-        boolean switchedOn = delete ? forceReleaseEnabled : writeEnabled;
-        String message = (delete ? "force-release is off: DELETE needs " : "writes are off: POST needs ")
-                + ACCESS_PROPERTY + "=unrestricted"
-                + (switchedOn ? "" : " and " + (delete ? ENABLED_PROPERTY : WRITE_ENABLED_PROPERTY)
-                        + "=true (now false)")
-                + "; secure the actuator (e.g. Spring Security) before you allow it";
         try {
             response.setStatus(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
             response.setHeader("Allow", "GET");
             response.setContentType("application/json");
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-            // the body has the shape of the operation's own answer (ForceRelease or Control)
-            String flag = delete ? "released" : "changed";
-            response.getWriter().write("{\"job\":\"" + json(job) + "\",\"" + flag + "\":false,\"message\":\""
-                    + json(message) + "\"}");
+            response.getWriter().write(json);
             response.flushBuffer();
         } catch (IOException e) {
             return null;
@@ -79,19 +61,5 @@ final class ForceReleaseNotMappedResolver implements HandlerExceptionResolver, O
     @Override
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE;
-    }
-
-    private static String json(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c < 0x20) {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
     }
 }

@@ -31,8 +31,8 @@ import java.util.function.Supplier;
  * against Redis), the jobs it guards (name, type, lease, schedule, next nominal fire time, last
  * outcome here) and, cluster-wide, the live run lease of each job (holder node, fire time,
  * acquired-at, expires-in, fencing token); {@code /{job}} adds the job's recent fire times with the
- * node that ran each. Jobs guarded outside {@code @Scheduled} (Quartz) appear through
- * {@link GuardedJobsContributor} beans, with their run leases and recent fires like the others.
+ * node, outcome, duration and fencing token of each (missed, abandoned and paused ones included).
+ * Jobs guarded outside {@code @Scheduled} (Quartz) appear through {@link GuardedJobsContributor} beans, with their run leases and recent fires like the others.
  * Instants are ISO-8601, durations ISO-8601 ({@code PT5M}). Read-only by
  * default: the delete operation, which force-releases a job's run lease whoever holds it, also
  * needs {@code jobguard.actuator.force-release-enabled=true}; every attempt is logged at WARN.
@@ -46,7 +46,7 @@ public class JobGuardEndpoint {
     private final GuardedJobRegistry registry;
     private final boolean forceReleaseEnabled;
     private final BatchLeaseView batchLeases;
-    private final JobStateView state;
+    private final JobHistoryView view;
     private volatile HeldLocksSource heldLocks = List::of;
     private volatile Supplier<List<GuardedJobsContributor>> contributors = List::of;
     private volatile Supplier<? extends Collection<String>> declaredNamespaces = List::of;
@@ -78,7 +78,7 @@ public class JobGuardEndpoint {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.forceReleaseEnabled = forceReleaseEnabled;
         this.batchLeases = batchLocks == null ? null : new BatchLeaseView(batchLocks, batchNamespaces);
-        this.state = new JobStateView(guard);
+        this.view = new JobHistoryView(guard);
     }
 
     /**
@@ -144,15 +144,15 @@ public class JobGuardEndpoint {
         Map<String, Paused> paused = new TreeMap<>();
         for (GuardedJob job : registry.all()) {
             jobs.add(summary(job));
-            state.lease(job.options().name()).ifPresent(leases::add);
-            state.pausedInto(paused, job.options().name());
+            view.lease(job.options().name()).ifPresent(leases::add);
+            view.pausedInto(paused, job.options().name());
         }
         for (GuardedJobsContributor.ContributedJob job : contributed()) {
             jobs.add(summary(job));
-            state.lease(job.name()).ifPresent(leases::add);
-            state.pausedInto(paused, job.name());
+            view.lease(job.name()).ifPresent(leases::add);
+            view.pausedInto(paused, job.name());
         }
-        return new NodeReport(guard.config().nodeId(), guard.config().namespace(), state.skew(),
+        return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
                 guard.config().skewTolerance().toString(), jobs, leases,
                 batchLeases == null ? List.of() : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()),
                 paused);
@@ -173,7 +173,7 @@ public class JobGuardEndpoint {
         if (summary == null) {
             return null;
         }
-        return new JobDetail(summary, state.lease(job).orElse(null), state.recentFires(job), state.pause(job));
+        return new JobDetail(summary, view.lease(job).orElse(null), view.fires(job), view.pause(job));
     }
 
     /**
@@ -210,7 +210,7 @@ public class JobGuardEndpoint {
         log.warn("job-guard: force-release of job '{}' requested by {} on node {}", job, who, guard.config().nodeId());
         boolean released;
         try {
-            released = state.forceRelease(job);
+            released = guard.forceRelease(job);
         } catch (UnsupportedOperationException e) {
             // the store cannot force-release (no ForceRelease capability): say so instead of pretending
             return new WebEndpointResponse<>(new ForceRelease(job, false, e.getMessage()), 501);
@@ -244,6 +244,14 @@ public class JobGuardEndpoint {
             }
         }
         return out;
+    }
+
+    private String skew() {
+        try {
+            return guard.measureClockSkew().toString();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /**
@@ -314,14 +322,20 @@ public class JobGuardEndpoint {
     }
 
     /**
-     * One recent fire time.
+     * One recent fire time, cluster-wide.
      *
      * @param nominalFireTime the fire time
-     * @param node            the node that ran it
-     * @param acquiredAt      when it was taken, by Redis time
-     * @param fencingToken    its fencing token
+     * @param node            the node that ran it (or decided it, when nothing ran)
+     * @param outcome         {@code RAN}, {@code FAILED}, {@code CAUGHT_UP}, {@code RETRIED} for a run;
+     *                        {@code MISSED}, {@code ABANDONED}, {@code PAUSED}, {@code HISTORY_LOST} for a
+     *                        fire time decided without a run; {@code STARTED} while the run holds its lease
+     *                        (or when its node died before releasing it); null when the store keeps no outcomes
+     * @param duration        how long the run took (ISO-8601), null when nothing ran or it has not ended
+     * @param at              when it was taken (a run) or decided (no run), by Redis time
+     * @param fencingToken    the run's fencing token, -1 when nothing ran
      */
-    public record Fire(Instant nominalFireTime, String node, Instant acquiredAt, long fencingToken) {
+    public record Fire(Instant nominalFireTime, String node, String outcome, String duration, Instant at,
+                       long fencingToken) {
     }
 
     /**

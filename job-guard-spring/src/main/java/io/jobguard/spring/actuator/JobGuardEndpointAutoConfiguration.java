@@ -95,8 +95,23 @@ public class JobGuardEndpointAutoConfiguration {
             return new ForceReleaseNotMappedResolver(
                     environment.getProperty("management.endpoints.web.base-path", "/actuator"),
                     environment.getProperty(ForceReleaseNotMappedResolver.ENABLED_PROPERTY, Boolean.class, false),
-                    environment.getProperty(ForceReleaseNotMappedResolver.WRITE_ENABLED_PROPERTY, Boolean.class,
-                            false));
+                    environment.getProperty(JobControl.ENABLED_PROPERTY, Boolean.class, false));
+        }
+    }
+
+    /** The same answer in WebFlux apps. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnClass(name = "org.springframework.web.server.WebExceptionHandler")
+    static class ReactiveConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ReadOnlyWriteWebFluxHandler jobGuardReadOnlyWriteWebFluxHandler(Environment environment) {
+            return new ReadOnlyWriteWebFluxHandler(new ReadOnlyWrites(
+                    environment.getProperty("management.endpoints.web.base-path", "/actuator"),
+                    environment.getProperty(ReadOnlyWrites.ENABLED_PROPERTY, Boolean.class, false),
+                    environment.getProperty(JobControl.ENABLED_PROPERTY, Boolean.class, false)));
         }
     }
 

@@ -63,6 +63,18 @@ class ControlIT {
         JsonNode detail = JSON.readTree(detailBody);
         assertThat(detail.path("paused").path("node").asString()).isEqualTo("node-a");
         assertThat(detail.path("paused").path("by").asString()).isEqualTo("alice");
+        List<JsonNode> fires = new ArrayList<>();
+        detail.path("recentFires").forEach(fires::add);
+        List<String> pausedFires = fires.stream().filter(f -> f.path("outcome").asString().equals("PAUSED"))
+                .map(f -> f.path("nominalFireTime").asString()).toList();
+        assertThat(pausedFires).as("each paused fire time is listed once, though both nodes refused it")
+                .isNotEmpty().doesNotHaveDuplicates();
+        assertThat(fires).filteredOn(f -> f.path("outcome").asString().equals("RAN")).as("runs before the pause")
+                .isNotEmpty().allSatisfy(f -> {
+                    assertThat(f.path("node").asString()).isIn("node-a", "node-b");
+                    assertThat(Duration.parse(f.path("duration").asString())).isGreaterThanOrEqualTo(Duration.ZERO);
+                    assertThat(f.path("fencingToken").asLong()).isPositive();
+                });
         assertThat(JSON.readTree(get(b + "/actuator/jobguard")).path("paused").path("tick").path("node").asString())
                 .as("the node report lists paused jobs").isEqualTo("node-a");
         assertThat(JSON.readTree(post(a + "/actuator/jobguard/tick", "pause", "alice", OPS).body())
@@ -87,6 +99,13 @@ class ControlIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> ControlApp.LOG.runs().stream()
                 .anyMatch(r -> r.nominalFireTime().isAfter(fireTime.plusSeconds(2))));
         assertThat(ControlApp.LOG.byFireTime().get(fireTime)).containsExactly("node-a");
+        List<JsonNode> after = new ArrayList<>();
+        JSON.readTree(get(b + "/actuator/jobguard/tick")).path("recentFires").forEach(after::add);
+        assertThat(after).filteredOn(f -> f.path("nominalFireTime").asString().equals(fireTime.toString()))
+                .as("the run-now fire time, seen from B").singleElement().satisfies(f -> {
+                    assertThat(f.path("node").asString()).isEqualTo("node-a");
+                    assertThat(f.path("outcome").asString()).isEqualTo("RAN");
+                });
         assertThat(ControlApp.LOG.byFireTime().values()).allSatisfy(nodes -> assertThat(nodes).hasSize(1));
     }
 

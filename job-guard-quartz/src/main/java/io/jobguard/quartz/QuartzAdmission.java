@@ -5,7 +5,6 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MissedFireTimes;
-import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import org.quartz.JobExecutionContext;
 import org.quartz.Trigger;
@@ -17,37 +16,43 @@ import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The decision a {@link ClusterSingletonListener} takes for one Quartz firing: whether it runs on
- * this node. A guarded firing runs only when the engine admits its nominal fire time (through the
- * missed-fire-time recovery when the job or its trigger asks for one); the permit is then held by
- * fire instance and published to the job through its context entries. Never throws: Quartz drops a
- * firing whose listener throws, so any error vetoes a firing that asked to be guarded, never one
- * that did not, and is counted.
+ * The decision of {@link ClusterSingletonListener#vetoJobExecution}: a start-recovery marker firing runs
+ * the recovery and is vetoed ({@link QuartzStartupRecovery}); a re-execution of a fire instance that
+ * holds its permit runs; a guarded firing runs only when the engine admits its nominal fire time (after
+ * any catch-up its misfire policy asks for), its permit kept by fire instance until the job ends; an
+ * error vetoes a guarded firing (fail closed) and never blocks an unguarded one. Never throws: Quartz
+ * silently drops a firing whose listener throws.
  */
-final class FireGate {
+final class QuartzAdmission {
 
-    private static final Logger log = LoggerFactory.getLogger(FireGate.class);
+    private static final Logger log = LoggerFactory.getLogger(ClusterSingletonListener.class);
 
     private final JobGuard jobGuard;
     private final GuardedJobs guardedJobs;
-    private final FirePermits permits;
-    private final AtomicLong listenerErrors;
     private final NominalFireTimes fireTimes = new NominalFireTimes();
+    private final FirePermits permits;
     private final MissedFireTimes missed;
+    private final QuartzStartupRecovery startupRecovery;
+    private final AtomicLong listenerErrors;
 
-    FireGate(JobGuard jobGuard, GuardedJobs guardedJobs, FirePermits permits, AtomicLong listenerErrors) {
+    QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, FirePermits permits, MissedFireTimes missed,
+                    QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
         this.jobGuard = jobGuard;
         this.guardedJobs = guardedJobs;
         this.permits = permits;
+        this.missed = missed;
+        this.startupRecovery = startupRecovery;
         this.listenerErrors = listenerErrors;
-        this.missed = new MissedFireTimes(jobGuard);
     }
 
-    /** Whether to veto this firing; see {@link ClusterSingletonListener#vetoJobExecution}. */
     boolean veto(Trigger trigger, JobExecutionContext context) {
         JobOptions options = null;
         Instant fireTime = null;
         try {
+            Boolean marker = startupRecovery.veto(trigger, context);
+            if (marker != null) {
+                return marker;
+            }
             String fireId = context.getFireInstanceId();
             permits.releaseStale(fireId);
             if (permits.holds(fireId)) {
@@ -62,7 +67,8 @@ final class FireGate {
             Date scheduled = context.getScheduledFireTime() != null ? context.getScheduledFireTime()
                     : context.getFireTime();
             fireTime = fireTimes.nominal(trigger, scheduled);
-            RecoveryOptions recovery = QuartzRecovery.resolve(context.getMergedJobDataMap(), trigger, options.name());
+            io.jobguard.RecoveryOptions recovery = QuartzRecovery.resolve(context.getMergedJobDataMap(), trigger,
+                    options.name());
             Admission admission = recovery == null ? jobGuard.admit(options, fireTime)
                     : missed.admit(options, recovery, fireTime, QuartzRecovery.body(context));
             if (!admission.granted()) {

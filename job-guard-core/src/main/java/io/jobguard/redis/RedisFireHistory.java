@@ -1,0 +1,119 @@
+package io.jobguard.redis;
+
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.LeaseValues;
+import io.jobguard.internal.redis.LuaScript;
+import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.FireOutcomes.FireEntry;
+import io.jobguard.store.JobId;
+import io.jobguard.store.LeaseRecord;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.ReturnType;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The recent fire times of the Redis store with their outcomes. The list ({@link KeySchema#history})
+ * holds three kinds of entries: the lease value {@code run-acquire.lua} pushed (a run that started and
+ * has not been released: still running, or its node died or lost the lease), the same prefixed with
+ * {@code o|<outcome>|<duration ms>|} by {@code run-release.lua}, and {@code n|<outcome>|<T>|<at>|<node>}
+ * from {@code history-note.lua} for a fire time decided without a run.
+ */
+final class RedisFireHistory {
+
+    /** Outcome of a run that started and was not released with an outcome. */
+    static final String STARTED = "STARTED";
+
+    private static final LuaScript NOTE = LuaScript.load("history-note");
+    private static final String OUTCOME_PREFIX = "o|";
+    private static final String NOTE_PREFIX = "n|";
+
+    private final ScriptRunner scripts;
+    private final KeySchema keys;
+
+    RedisFireHistory(ScriptRunner scripts, KeySchema keys) {
+        this.scripts = scripts;
+        this.keys = keys;
+    }
+
+    void record(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
+        scripts.run(NOTE, ReturnType.INTEGER, List.of(keys.history(job)), List.of(outcome,
+                Long.toString(fireTime.toEpochMilli()), nodeId, Integer.toString(Math.max(0, historySize))));
+    }
+
+    List<FireEntry> read(JobId job, int max) {
+        List<FireEntry> out = new ArrayList<>();
+        for (String raw : entries(job, max)) {
+            FireEntry entry = entry(raw);
+            if (entry != null) {
+                out.add(entry);
+            }
+        }
+        return out;
+    }
+
+    List<String> entries(JobId job, int max) {
+        List<String> out = new ArrayList<>();
+        if (max <= 0) {
+            return out;
+        }
+        try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+            List<byte[]> values = c.listCommands().lRange(keys.history(job).getBytes(StandardCharsets.UTF_8), 0,
+                    max - 1L);
+            if (values != null) {
+                for (byte[] v : values) {
+                    out.add(new String(v, StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The run lease an entry records, or null for an entry of a fire time decided without a run.
+     *
+     * @param raw the entry
+     * @return the lease record (foreign for a value job-guard did not write), or null
+     */
+    static LeaseRecord leaseOf(String raw) {
+        if (raw.startsWith(NOTE_PREFIX)) {
+            return null;
+        }
+        if (raw.startsWith(OUTCOME_PREFIX)) {
+            String[] parts = raw.split("\\|", 4);
+            return LeaseValues.parse(parts.length == 4 ? parts[3] : raw, null);
+        }
+        return LeaseValues.parse(raw, null);
+    }
+
+    private static FireEntry entry(String raw) {
+        try {
+            if (raw.startsWith(NOTE_PREFIX)) {
+                String[] parts = raw.split("\\|", 5);
+                return parts.length < 5 ? null : new FireEntry(millis(parts[2]), parts[4], parts[1], null,
+                        millis(parts[3]), -1);
+            }
+            String outcome = STARTED;
+            Duration duration = null;
+            if (raw.startsWith(OUTCOME_PREFIX)) {
+                String[] parts = raw.split("\\|", 4);
+                outcome = parts[1];
+                duration = Duration.ofMillis(Long.parseLong(parts[2]));
+            }
+            LeaseRecord lease = leaseOf(raw);
+            return lease == null || lease.foreign() ? null : new FireEntry(lease.nominalFireTime(),
+                    lease.describeHolder(), outcome, duration, lease.acquiredAt(), lease.fencingToken());
+        } catch (RuntimeException e) {
+            // an entry job-guard did not write (or cut short): not one of this job's fire times
+            return null;
+        }
+    }
+
+    private static Instant millis(String text) {
+        return Instant.ofEpochMilli(Long.parseLong(text));
+    }
+}

@@ -1,0 +1,169 @@
+package io.jobguard.quartz;
+
+import io.jobguard.JobOptions;
+import io.jobguard.MissedFireTimes;
+import io.jobguard.RecoveryOptions;
+import org.quartz.JobDataMap;
+import org.quartz.JobDetail;
+import org.quartz.JobExecutionContext;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+import org.quartz.impl.matchers.GroupMatcher;
+import org.quartz.listeners.SchedulerListenerSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Date;
+import java.util.function.Function;
+
+/**
+ * Catch-up at node start for Quartz jobs (issue 15 item 3), the mirror of the Spring background
+ * recovery pass: when the scheduler starts (at install, if it runs already), every guarded job gets
+ * one extra firing marked {@value #MARKER}; job-guard vetoes that firing itself and, on the Quartz
+ * worker it was given, asks {@link MissedFireTimes#recover} for each of the job's triggers that has a
+ * misfire policy or a delivery. So a fire time that fell into a cluster-wide outage runs (or is
+ * reported {@code MISSED}) when the first node comes back, not at the job's next firing, which for a
+ * daily job is outside any shorter window; a catch-up runs exactly as one found at a regular firing
+ * does (the job's own {@code execute}, {@code RunContext.current()} naming the missed fire time).
+ * While the store cannot be reached the marker is fired again after 1, 2, 4 ... s (at most a
+ * minute). A job scheduled after the start gets its marker when it is scheduled.
+ */
+final class QuartzStartupRecovery {
+
+    /** Trigger JobDataMap entry of a start-recovery firing: the delay before a retry, in seconds. */
+    static final String MARKER = "jobguard.startupRecovery";
+
+    private static final Logger log = LoggerFactory.getLogger(QuartzStartupRecovery.class);
+    private static final long MAX_BACKOFF_SECONDS = 60;
+
+    private final MissedFireTimes missed;
+    private final Function<JobDetail, JobOptions> options;
+    private final String nodeId;
+
+    /**
+     * @param missed  the engine's recovery
+     * @param options a job's guard options, or null when it is not guarded
+     * @param nodeId  this node, for the logs
+     */
+    QuartzStartupRecovery(MissedFireTimes missed, Function<JobDetail, JobOptions> options, String nodeId) {
+        this.missed = missed;
+        this.options = options;
+        this.nodeId = nodeId;
+    }
+
+    /**
+     * Fires the marker of every job when the scheduler starts (at once if it runs already), and of a job
+     * scheduled later when it is scheduled.
+     *
+     * @param scheduler the node's scheduler
+     * @throws SchedulerException if the scheduler refuses the listener
+     */
+    void install(Scheduler scheduler) throws SchedulerException {
+        scheduler.getListenerManager().addSchedulerListener(new SchedulerListenerSupport() {
+            @Override
+            public void schedulerStarted() {
+                markAll(scheduler);
+            }
+
+            @Override
+            public void jobScheduled(Trigger trigger) {
+                try {
+                    if (!trigger.getJobDataMap().containsKey(MARKER) && scheduler.isStarted()) {
+                        mark(scheduler, trigger.getJobKey(), 1);
+                    }
+                } catch (SchedulerException e) {
+                    log.warn("job-guard: Quartz job {} on node {} is not recovered at its scheduling: {}",
+                            trigger.getJobKey(), nodeId, e.toString());
+                }
+            }
+        });
+        if (scheduler.isStarted() && !scheduler.isInStandbyMode()) {
+            markAll(scheduler);
+        }
+    }
+
+    private void markAll(Scheduler scheduler) {
+        try {
+            for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
+                mark(scheduler, key, 1);
+            }
+        } catch (SchedulerException e) {
+            log.warn("job-guard: Quartz jobs on node {} are not recovered at start: {}", nodeId, e.toString());
+        }
+    }
+
+    /** Fires the job's marker in {@code delaySeconds} (now for the first), if the job is guarded and recovers. */
+    private void mark(Scheduler scheduler, JobKey key, long delaySeconds) throws SchedulerException {
+        JobDetail detail = scheduler.getJobDetail(key);
+        if (detail == null || !recovers(scheduler, detail)) {
+            return;
+        }
+        Trigger marker = TriggerBuilder.newTrigger().forJob(key).usingJobData(MARKER, Long.toString(delaySeconds))
+                .startAt(delaySeconds <= 1 ? new Date() : Date.from(new Date().toInstant().plusSeconds(delaySeconds)))
+                .build();
+        scheduler.scheduleJob(marker);
+    }
+
+    private boolean recovers(Scheduler scheduler, JobDetail detail) throws SchedulerException {
+        try {
+            JobOptions job = options.apply(detail);
+            if (job == null) {
+                return false;
+            }
+            for (Trigger trigger : scheduler.getTriggersOfJob(detail.getKey())) {
+                if (!trigger.getJobDataMap().containsKey(MARKER) && recovery(detail, trigger, job) != null) {
+                    return true;
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            // invalid job-guard entries: its regular firings are vetoed and report it
+            log.warn("job-guard: Quartz job {} is not recovered at start: {}", detail.getKey(), e.getMessage());
+        }
+        return false;
+    }
+
+    private static RecoveryOptions recovery(JobDetail detail, Trigger trigger, JobOptions job) {
+        JobDataMap merged = new JobDataMap(detail.getJobDataMap());
+        merged.putAll(trigger.getJobDataMap());
+        return QuartzRecovery.resolve(merged, trigger, job.name());
+    }
+
+    /**
+     * Runs the recovery for a marker firing, on its worker, and says whether to veto the firing (always,
+     * for a marker: it is no fire time of the job).
+     *
+     * @param trigger the trigger that fired
+     * @param context the firing
+     * @return null when the firing is not a marker, else {@code true}
+     */
+    Boolean veto(Trigger trigger, JobExecutionContext context) {
+        Object marker = trigger.getJobDataMap().get(MARKER);
+        if (marker == null) {
+            return null;
+        }
+        Scheduler scheduler = context.getScheduler();
+        JobDetail detail = context.getJobDetail();
+        try {
+            JobOptions job = options.apply(detail);
+            boolean answered = true;
+            for (Trigger own : job == null ? java.util.List.<Trigger>of() : scheduler.getTriggersOfJob(detail.getKey())) {
+                RecoveryOptions recovery = own.getJobDataMap().containsKey(MARKER) ? null : recovery(detail, own, job);
+                if (recovery != null) {
+                    answered &= missed.recover(job, recovery, QuartzRecovery.body(context));
+                }
+            }
+            if (!answered) {
+                long next = Math.min(MAX_BACKOFF_SECONDS, Math.max(1, Long.parseLong(marker.toString())) * 2);
+                mark(scheduler, detail.getKey(), next);
+            }
+        } catch (SchedulerException | RuntimeException e) {
+            log.warn("job-guard: Quartz job {} on node {}: recovery of missed fire times failed: {}", detail.getKey(),
+                    nodeId, e.toString());
+        }
+        return Boolean.TRUE;
+    }
+}

@@ -9,7 +9,6 @@ import io.jobguard.store.RunRecord;
 import org.springframework.data.redis.connection.RedisConnection;
 
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 

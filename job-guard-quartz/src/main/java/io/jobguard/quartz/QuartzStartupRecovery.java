@@ -16,7 +16,6 @@ import org.quartz.listeners.SchedulerListenerSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.util.Date;
 import java.util.function.Function;
 

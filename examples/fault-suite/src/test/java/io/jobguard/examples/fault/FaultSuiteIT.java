@@ -21,7 +21,7 @@ class FaultSuiteIT {
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(value = Scenario.class, names = {"SIGKILL_HOLDER", "CLIENT_KILL"})
+    @EnumSource(value = Scenario.class, names = {"SIGKILL_HOLDER"})
     void jobGuardRunsEachFireTimeAtMostOnceThroughTheFault(Scenario scenario) throws Exception {
         FaultSuite.Result result = FaultSuite.run(scenario, "job-guard", 20, dir, System.getProperty("java.class.path"),
                 List.of());

@@ -6,7 +6,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.EnvironmentAware;
-import org.springframework.context.Phased;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -81,14 +80,7 @@ final class LeaseHandOverOnShutdown implements SmartLifecycle, EnvironmentAware 
     /** Two phases above the latest-stopping connection factory: before it, and before RedisClientsCloser. */
     @Override
     public int getPhase() {
-        int phase = 0;
-        for (String name : beanFactory.getBeanNamesForType(RedisConnectionFactory.class, false, false)) {
-            Object bean = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
-            if (bean instanceof Phased phased) {
-                phase = Math.max(phase, phased.getPhase());
-            }
-        }
-        return phase >= Integer.MAX_VALUE - 2 ? Integer.MAX_VALUE : phase + 2;
+        return ConnectionFactoryPhases.above(beanFactory, 2);
     }
 
     private Duration schedulerWait() {

@@ -5,7 +5,6 @@ import io.jobguard.redis.RedisLeaseStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.context.Phased;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -61,13 +60,6 @@ final class RedisClientsCloser implements SmartLifecycle {
     /** One phase above the latest-stopping connection factory, so this stops first. */
     @Override
     public int getPhase() {
-        int phase = 0;
-        for (String name : beanFactory.getBeanNamesForType(RedisConnectionFactory.class, false, false)) {
-            Object bean = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
-            if (bean instanceof Phased phased) {
-                phase = Math.max(phase, phased.getPhase());
-            }
-        }
-        return phase == Integer.MAX_VALUE ? phase : phase + 1;
+        return ConnectionFactoryPhases.above(beanFactory, 1);
     }
 }

@@ -30,9 +30,11 @@ if fireTime and type(completed) ~= 'table' then
   end
   redis.call('PEXPIRE', KEYS[4], ARGV[6])
 end
-if ARGV[7] and ARGV[7] ~= '' and redis.call('TYPE', KEYS[5]).ok == 'list' then
-  local at = redis.call('LPOS', KEYS[5], lease)
-  if at then
+-- pcall: LPOS on a history key of another type is an error reply (table), not a number; that key is
+-- left alone without a separate TYPE call on every release
+if ARGV[7] and ARGV[7] ~= '' then
+  local at = redis.pcall('LPOS', KEYS[5], lease)
+  if type(at) == 'number' then
     redis.call('LSET', KEYS[5], at, 'o|' .. ARGV[7] .. '|' .. ARGV[8] .. '|' .. lease)
   end
 end

@@ -18,7 +18,9 @@ import java.lang.annotation.Target;
  * {@code JobGuard.create(RedisLeaseStore.create(connectionFactory), JobGuardConfig.custom()...build())}.
  *
  * <p>At startup, the context fails, naming the method, when a {@code @ClusterSingleton} method is
- * not {@code @Scheduled}, is reactive or a Kotlin suspend function, has an unparsable or
+ * not {@code @Scheduled}, returns a reactive type other than {@code Mono}, {@code Flux} or
+ * {@code CompletableFuture}, is a Kotlin suspend function without {@code kotlinx-coroutines-reactor}
+ * on the classpath, has an unparsable or
  * non-positive duration, or shares its job name with another guarded method.
  */
 @Target(ElementType.TYPE)

@@ -10,6 +10,7 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.KotlinDetector;
 
 import java.time.Instant;
 import java.util.Set;
@@ -77,9 +78,24 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
             observation.stop(admission.refusal(), null);
             return skipped(invocation.getMethod().getReturnType());
         }
+        if (KotlinDetector.isSuspendingFunction(invocation.getMethod())) {
+            return proceedSuspending(invocation, job, fireTime, admission.permit(), observation);
+        }
         return AsyncRuns.completionStage(returnType)
                 ? proceedHoldingUntilComplete(invocation, job, fireTime, admission.permit(), observation)
                 : proceed(invocation, job, fireTime, admission.permit(), observation);
+    }
+
+    /** Runs a Kotlin suspend method; finishes the permit when its coroutine completes, not when it suspends. */
+    private static Object proceedSuspending(MethodInvocation invocation, GuardedJob job, Instant fireTime,
+                                            JobPermit permit, RunObservations.Running observation) {
+        permit.unbindFromCurrentThread();
+        observation.detach();
+        return SuspendingRuns.proceed(invocation, failure -> {
+            RunOutcome outcome = permit.finish(failure);
+            job.recordOutcome(fireTime, outcome);
+            observation.stop(outcome, failure);
+        });
     }
 
     /** Runs the method and finishes the permit when it returns or throws. */

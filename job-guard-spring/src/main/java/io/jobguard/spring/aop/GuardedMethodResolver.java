@@ -11,6 +11,7 @@ import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
 
 import java.lang.reflect.Method;
@@ -21,10 +22,14 @@ import java.util.function.Supplier;
 
 /**
  * Turns one {@code @ClusterSingleton} method into a {@link GuardedJob}, or fails with a message
- * that names the method: not {@code @Scheduled}, several schedules, reactive or suspend, bad
+ * that names the method: not {@code @Scheduled}, several schedules, a reactive type whose completion
+ * it cannot follow, a Kotlin suspend function without {@code kotlinx-coroutines-reactor}, bad
  * durations, bad options.
  */
 final class GuardedMethodResolver {
+
+    private static final boolean COROUTINES_REACTOR = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
+            GuardedMethodResolver.class.getClassLoader());
 
     private final StringValueResolver values;
     private final Supplier<JobGuard> engine;
@@ -48,12 +53,13 @@ final class GuardedMethodResolver {
             throw new IllegalStateException(where + ": the method has " + schedules.size()
                     + " @Scheduled annotations; a guarded method takes exactly one schedule");
         }
-        if (KotlinDetector.isSuspendingFunction(method)) {
-            throw new IllegalStateException(where + ": Kotlin suspend @Scheduled methods are not supported (the lease "
-                    + "would end before the coroutine completes); return a Mono (mono { ... }) or make the method "
-                    + "blocking");
+        boolean suspending = KotlinDetector.isSuspendingFunction(method);
+        if (suspending && !COROUTINES_REACTOR) {
+            throw new IllegalStateException(where + ": a Kotlin suspend @Scheduled method needs "
+                    + "org.jetbrains.kotlinx:kotlinx-coroutines-reactor on the classpath (Spring schedules it through "
+                    + "Reactor, and job-guard holds the lease until the coroutine completes)");
         }
-        if (isReactive(method) && !AsyncRuns.reactor(method.getReturnType())
+        if (!suspending && isReactive(method) && !AsyncRuns.reactor(method.getReturnType())
                 && !AsyncRuns.completionStage(method.getReturnType())) {
             throw new IllegalStateException(where + ": reactive @Scheduled methods returning "
                     + method.getReturnType().getSimpleName() + " are not supported (the lease would end before it "

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code Mono} (Spring subscribes at every firing). {@link FutureApp}: a {@code CompletableFuture}
  * method called directly (Spring itself refuses to schedule a {@code CompletableFuture} method when
  * Reactor is on the classpath, as it is here, so this app does not enable scheduling).
+ * {@link SuspendApp}: a scheduled Kotlin suspend function ({@code SuspendJobs.kt}).
  */
 final class AsyncApps {
 
@@ -54,6 +55,21 @@ final class AsyncApps {
         @Bean
         MonoJob monoJob() {
             return new MonoJob();
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @EnableScheduling
+    static class SuspendApp {
+        @Bean
+        SuspendJob suspendJob() {
+            return new SuspendJob();
+        }
+
+        @Bean
+        FailingSuspendJob failingSuspendJob() {
+            return new FailingSuspendJob();
         }
     }
 

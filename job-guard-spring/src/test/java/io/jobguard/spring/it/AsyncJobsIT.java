@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 17 item 6: a guarded method that returns a {@code Mono} or a {@code CompletableFuture}
- * holds its run lease, kept alive past its 2 s lease, until the returned work completes; then the
+ * Issue 17 item 6: a guarded method that returns a {@code Mono} or a {@code CompletableFuture}, or
+ * is a Kotlin {@code suspend} function, holds its run lease, kept alive past its 2 s lease, until the returned work completes; then the
  * lease is released and the outcome recorded.
  */
 @WithRedis
@@ -57,6 +57,30 @@ class AsyncJobsIT {
             assertThat(result).as("returned before the work completes").isNotDone();
             assertHeldUntilReleased(app, "future", "future-node");
             assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        }
+    }
+
+    @Test
+    void scheduledSuspendFunctionHoldsTheLeaseUntilItsCoroutineCompletes(RedisServerProcess redis) throws Exception {
+        try (ConfigurableApplicationContext app = Nodes.context(redis, AsyncApps.SuspendApp.class,
+                WebApplicationType.NONE, List.of("jobguard.node-id=suspend-node", "jobguard.namespace=async"))) {
+            assertHeldUntilReleased(app, "suspend", "suspend-node");
+            // each later firing calls the suspend function again: its own guarded run
+            await().atMost(Duration.ofSeconds(30)).until(() -> AsyncApps.completed.get() >= 2);
+        }
+    }
+
+    @Test
+    void aSuspendFunctionThatFailsAfterSuspendingIsRecordedAsFailedAndReleases(RedisServerProcess redis) {
+        try (ConfigurableApplicationContext app = Nodes.context(redis, AsyncApps.SuspendApp.class,
+                WebApplicationType.NONE, List.of("jobguard.node-id=suspend-node", "jobguard.namespace=async-fail"))) {
+            JobGuard guard = app.getBean(JobGuard.class);
+            GuardedJob guarded = app.getBean(GuardedJobRegistry.class).forName("suspend-failing").orElseThrow();
+            Throwable thrown = SuspendJobsKt.callBlocking(app.getBean(FailingSuspendJob.class));
+            assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("suspended work failed");
+            assertThat(guarded.last()).isNotNull();
+            assertThat(guarded.last().outcome()).isEqualTo(RunOutcome.FAILED);
+            await().atMost(Duration.ofSeconds(10)).until(() -> guard.currentLease("suspend-failing").isEmpty());
         }
     }
 

@@ -15,4 +15,5 @@ mkdir -p "$here/target"
   -Dmdep.outputFile="$here/target/cp-masters.txt" -Djobguard.skipJavadoc=true ${MVN_OPTS:-} >/dev/null)
 cp="$here/target/classes:$(cat "$here/target/cp-masters.txt")"
 cd "$root"
-java -cp "$cp" io.jobguard.benchmarks.BatchMastersBenchmark "${1:-1000}" "${2:-4}" docs/benchmarks/data
+. "$here/pinned.sh"
+bench_java -cp "$cp" io.jobguard.benchmarks.BatchMastersBenchmark "${1:-1000}" "${2:-4}" docs/benchmarks/data

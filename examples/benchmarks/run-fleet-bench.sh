@@ -14,4 +14,5 @@ mkdir -p "$here/target"
   -Dmdep.outputFile="$here/target/cp-fleet.txt" -Djobguard.skipJavadoc=true ${MVN_OPTS:-} >/dev/null)
 cp="$here/target/classes:$(cat "$here/target/cp-fleet.txt")"
 cd "$root"
-java -cp "$cp" io.jobguard.benchmarks.FleetBenchmark "${1:-2x1000,20x500,50x1000}" "${2:-200000}" docs/benchmarks/data
+. "$here/pinned.sh"
+bench_java -cp "$cp" io.jobguard.benchmarks.FleetBenchmark "${1:-2x1000,20x500,50x1000}" "${2:-200000}" docs/benchmarks/data

@@ -46,10 +46,30 @@ public final class LuaScript {
         }
         byte[] prelude = read(PRELUDE);
         byte[] script = read(name);
-        byte[] body = new byte[prelude.length + script.length];
-        System.arraycopy(prelude, 0, body, 0, prelude.length);
-        System.arraycopy(script, 0, body, prelude.length, script.length);
-        return new LuaScript(name, body);
+        String text = new String(prelude, StandardCharsets.UTF_8) + new String(script, StandardCharsets.UTF_8);
+        return new LuaScript(name, withoutCommentLines(text).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Empties every line that holds only a {@code --} comment. The scripts are mostly comments (their
+     * headers, the reasons for each step), and the release is sent as a whole EVAL on every firing
+     * (see {@code LettuceRelease}): without them it is less than half the bytes on the wire and to hash.
+     * The lines stay, empty, so Redis' line numbers in an error still match the files. The scripts use
+     * no long strings or block comments ({@code [[}), in which such a line could mean something.
+     */
+    static String withoutCommentLines(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i];
+            if (i > 0) {
+                out.append('\n');
+            }
+            if (!line.stripLeading().startsWith("--")) {
+                out.append(line);
+            }
+        }
+        return out.toString();
     }
 
     /**

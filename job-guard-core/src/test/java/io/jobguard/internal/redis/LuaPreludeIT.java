@@ -47,12 +47,18 @@ class LuaPreludeIT {
     }
 
     @Test
-    void everyScriptIsThePreludeFollowedByItsOwnFileUnderOneSha() throws Exception {
+    void everyScriptIsThePreludeFollowedByItsOwnFileWithoutCommentLinesUnderOneSha() throws Exception {
         String prelude = resource("prelude");
         assertThat(LuaScript.preludeLines()).isEqualTo(prelude.split("\n", -1).length - 1).isPositive();
         for (String name : SCRIPTS) {
             LuaScript script = LuaScript.load(name);
-            assertThat(script.source()).as(name).isEqualTo(prelude + resource(name));
+            String files = prelude + resource(name);
+            assertThat(script.source()).as(name).isEqualTo(LuaScript.withoutCommentLines(files));
+            assertThat(script.source().split("\n", -1)).as(name + ": the same lines, so error line numbers match")
+                    .hasSize(files.split("\n", -1).length);
+            assertThat(script.source().lines().filter(l -> l.stripLeading().startsWith("--")))
+                    .as(name + ": comment-only lines are not sent").isEmpty();
+            assertThat(script.source().length()).as(name + ": mostly code").isLessThan(files.length() * 3 / 4);
             assertThat(script.sha1()).as(name).isEqualTo(HexFormat.of().formatHex(
                     MessageDigest.getInstance("SHA-1").digest(script.source().getBytes(StandardCharsets.UTF_8))));
             assertThat(resource(name)).as(name + " keeps its own header").startsWith("-- ").contains("KEYS[1]");

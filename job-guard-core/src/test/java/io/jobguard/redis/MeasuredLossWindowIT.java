@@ -90,6 +90,11 @@ class MeasuredLossWindowIT {
         if (cSeenByA) {
             a.publishSchedule(JOB, "a", "cron", CLAIM_TTL);
         }
+        // A's views are timed in Redis milliseconds; the loss must come in a later millisecond than A's last view,
+        // or that view is not "before" the epoch (on an idle machine the publish, the flush and the first acquire
+        // after it can all fall in one millisecond)
+        long lastView = a.serverTime().toEpochMilli();
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.serverTime().toEpochMilli() > lastView);
         redis.flushAll();
         Instant detected = a.serverTime();
         // the first acquire after the loss writes the 'lost' epoch; A cannot yet know the fleet: the configured window

@@ -66,13 +66,17 @@ public final class ScheduleAgreementMonitor implements AutoCloseable {
         this.claimTtl = interval.multipliedBy(3);
     }
 
-    /** Checks once at once, then every interval, on a daemon thread of its own; a second call does nothing. */
+    /**
+     * Checks once at once, then every interval (at a fixed rate, so that a long check does not stretch the
+     * time between two publications, which the history-loss window relies on), on a daemon thread of its
+     * own; a second call does nothing.
+     */
     public synchronized void start() {
         if (executor != null) {
             return;
         }
         executor = DaemonThreads.scheduler("jobguard-schedule-check");
-        executor.scheduleWithFixedDelay(this::checkNow, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        executor.scheduleAtFixedRate(this::checkNow, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -26,16 +26,20 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The measured window is used only when it is safe; otherwise the configured window is:
  * <ul>
- * <li>a view taken at least one claim time to live (three check intervals) after {@code C}: it holds only
- *     claims published after the loss, and every node alive since the loss has re-published by then (it
- *     publishes every interval), with a lead that covers its grants before the loss; and a view taken
- *     before {@code C} (the nodes live before the loss);</li>
- * <li>every node of the view before the loss is in the view after it (a node that stopped may have taken a
+ * <li>a view taken at least one check interval (a third of the claims' time to live) plus {@value #MARGIN_MILLIS}
+ *     ms after {@code C}: every node alive since the loss has re-published by then (it publishes every interval,
+ *     and at once when it learns of the loss), with a lead that covers its grants before the loss; only the
+ *     claims of that view published at or after {@code C} count (a claim that survived a lossy failover says
+ *     nothing of the grants after it); and a view taken before {@code C} (the nodes live before the loss);</li>
+ * <li>every node of the view before the loss re-published after it (a node that stopped may have taken a
  *     fire time with a lead it never published), and every node of both published a lead (a node without
  *     the publication, e.g. an older version, is unknown);</li>
- * <li>every node this node saw taking fire times shortly before the loss (named in a refusal) is in the
- *     view after it.</li>
+ * <li>every node this node saw taking fire times shortly before the loss (named in a refusal) re-published
+ *     after it.</li>
  * </ul>
+ * While a job's lost epoch has no such view yet, {@link #wantsView} asks the store to re-publish before each
+ * acquisition, so the first safe view comes with the first firing one interval after the loss instead of at
+ * the next scheduled check.
  * Not covered: a node that joined after this node's last view before the loss and stopped before the first
  * view after it, or that never publishes, having taken fire times with a larger lead than every other node,
  * unseen by this one.
@@ -57,8 +61,30 @@ final class LossWindows {
     private final Map<JobId, Map<String, Long>> holders = new ConcurrentHashMap<>();
     private volatile long horizonMillis = Duration.ofMinutes(10).toMillis();
 
-    /** One publication's reply: the Redis time of it, the claims' time to live, and each live node's lead (-1: unknown). */
-    private record View(long at, long ttlMillis, Map<String, Long> leads) {
+    /** Per job: the creation (Redis millis) of the lost epoch this node was refused by and has no measured window for. */
+    private final Map<JobId, Long> unsettled = new ConcurrentHashMap<>();
+    /**
+     * Per job: the last view before the loss this node learned of, taken when it learned of it (the views after
+     * the loss, one per acquisition while it settles, would soon push it out of the kept ones).
+     */
+    private final Map<JobId, View> beforeLoss = new ConcurrentHashMap<>();
+
+    /**
+     * One publication's reply: the Redis time of it, the claims' time to live, each live node's lead (-1: unknown)
+     * and the Redis time each node's claim was published.
+     */
+    private record View(long at, long ttlMillis, Map<String, Long> leads, Map<String, Long> published) {
+
+        /** The leads of the nodes that published at or after {@code since}. */
+        Map<String, Long> leadsSince(long since) {
+            Map<String, Long> recent = new HashMap<>();
+            leads.forEach((node, lead) -> {
+                if (published.getOrDefault(node, -1L) >= since) {
+                    recent.put(node, lead);
+                }
+            });
+            return recent;
+        }
     }
 
     /**
@@ -114,6 +140,7 @@ final class LossWindows {
     List<ScheduleClaim> viewed(JobId job, String nodeId, List<ScheduleClaim> claims, Duration ttl) {
         List<ScheduleClaim> plain = new ArrayList<>(claims.size());
         Map<String, Long> leads = new HashMap<>();
+        Map<String, Long> published = new HashMap<>();
         long at = -1;
         for (ScheduleClaim claim : claims) {
             String schedule = claim.schedule();
@@ -128,6 +155,7 @@ final class LossWindows {
                 }
             }
             leads.put(claim.nodeId(), lead);
+            published.put(claim.nodeId(), claim.publishedAt().toEpochMilli());
             if (claim.nodeId().equals(nodeId)) {
                 at = claim.publishedAt().toEpochMilli();
             }
@@ -137,7 +165,7 @@ final class LossWindows {
         if (at >= 0) {
             Deque<View> kept = views.computeIfAbsent(job, j -> new ArrayDeque<>());
             synchronized (kept) {
-                kept.addLast(new View(at, ttl.toMillis(), Map.copyOf(leads)));
+                kept.addLast(new View(at, ttl.toMillis(), Map.copyOf(leads), Map.copyOf(published)));
                 while (kept.size() > VIEWS_KEPT) {
                     kept.pollFirst();
                 }
@@ -167,28 +195,26 @@ final class LossWindows {
         if (kept == null) {
             return configured;
         }
-        View before = null;
-        View after = null;
+        View before = lastBefore(job, epoch);
+        Map<String, Long> after = null;
         synchronized (kept) {
             for (View view : kept) {
-                if (view.at() < epoch) {
-                    before = view;
-                } else if (view.at() >= epoch + view.ttlMillis()) {
-                    after = view;
+                if (view.at() >= epoch + view.ttlMillis() / 3 + MARGIN_MILLIS) {
+                    after = view.leadsSince(epoch);
                 }
             }
         }
-        if (before == null || after == null || !after.leads().keySet().containsAll(before.leads().keySet())) {
+        if (before == null || after == null || !after.keySet().containsAll(before.leads().keySet())) {
             return configured;
         }
         for (Map.Entry<String, Long> holder : holders.getOrDefault(job, Map.of()).entrySet()) {
             // a grant before E - configured took a fire time below E: refused by any window
-            if (holder.getValue() >= epoch - configured && !after.leads().containsKey(holder.getKey())) {
+            if (holder.getValue() >= epoch - configured && !after.containsKey(holder.getKey())) {
                 return configured;
             }
         }
         long max = 0;
-        for (Map<String, Long> leads : List.of(before.leads(), after.leads())) {
+        for (Map<String, Long> leads : List.of(before.leads(), after)) {
             for (long lead : leads.values()) {
                 if (lead < 0) {
                     return configured;
@@ -197,5 +223,63 @@ final class LossWindows {
             }
         }
         return Math.min(configured, max + MARGIN_MILLIS);
+    }
+
+    /**
+     * Records the reply of an acquisition: a {@code HISTORY_LOST} refusal starts the job's settling after the loss,
+     * any other reply ends it.
+     *
+     * @param job     the job
+     * @param created the epoch's creation (Redis millis) the reply named
+     * @param lost    whether the reply was {@code HISTORY_LOST}
+     */
+    void replied(JobId job, String created, boolean lost) {
+        if (!lost) {
+            unsettled.remove(job);
+            return;
+        }
+        long epoch;
+        try {
+            epoch = Long.parseLong(created);
+        } catch (NumberFormatException e) {
+            unsettled.remove(job);
+            return;
+        }
+        if (!Long.valueOf(epoch).equals(unsettled.put(job, epoch))) {
+            View before = lastBefore(job, epoch);
+            if (before != null) {
+                beforeLoss.put(job, before);
+            }
+        }
+    }
+
+    /** The last view of the job taken before {@code epoch}: kept when the loss was learned, else among the kept views. */
+    private View lastBefore(JobId job, long epoch) {
+        View before = beforeLoss.get(job);
+        Deque<View> kept = views.get(job);
+        if (kept != null) {
+            synchronized (kept) {
+                for (View view : kept) {
+                    if (view.at() < epoch && (before == null || view.at() > before.at())) {
+                        before = view;
+                    }
+                }
+            }
+        }
+        return before != null && before.at() < epoch ? before : null;
+    }
+
+    /**
+     * Whether this node should re-publish the job's schedule before its next acquisition: it was refused after a
+     * loss, and its window for that epoch is not measured yet.
+     *
+     * @param job        the job
+     * @param created    the epoch's creation (Redis millis) this node saw last
+     * @param configured the configured window, in millis
+     * @return {@code true} while a fresh view may narrow the window
+     */
+    boolean wantsView(JobId job, String created, long configured) {
+        Long epoch = unsettled.get(job);
+        return epoch != null && Long.toString(epoch).equals(created) && window(job, created, configured) >= configured;
     }
 }

@@ -32,7 +32,6 @@ import org.springframework.data.redis.connection.ReturnType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -60,7 +59,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
     private static final LuaScript RENEW = LuaScript.load("run-renew");
     private static final LuaScript FORCE_RELEASE = LuaScript.load("run-force-release");
-    private static final LuaScript PUBLISH_SCHEDULE = LuaScript.load("schedule-publish");
 
     private final KeySchema keys;
     private final ScriptRunner scripts;
@@ -73,6 +71,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private final RedisRunReads reads;
     private final RedisRunReleases releases;
     private final RedisFireHistory fireHistory;
+    private final SchedulePublications publications;
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
         this.durable = durable;
@@ -84,6 +83,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         this.fireHistory = new RedisFireHistory(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
         this.releases = new RedisRunReleases(scripts, keys, notifications);
+        this.publications = new SchedulePublications(scripts, keys, lossWindows);
     }
 
     /**
@@ -145,6 +145,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         long[] acked = {Long.MAX_VALUE};
         String lastEpoch = epochs.lastSeen(job);
         long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
+        if (lossWindows.wantsView(job, lastEpoch, configuredWindow)) {
+            publications.republish(job);
+        }
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.runLease(job), keys.fireMarker(job, r.nominalFireTime()), keys.fence(job),
                         keys.cooldown(job), keys.history(job), keys.epoch(job), keys.runRecord(job),
@@ -161,8 +164,13 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
                         acked[0] = durable.await(connection);
                     }
                 }), "acquire run lease of " + job);
-        epochs.saw(job, ScriptRunner.text(reply.get(reply.size() - 1)));
+        String epoch = ScriptRunner.text(reply.get(reply.size() - 1));
+        epochs.saw(job, epoch);
         String status = ScriptRunner.text(reply.get(0));
+        lossWindows.replied(job, epoch, "HISTORY_LOST".equals(status));
+        if ("HISTORY_LOST".equals(status) && !epoch.equals(lastEpoch)) {
+            publications.republish(job); // the fleet's measured window waits for this node's claim after the loss
+        }
         if ("ACQUIRED".equals(status)) {
             long token = ScriptRunner.number(reply.get(2));
             epochs.sawToken(job, token);
@@ -284,15 +292,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public List<ScheduleClaim> publishSchedule(JobId job, String nodeId, String schedule, Duration ttl) {
-        List<Object> reply = call(() -> scripts.run(PUBLISH_SCHEDULE, ReturnType.MULTI, List.of(keys.schedules(job)),
-                List.of(nodeId, lossWindows.publication(schedule), Long.toString(millis(ttl)))),
-                "publish the schedule of " + job);
-        List<ScheduleClaim> claims = new ArrayList<>();
-        for (int i = 0; i + 2 < reply.size(); i += 3) {
-            claims.add(new ScheduleClaim(ScriptRunner.text(reply.get(i)), ScriptRunner.text(reply.get(i + 2)),
-                    Instant.ofEpochMilli(ScriptRunner.number(reply.get(i + 1)))));
-        }
-        return lossWindows.viewed(job, nodeId, claims, ttl);
+        return call(() -> publications.publish(job, nodeId, schedule, ttl), "publish the schedule of " + job);
     }
 
     @Override

@@ -53,7 +53,8 @@
 -- job or a new store; a node cannot tell those from a loss). A node that saw an earlier epoch and meets
 -- a 'new' one turns it into 'lost'. A node that saw a fencing token above the counter knows that writes
 -- were lost while the epoch survived (a failover to a replica that missed the last writes, an evicted
--- counter): the epoch is renewed as 'lost' and the counter raised to that token. After a loss, a fire
+-- counter): the epoch is renewed as 'lost' (unless it is a 'lost' one created after that token's grant)
+-- and the counter raised to that token. After a loss, a fire
 -- time T < created + window may have run before the loss (its marker is gone), so every node refuses
 -- it; later fire times run as usual.
 --
@@ -157,11 +158,16 @@ end
 local last = tonumber(counter or '0')
 local seen = tonumber(ARGV[9]) or 0
 if seen > last then
-  created = string.format('%d', now)
-  kind = 'lost'
-  epoch = created .. '|' .. kind
+  -- a 'lost' epoch created after that token's grant (tokens are at least the grant's TIME in µs) already
+  -- dates the loss: the nodes that each saw a higher token must not move it on, one after another
+  if kind ~= 'lost' or tonumber(created) * 1000 < seen then
+    created = string.format('%d', now)
+    kind = 'lost'
+    epoch = created .. '|' .. kind
+    problem = problem or writeEarly(KEYS[6], epoch)
+  end
   last = seen
-  problem = problem or writeEarly(KEYS[6], epoch) or writeEarly(KEYS[3], string.format('%d', seen))
+  problem = problem or writeEarly(KEYS[3], string.format('%d', seen))
 end
 if problem then
   return redis.error_reply(problem)

@@ -168,6 +168,37 @@ class HistoryLossIT {
         assertThat(fenceOf(b, now().plus(SKEW).plusSeconds(2))).isGreaterThan(lost);
     }
 
+    /**
+     * After a flush every node that had been handed a token above the lost counter sees it is below: the first
+     * of them dates the loss, the others must not move that date on (each move would restart the fleet's
+     * re-publication after the loss, which the measured refusal window waits for).
+     */
+    @Test
+    void nodesThatEachHeldAHigherTokenDoNotMoveTheEpochOfOneLossOn() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        Instant t0 = now().minusSeconds(1);
+        fenceOf(a, t0);
+        long higher = fenceOf(b, t0.plusSeconds(1));
+        String epochKey = "jgtest:{default:report}:epoch";
+        redis.flushAll();
+
+        assertThat(a.run(JOB, t0.plusSeconds(2), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        Object epoch = redis.call("GET", epochKey);
+        long created = Long.parseLong(String.valueOf(epoch).split("\\|")[0]);
+        // b comes in a later Redis millisecond, so a renewal would show as another creation time
+        await().atMost(Duration.ofSeconds(5)).until(() -> now(redis) > created);
+        assertThat(b.run(JOB, t0.plusSeconds(2), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(redis.call("GET", epochKey)).isEqualTo(epoch);
+        assertThat(fenceOf(a, now().plus(SKEW).plusSeconds(2))).isGreaterThan(higher);
+    }
+
+    private static long now(RedisServerProcess redis) {
+        Object time = redis.call("TIME");
+        return Long.parseLong(String.valueOf(((List<?>) time).get(0))) * 1000
+                + Long.parseLong(String.valueOf(((List<?>) time).get(1))) / 1000;
+    }
+
     @Test
     void anEvictedEpochIsALoss() {
         JobGuard a = node("a");

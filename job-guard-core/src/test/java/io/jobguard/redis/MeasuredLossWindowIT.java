@@ -27,8 +27,9 @@ import static org.awaitility.Awaitility.await;
 class MeasuredLossWindowIT {
 
     private static final Duration CONFIGURED = Duration.ofMinutes(1);
-    /** Publications every 300 ms: claims live 900 ms. */
-    private static final Duration CLAIM_TTL = Duration.ofMillis(900);
+    /** Publications every second: claims live 3 s; a view counts for the measured window 1.25 s after the loss. */
+    private static final Duration CLAIM_TTL = Duration.ofSeconds(3);
+    private static final Duration SETTLED = CLAIM_TTL.dividedBy(3).plusMillis(LossWindows.MARGIN_MILLIS + 100);
     private static final JobId JOB = new JobId("loss", "report");
 
     private final RedisServerProcess redis;
@@ -102,11 +103,39 @@ class MeasuredLossWindowIT {
         return detected;
     }
 
-    /** Every live node re-publishes at its next check; A's view counts once a claim time to live has passed. */
+    /** Every live node re-publishes at its next check; A's view counts once one check interval has passed. */
     private void republishAfterLoss(Instant detected, boolean withC) {
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> a.serverTime().isAfter(detected.plus(CLAIM_TTL).plusMillis(100)));
+        awaitSettled(detected);
         publishAll(withC);
+    }
+
+    private void awaitSettled(Instant detected) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.serverTime().isAfter(detected.plus(SETTLED)));
+    }
+
+    @Test
+    void nodesThatLearnOfTheLossRepublishAtOnceSoTheFirstFiringOneIntervalLaterIsMeasured() {
+        Instant detected = runThenFlush(true);
+        // no scheduled check after the loss: each node's first refusal re-publishes its last schedule by itself
+        assertThat(take(b, "b", detected.plusSeconds(20))).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+        assertThat(take(c, "c", detected.plusSeconds(20))).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+        // while it settles A takes a view at every acquisition: more than it keeps, yet its view before the loss counts
+        for (int i = 0; i < 12; i++) {
+            a.publishSchedule(JOB, "a", "cron", CLAIM_TTL);
+        }
+        awaitSettled(detected);
+        // A's next acquisition re-publishes first (its window is not measured yet) and takes that view
+        assertThat(take(a, "a", detected.plusSeconds(5))).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+        assertThat(take(a, "a", detected.plusMillis(5600))).isEqualTo(AcquireResult.Status.ACQUIRED);
+    }
+
+    @Test
+    void withoutARepublicationOfEveryNodeSeenBeforeTheLossTheWindowStaysConfigured() {
+        Instant detected = runThenFlush(true);
+        // B re-publishes by itself at its first refusal; C never acquires again (it may have stopped)
+        assertThat(take(b, "b", detected.plusSeconds(20))).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+        awaitSettled(detected);
+        assertThat(take(a, "a", detected.plusSeconds(30))).isEqualTo(AcquireResult.Status.HISTORY_LOST);
     }
 
     @Test

@@ -15,7 +15,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -72,67 +71,56 @@ public final class InMemoryLeaseStore implements LeaseStore, RunHistory, ForceRe
 
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r) {
-        lock.lock();
-        try {
-            long now = ticker.getAsLong();
-            JobState job = state(r.job(), now);
-            long t = r.nominalFireTime().toEpochMilli();
-            Entry marker = job.markers.get(t);
-            if (marker != null) {
-                if (marker.owns(r.ownerToken()) && job.run != null && job.run.owns(r.ownerToken())) {
-                    return AcquireResult.acquired(job.run.record.fencingToken(), job.run.record.acquiredAt());
-                }
-                return refused(AcquireResult.Status.ALREADY_RAN, marker, now);
+        return locked(r.job(), (job, now) -> acquire(job, now, r));
+    }
+
+    private AcquireResult acquire(JobState job, long now, RunLeaseRequest r) {
+        long t = r.nominalFireTime().toEpochMilli();
+        Entry marker = job.markers.get(t);
+        if (marker != null) {
+            if (marker.owns(r.ownerToken()) && job.run != null && job.run.owns(r.ownerToken())) {
+                return AcquireResult.acquired(job.run.record.fencingToken(), job.run.record.acquiredAt());
             }
-            if (job.run != null && !job.run.owns(r.ownerToken())) {
-                return refused(AcquireResult.Status.BUSY, job.run, now);
-            }
-            if (job.cooldown != null) {
-                return refused(AcquireResult.Status.COOLDOWN, job.cooldown, now);
-            }
-            long fence = ++job.fence;
-            Instant acquiredAt = clock.instant();
-            String raw = "jg1|" + r.ownerToken() + "|" + t + "|" + acquiredAt.toEpochMilli() + "|" + fence + "|"
-                    + r.nodeId();
-            LeaseRecord record = new LeaseRecord(r.ownerToken(), r.nodeId(), r.nominalFireTime(), acquiredAt, fence,
-                    null, false, raw);
-            job.run = new Entry(record, now + r.lease().toNanos());
-            job.markers.put(t, new Entry(record, now + r.markerTtl().toNanos()));
-            if (r.historySize() > 0) {
-                job.history.addFirst(record);
-                while (job.history.size() > r.historySize()) {
-                    job.history.removeLast();
-                }
-            }
-            return AcquireResult.acquired(fence, acquiredAt);
-        } finally {
-            lock.unlock();
+            return refused(AcquireResult.Status.ALREADY_RAN, marker, now);
         }
+        if (job.run != null && !job.run.owns(r.ownerToken())) {
+            return refused(AcquireResult.Status.BUSY, job.run, now);
+        }
+        if (job.cooldown != null) {
+            return refused(AcquireResult.Status.COOLDOWN, job.cooldown, now);
+        }
+        long fence = ++job.fence;
+        Instant acquiredAt = clock.instant();
+        String raw = "jg1|" + r.ownerToken() + "|" + t + "|" + acquiredAt.toEpochMilli() + "|" + fence + "|"
+                + r.nodeId();
+        LeaseRecord record = new LeaseRecord(r.ownerToken(), r.nodeId(), r.nominalFireTime(), acquiredAt, fence,
+                null, false, raw);
+        job.run = new Entry(record, now + r.lease().toNanos());
+        job.markers.put(t, new Entry(record, now + r.markerTtl().toNanos()));
+        if (r.historySize() > 0) {
+            job.history.addFirst(record);
+            while (job.history.size() > r.historySize()) {
+                job.history.removeLast();
+            }
+        }
+        return AcquireResult.acquired(fence, acquiredAt);
     }
 
     @Override
     public boolean renewRun(RunLeaseRequest r) {
-        lock.lock();
-        try {
-            long now = ticker.getAsLong();
-            JobState job = state(r.job(), now);
+        return locked(r.job(), (job, now) -> {
             if (job.run == null || !job.run.owns(r.ownerToken())) {
                 return false;
             }
             job.run.deadline = now + r.lease().toNanos();
             extend(job.markers.get(r.nominalFireTime().toEpochMilli()), now + r.markerTtl().toNanos());
             return true;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     @Override
     public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
-        lock.lock();
-        try {
-            long now = ticker.getAsLong();
-            JobState job = state(r.job(), now);
+        return locked(r.job(), (job, now) -> {
             if (job.run == null || !job.run.owns(r.ownerToken())) {
                 return false;
             }
@@ -143,9 +131,7 @@ public final class InMemoryLeaseStore implements LeaseStore, RunHistory, ForceRe
             extend(job.markers.get(r.nominalFireTime().toEpochMilli()), now + r.markerRetention().toNanos());
             signals.signal(r.job());
             return true;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     @Override
@@ -156,44 +142,39 @@ public final class InMemoryLeaseStore implements LeaseStore, RunHistory, ForceRe
 
     @Override
     public Optional<LeaseRecord> currentRunLease(JobId job) {
-        lock.lock();
-        try {
-            long now = ticker.getAsLong();
-            Entry run = state(job, now).run;
-            return run == null ? Optional.empty() : Optional.of(run.record.withExpiresIn(run.remaining(now)));
-        } finally {
-            lock.unlock();
-        }
+        return locked(job, (state, now) -> state.run == null ? Optional.empty()
+                : Optional.of(state.run.record.withExpiresIn(state.run.remaining(now))));
     }
 
     @Override
     public List<LeaseRecord> recentFires(JobId job, int max) {
-        lock.lock();
-        try {
-            List<LeaseRecord> out = new ArrayList<>();
-            for (LeaseRecord record : state(job, ticker.getAsLong()).history) {
-                if (out.size() >= max) {
-                    break;
-                }
-                out.add(record);
-            }
-            return out;
-        } finally {
-            lock.unlock();
-        }
+        return locked(job, (state, now) -> state.history.stream().limit(Math.max(0, max)).toList());
     }
 
     @Override
     public boolean forceReleaseRun(JobId job) {
-        lock.lock();
-        try {
-            JobState state = state(job, ticker.getAsLong());
+        return locked(job, (state, now) -> {
             if (state.run == null) {
                 return false;
             }
             state.run = null;
             signals.signal(job);
             return true;
+        });
+    }
+
+    /** One step on a job's state, given the ticker's time. */
+    @FunctionalInterface
+    private interface Step<T> {
+        T apply(JobState job, long now);
+    }
+
+    /** Runs {@code step} on the job's state (expired entries dropped first) under the store's lock. */
+    private <T> T locked(JobId job, Step<T> step) {
+        lock.lock();
+        try {
+            long now = ticker.getAsLong();
+            return step.apply(state(job, now), now);
         } finally {
             lock.unlock();
         }

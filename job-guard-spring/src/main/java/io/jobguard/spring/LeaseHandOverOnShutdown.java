@@ -6,7 +6,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.EnvironmentAware;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -25,16 +24,15 @@ import java.time.Duration;
  * for its running tasks in its own, earlier stop phase (bounded by {@code spring.lifecycle.timeout-per-shutdown-phase}),
  * and runs still going now are given up at once.
  */
-final class LeaseHandOverOnShutdown implements SmartLifecycle, EnvironmentAware {
+final class LeaseHandOverOnShutdown extends StopsBeforeRedis implements EnvironmentAware {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseHandOverOnShutdown.class);
 
-    private final ConfigurableListableBeanFactory beanFactory;
     private volatile Environment environment;
-    private volatile boolean running;
 
+    /** Two phases above the latest-stopping connection factory: before it, and before RedisClientsCloser. */
     LeaseHandOverOnShutdown(ConfigurableListableBeanFactory beanFactory) {
-        this.beanFactory = beanFactory;
+        super(beanFactory, 2);
     }
 
     @Override
@@ -43,44 +41,26 @@ final class LeaseHandOverOnShutdown implements SmartLifecycle, EnvironmentAware 
     }
 
     @Override
-    public void start() {
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        running = false;
+    void beforeRedisStops() {
         Duration wait = schedulerWait();
-        for (String name : beanFactory.getSingletonNames()) {
-            if (beanFactory.getSingleton(name) instanceof JobGuard guard) {
-                try {
-                    if (guard.activeLeases() > 0) {
-                        log.info("job-guard: shutting down with {} guarded run(s) going; waiting up to {} before their"
-                                + " leases are given up", guard.activeLeases(), wait);
-                    }
-                    int givenUp = guard.handOverLeases(wait);
-                    if (givenUp > 0) {
-                        log.info("job-guard: {} lease(s) of runs still going at shutdown given up", givenUp);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                } catch (RuntimeException e) {
-                    log.warn("job-guard: handing over leases at shutdown failed: {}", e.toString());
-                }
+        forEachCreated(JobGuard.class, (name, guard) -> handOver(guard, wait));
+    }
+
+    private static void handOver(JobGuard guard, Duration wait) {
+        try {
+            if (guard.activeLeases() > 0) {
+                log.info("job-guard: shutting down with {} guarded run(s) going; waiting up to {} before their"
+                        + " leases are given up", guard.activeLeases(), wait);
             }
+            int givenUp = guard.handOverLeases(wait);
+            if (givenUp > 0) {
+                log.info("job-guard: {} lease(s) of runs still going at shutdown given up", givenUp);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.warn("job-guard: handing over leases at shutdown failed: {}", e.toString());
         }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Two phases above the latest-stopping connection factory: before it, and before RedisClientsCloser. */
-    @Override
-    public int getPhase() {
-        return ConnectionFactoryPhases.above(beanFactory, 2);
     }
 
     private Duration schedulerWait() {

@@ -5,7 +5,6 @@ import io.jobguard.redis.RedisLeaseStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -19,47 +18,26 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p>Only beans already created are closed (a lazy {@code BatchLocks} nobody asked for stays
  * uncreated); closing twice is harmless, so the beans' own destroy methods still run.
  */
-final class RedisClientsCloser implements SmartLifecycle {
+final class RedisClientsCloser extends StopsBeforeRedis {
 
     private static final Logger log = LoggerFactory.getLogger(RedisClientsCloser.class);
 
-    private final ConfigurableListableBeanFactory beanFactory;
-    private volatile boolean running;
-
-    RedisClientsCloser(ConfigurableListableBeanFactory beanFactory) {
-        this.beanFactory = beanFactory;
-    }
-
-    @Override
-    public void start() {
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-        for (String name : beanFactory.getSingletonNames()) {
-            Object bean = beanFactory.getSingleton(name);
-            try {
-                if (bean instanceof RedisLeaseStore store) {
-                    store.close();
-                } else if (bean instanceof RedisBatchLocks locks) {
-                    locks.close();
-                }
-            } catch (RuntimeException e) {
-                log.debug("job-guard: closing {} before the Redis connection factory stops failed", name, e);
-            }
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
     /** One phase above the latest-stopping connection factory, so this stops first. */
+    RedisClientsCloser(ConfigurableListableBeanFactory beanFactory) {
+        super(beanFactory, 1);
+    }
+
     @Override
-    public int getPhase() {
-        return ConnectionFactoryPhases.above(beanFactory, 1);
+    void beforeRedisStops() {
+        forEachCreated(RedisLeaseStore.class, (name, store) -> close(name, store::close));
+        forEachCreated(RedisBatchLocks.class, (name, locks) -> close(name, locks::close));
+    }
+
+    private static void close(String name, Runnable close) {
+        try {
+            close.run();
+        } catch (RuntimeException e) {
+            log.debug("job-guard: closing {} before the Redis connection factory stops failed", name, e);
+        }
     }
 }

@@ -23,21 +23,9 @@ import java.util.Set;
  * failure is reported, so a refused batch leaves nothing held; release is owner-checked chunk by chunk
  * and never throws (keys left behind expire with their lease record).
  */
-final class BatchChunks {
+record BatchChunks(BatchScripts scripts, KeySchema schema, String nodeId, ReleaseNotifications notifications) {
 
     private static final Logger log = LoggerFactory.getLogger(BatchChunks.class);
-
-    private final BatchScripts scripts;
-    private final KeySchema schema;
-    private final String nodeId;
-    private final ReleaseNotifications notifications;
-
-    BatchChunks(BatchScripts scripts, KeySchema schema, String nodeId, ReleaseNotifications notifications) {
-        this.scripts = scripts;
-        this.schema = schema;
-        this.nodeId = nodeId;
-        this.notifications = notifications;
-    }
 
     /**
      * The result of locking every chunk of a plan: the fence and acquired-at used, or the conflicts,

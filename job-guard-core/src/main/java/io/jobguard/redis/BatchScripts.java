@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * token, the acquired-at time and indexes the lease, before the bucket calls. Every time is Redis
  * TIME, never this JVM's clock.
  */
-final class BatchScripts {
+record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int maxConflicts) {
 
     private static final LuaScript ACQUIRE = LuaScript.load("batch-acquire");
     private static final LuaScript RELEASE = LuaScript.load("batch-release");
@@ -43,18 +43,6 @@ final class BatchScripts {
 
     /** A conflicting key by its index in the chunk, with the holder's raw record value and TTL. */
     record Conflict(int index, String value, long pttl) {
-    }
-
-    private final ScriptRunner runner;
-    private final KeySchema schema;
-    private final boolean spread;
-    private final int maxConflicts;
-
-    BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int maxConflicts) {
-        this.runner = runner;
-        this.schema = schema;
-        this.spread = spread;
-        this.maxConflicts = maxConflicts;
     }
 
     /**
@@ -181,14 +169,6 @@ final class BatchScripts {
                 return c.zSetCommands().zRem(BatchPlan.bytes(schema.batchLeases(namespace)), BatchPlan.bytes(value));
             }
         });
-    }
-
-    boolean spread() {
-        return spread;
-    }
-
-    int maxConflicts() {
-        return maxConflicts;
     }
 
     /** KEYS, then the given ARGV, then the chunk's business keys as the trailing ARGV. */

@@ -16,15 +16,7 @@ import java.util.concurrent.TimeUnit;
  * {@code run-acquire.lua}. Value {@code '<paused-at millis>|<node>|<by>'}, no TTL: a pause lasts
  * until an operator resumes the job (a lost flag, e.g. after a restart without persistence, resumes it).
  */
-final class RedisPauseFlags {
-
-    private final ScriptRunner scripts;
-    private final KeySchema keys;
-
-    RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
-        this.scripts = scripts;
-        this.keys = keys;
-    }
+record RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
 
     boolean pause(JobId job, String nodeId, String by) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {

@@ -17,15 +17,7 @@ import java.util.Optional;
  * plain reads of one job's keys for operators and the recovery pass, never on a firing's path. The
  * store wraps each call so that a failure names the Redis and what was read.
  */
-final class RedisRunReads {
-
-    private final ScriptRunner scripts;
-    private final KeySchema keys;
-
-    RedisRunReads(ScriptRunner scripts, KeySchema keys) {
-        this.scripts = scripts;
-        this.keys = keys;
-    }
+record RedisRunReads(ScriptRunner scripts, KeySchema keys) {
 
     Optional<LeaseRecord> currentRunLease(JobId job) {
         byte[] key = bytes(keys.runLease(job));

@@ -116,8 +116,8 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
             return Optional.empty();
         }
         Instant lockedAt = Instant.ofEpochMilli(ScriptRunner.number(reply.get(1)));
-        RedisShedLock lock = new RedisShedLock(this, name, token, lockedAt, configuration.getLockAtMostFor(),
-                configuration.getLockAtLeastFor(), started, acquireNanos);
+        RedisShedLock lock = new RedisShedLock(this, new RedisShedLock.Grant(name, token, lockedAt,
+                configuration.getLockAtMostFor(), configuration.getLockAtLeastFor(), started, acquireNanos));
         held.put(token, lock);
         log.debug("job-guard: ShedLock lock '{}' node={} locked at {} for at most {}", name, nodeId, lockedAt,
                 configuration.getLockAtMostFor());
@@ -135,7 +135,7 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
         List<HeldLock> out = new ArrayList<>();
         for (RedisShedLock lock : held.values()) {
             if (lock.expired(now)) {
-                held.remove(lock.token(), lock);
+                held.remove(lock.grant().token(), lock);
             } else {
                 out.add(lock.describe(nodeId));
             }
@@ -150,7 +150,7 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
     }
 
     /** Runs the owner-checked unlock; called once per handle. */
-    void unlock(RedisShedLock lock) {
+    void unlock(RedisShedLock.Grant lock) {
         held.remove(lock.token());
         Long kept = call(() -> scripts.run(UNLOCK, ReturnType.INTEGER, List.of(key(lock.name())),
                 List.of(lock.token(), Long.toString(Math.max(0, lock.lockAtLeastFor().toMillis())))),
@@ -166,7 +166,7 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
     }
 
     /** Runs the owner-checked extend; the old handle is already invalid. */
-    Optional<SimpleLock> extend(RedisShedLock lock, Duration lockAtMostFor, Duration lockAtLeastFor) {
+    Optional<SimpleLock> extend(RedisShedLock.Grant lock, Duration lockAtMostFor, Duration lockAtLeastFor) {
         String newToken = UUID.randomUUID().toString();
         Long lockedAt = call(() -> scripts.run(EXTEND, ReturnType.INTEGER, List.of(key(lock.name())),
                 List.of(lock.token(), newToken, nodeId, Long.toString(millis(lockAtMostFor)))), "extend", lock.name());
@@ -176,8 +176,8 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
                     nodeId);
             return Optional.empty();
         }
-        RedisShedLock extended = lock.successor(newToken, Instant.ofEpochMilli(lockedAt), lockAtMostFor,
-                lockAtLeastFor);
+        RedisShedLock extended = new RedisShedLock(this, lock.extended(newToken, Instant.ofEpochMilli(lockedAt),
+                lockAtMostFor, lockAtLeastFor));
         held.put(newToken, extended);
         return Optional.of(extended);
     }

@@ -14,58 +14,56 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class RedisShedLock implements SimpleLock {
 
+    /**
+     * What Redis granted: the lock's name and owner token, its lock time (Redis) and bounds, and when the
+     * caller started asking and how long the grant took ({@code System.nanoTime()}, for the listener).
+     */
+    record Grant(String name, String token, Instant lockedAt, Duration lockAtMostFor, Duration lockAtLeastFor,
+                 long started, long acquireNanos) {
+
+        /** The grant of an extension: a new token and times, the same name and start. */
+        Grant extended(String newToken, Instant newLockedAt, Duration newLockAtMostFor, Duration newLockAtLeastFor) {
+            return new Grant(name, newToken, newLockedAt, newLockAtMostFor, newLockAtLeastFor, started, acquireNanos);
+        }
+    }
+
     private final JobGuardLockProvider provider;
-    private final String name;
-    private final String token;
-    private final Instant lockedAt;
-    private final Duration lockAtMostFor;
-    private final Duration lockAtLeastFor;
-    private final long started;
-    private final long acquireNanos;
+    private final Grant grant;
     private final long expiresAtNanos;
     private final AtomicBoolean valid = new AtomicBoolean(true);
 
-    RedisShedLock(JobGuardLockProvider provider, String name, String token, Instant lockedAt, Duration lockAtMostFor,
-                  Duration lockAtLeastFor, long started, long acquireNanos) {
+    RedisShedLock(JobGuardLockProvider provider, Grant grant) {
         this.provider = provider;
-        this.name = name;
-        this.token = token;
-        this.lockedAt = lockedAt;
-        this.lockAtMostFor = lockAtMostFor;
-        this.lockAtLeastFor = lockAtLeastFor;
-        this.started = started;
-        this.acquireNanos = acquireNanos;
-        this.expiresAtNanos = System.nanoTime() + lockAtMostFor.toNanos();
+        this.grant = grant;
+        this.expiresAtNanos = System.nanoTime() + grant.lockAtMostFor().toNanos();
     }
 
     @Override
     public void unlock() {
         invalidate();
-        provider.unlock(this);
+        provider.unlock(grant);
     }
 
     @Override
     public Optional<SimpleLock> extend(Duration lockAtMostFor, Duration lockAtLeastFor) {
-        JobGuardLockProvider.requirePositive(lockAtMostFor, name);
+        JobGuardLockProvider.requirePositive(lockAtMostFor, grant.name());
         if (lockAtLeastFor.isNegative() || lockAtLeastFor.compareTo(lockAtMostFor) > 0) {
-            throw new IllegalArgumentException("lockAtLeastFor of ShedLock lock '" + name
+            throw new IllegalArgumentException("lockAtLeastFor of ShedLock lock '" + grant.name()
                     + "' must be between zero and lockAtMostFor " + lockAtMostFor + ", got " + lockAtLeastFor);
         }
         invalidate();
-        return provider.extend(this, lockAtMostFor, lockAtLeastFor);
-    }
-
-    RedisShedLock successor(String newToken, Instant newLockedAt, Duration newLockAtMostFor,
-                            Duration newLockAtLeastFor) {
-        return new RedisShedLock(provider, name, newToken, newLockedAt, newLockAtMostFor, newLockAtLeastFor, started,
-                acquireNanos);
+        return provider.extend(grant, lockAtMostFor, lockAtLeastFor);
     }
 
     private void invalidate() {
         if (!valid.compareAndSet(true, false)) {
-            throw new IllegalStateException("ShedLock lock '" + name
+            throw new IllegalStateException("ShedLock lock '" + grant.name()
                     + "' handle is no longer valid: it was already unlocked or extended");
         }
+    }
+
+    Grant grant() {
+        return grant;
     }
 
     boolean expired(long nowNanos) {
@@ -73,40 +71,13 @@ final class RedisShedLock implements SimpleLock {
     }
 
     JobGuardLockProvider.HeldLock describe(String nodeId) {
-        return new JobGuardLockProvider.HeldLock(name, nodeId, lockedAt, lockedAt.plus(lockAtMostFor),
-                lockedAt.plus(lockAtLeastFor));
-    }
-
-    String name() {
-        return name;
-    }
-
-    String token() {
-        return token;
-    }
-
-    Instant lockedAt() {
-        return lockedAt;
-    }
-
-    Duration lockAtMostFor() {
-        return lockAtMostFor;
-    }
-
-    Duration lockAtLeastFor() {
-        return lockAtLeastFor;
-    }
-
-    long started() {
-        return started;
-    }
-
-    long acquireNanos() {
-        return acquireNanos;
+        return new JobGuardLockProvider.HeldLock(grant.name(), nodeId, grant.lockedAt(),
+                grant.lockedAt().plus(grant.lockAtMostFor()), grant.lockedAt().plus(grant.lockAtLeastFor()));
     }
 
     @Override
     public String toString() {
-        return "ShedLock lock '" + name + "' locked at " + lockedAt + " for at most " + lockAtMostFor;
+        return "ShedLock lock '" + grant.name() + "' locked at " + grant.lockedAt() + " for at most "
+                + grant.lockAtMostFor();
     }
 }

@@ -152,8 +152,8 @@ public final class DemoRunner {
         RunLedger everySecond;
         RunLedger overrunning;
         try {
-            everySecond = RunLedger.of(lists.range(DemoJobs.EVERY_SECOND));
-            overrunning = RunLedger.of(lists.range(DemoJobs.OVERRUNNING));
+            everySecond = RunLedger.of(lists.range(DemoKeys.EVERY_SECOND));
+            overrunning = RunLedger.of(lists.range(DemoKeys.OVERRUNNING));
         } catch (RuntimeException e) {
             throw new HarnessProblem("could not read the runs the nodes recorded in Redis", e);
         }
@@ -171,8 +171,8 @@ public final class DemoRunner {
         System.out.printf("every-second fire times in window: %d, duplicates (all jobs): %d, misses: %d%n",
                 Duration.between(from, to).toSeconds() + 1, duplicates.size(), misses.size());
         System.out.printf("batch locks on SKUs: %s orders locked, %s conflicts (skipped, nothing half-locked)%n",
-                informational(() -> lists.get(OrderService.ACQUIRED)),
-                informational(() -> lists.get(OrderService.CONFLICTS)));
+                informational(() -> lists.get(DemoKeys.ACQUIRED)),
+                informational(() -> lists.get(DemoKeys.CONFLICTS)));
         System.out.println();
         System.out.println("== GET /actuator/jobguard (node-A)");
         System.out.println(informational(() -> get(http, ports[0], "/actuator/jobguard")));

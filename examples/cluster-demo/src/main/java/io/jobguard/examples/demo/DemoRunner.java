@@ -4,6 +4,7 @@ import io.jobguard.examples.support.DemoRedis;
 import io.jobguard.examples.support.RunLedger;
 
 import java.io.File;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -250,32 +251,31 @@ public final class DemoRunner {
         }
     }
 
-    /** Writes to the console and to the demo's log file. */
-    private static final class TeeOutputStream extends OutputStream {
-        private final OutputStream first;
-        private final OutputStream second;
+    /** Writes to the console ({@code out}) and to the demo's log file ({@code copy}). */
+    private static final class TeeOutputStream extends FilterOutputStream {
+        private final OutputStream copy;
 
-        TeeOutputStream(OutputStream first, OutputStream second) {
-            this.first = first;
-            this.second = second;
+        TeeOutputStream(OutputStream out, OutputStream copy) {
+            super(out);
+            this.copy = copy;
         }
 
         @Override
         public void write(int b) throws IOException {
-            first.write(b);
-            second.write(b);
+            out.write(b);
+            copy.write(b);
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            first.write(b, off, len);
-            second.write(b, off, len);
+            out.write(b, off, len);
+            copy.write(b, off, len);
         }
 
         @Override
         public void flush() throws IOException {
-            first.flush();
-            second.flush();
+            out.flush();
+            copy.flush();
         }
     }
 }

@@ -198,11 +198,7 @@ public final class BatchMastersBenchmark {
     private static double[] cpu(List<RedisCommands<String, String>> admin) {
         double[] out = new double[admin.size()];
         for (int i = 0; i < out.length; i++) {
-            for (String line : admin.get(i).info("cpu").split("\r?\n")) {
-                if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                    out[i] += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-                }
-            }
+            out[i] = RedisInfo.cpuSeconds(admin.get(i).info("cpu"));
         }
         return out;
     }

@@ -201,13 +201,13 @@ public final class FiringBenchmark {
                 if (round == rounds) {
                     info.configResetstat();
                 }
-                double cpuBefore = cpuMicros(info.info("cpu"));
+                double cpuBefore = RedisInfo.cpuMicros(info.info("cpu"));
                 for (int i = 0; i < firings; i++) {
                     long t0 = System.nanoTime();
                     c.fire(offset + i, part);
                     whole[i] = System.nanoTime() - t0;
                 }
-                double cpu = (cpuMicros(info.info("cpu")) - cpuBefore) / firings;
+                double cpu = (RedisInfo.cpuMicros(info.info("cpu")) - cpuBefore) / firings;
                 if (round == rounds) {
                     commands.put(name, commandsPerFiring(info.info("commandstats"), firings));
                 }
@@ -288,15 +288,5 @@ public final class FiringBenchmark {
     private static double median(List<double[]> rows, int column) {
         double[] values = rows.stream().mapToDouble(r -> r[column]).sorted().toArray();
         return values[values.length / 2];
-    }
-
-    private static double cpuMicros(String info) {
-        double seconds = 0;
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        return seconds * 1e6;
     }
 }

@@ -140,8 +140,8 @@ public final class FleetBenchmark {
             // Fire times start at the next whole second after Redis's clock and go forward one second at a time.
             long first = (Long.parseLong(redis.time().get(0)) + 1) * 1000;
             redis.configResetstat();
-            double cpuBefore = cpuMicros(redis.info("cpu"));
-            long bytesBefore = netBytes(redis.info("stats"));
+            double cpuBefore = RedisInfo.cpuMicros(redis.info("cpu"));
+            long bytesBefore = RedisInfo.netBytes(redis.info("stats"));
             AtomicLong granted = new AtomicLong();
             long[][] latencies = new long[nodes][];
             CyclicBarrier step = new CyclicBarrier(nodes);
@@ -157,8 +157,8 @@ public final class FleetBenchmark {
                 f.get();
             }
             long made = (long) nodes * jobs * seconds;
-            double cpu = (cpuMicros(redis.info("cpu")) - cpuBefore) / made;
-            double bytes = (double) (netBytes(redis.info("stats")) - bytesBefore) / made;
+            double cpu = (RedisInfo.cpuMicros(redis.info("cpu")) - cpuBefore) / made;
+            double bytes = (double) (RedisInfo.netBytes(redis.info("stats")) - bytesBefore) / made;
             if (granted.get() != (long) jobs * seconds) {
                 throw new IllegalStateException("the fleet granted " + granted.get() + " runs for " + (long) jobs * seconds
                         + " fire times: each fire time must run exactly once");
@@ -218,26 +218,6 @@ public final class FleetBenchmark {
             }
         }
         return max;
-    }
-
-    static double cpuMicros(String info) {
-        double seconds = 0;
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        return seconds * 1e6;
-    }
-
-    private static long netBytes(String info) {
-        long bytes = 0;
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("total_net_input_bytes:") || line.startsWith("total_net_output_bytes:")) {
-                bytes += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        return bytes;
     }
 
     /** One simulated node: its own connection factory, store and guard, as one application instance has. */

@@ -43,27 +43,17 @@ public final class RedisCpuPerKey {
             for (Map.Entry<String, ThrowingRunnable> c : contenders.entrySet()) {
                 int r = c.getKey().equals("redissonMultiLock") ? Math.max(1, reps / 5) : reps;
                 c.getValue().run();
-                double before = cpuSeconds(info.sync().info("cpu"));
+                double before = RedisInfo.cpuSeconds(info.sync().info("cpu"));
                 for (int i = 0; i < r; i++) {
                     c.getValue().run();
                 }
-                double after = cpuSeconds(info.sync().info("cpu"));
+                double after = RedisInfo.cpuSeconds(info.sync().info("cpu"));
                 System.out.printf("%s,%.3f%n", c.getKey(), (after - before) * 1e6 / ((double) r * n));
             }
         } finally {
             client.shutdown();
             bench.tearDown();
         }
-    }
-
-    private static double cpuSeconds(String info) {
-        double total = 0;
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        return total;
     }
 
     /** A contender's one acquire+release. */

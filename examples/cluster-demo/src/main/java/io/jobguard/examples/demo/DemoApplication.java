@@ -1,19 +1,13 @@
 package io.jobguard.examples.demo;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.context.annotation.Bean;
 import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
-
-import java.time.Clock;
-import java.time.Duration;
 
 /**
  * One node of the demo cluster. {@code demo.clock-offset} (demo only) shifts this node's scheduler
- * clock, as if the server's clock were wrong by that much; job-guard still runs each nominal fire
- * time once in the cluster.
+ * clock ({@link SkewedScheduler}), as if the server's clock were wrong by that much; job-guard still
+ * runs each nominal fire time once in the cluster. The jobs are in {@link DemoJobs} and {@link OrderService}.
  */
 @SpringBootApplication
 @EnableScheduling
@@ -26,20 +20,5 @@ public class DemoApplication {
      */
     public static void main(String[] args) {
         SpringApplication.run(DemoApplication.class, args);
-    }
-
-    /**
-     * The scheduler every {@code @Scheduled} method runs on, with a deliberately skewed clock.
-     *
-     * @param offset how far this node's clock is off
-     * @return the scheduler
-     */
-    @Bean
-    ThreadPoolTaskScheduler taskScheduler(@Value("${demo.clock-offset:0s}") Duration offset) {
-        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-        scheduler.setPoolSize(4);
-        scheduler.setThreadNamePrefix("demo-scheduler-");
-        scheduler.setClock(Clock.offset(Clock.systemDefaultZone(), offset));
-        return scheduler;
     }
 }

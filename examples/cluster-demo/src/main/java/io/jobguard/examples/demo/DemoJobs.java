@@ -15,9 +15,6 @@ import java.time.Instant;
 @Component
 class DemoJobs {
 
-    static final String EVERY_SECOND = "demo:runs:every-second";
-    static final String OVERRUNNING = "demo:runs:overrunning";
-
     private final StringRedisTemplate redis;
     private final String node;
     private int overrunningRuns;
@@ -31,14 +28,14 @@ class DemoJobs {
     @Scheduled(cron = "* * * * * *")
     @ClusterSingleton(name = "every-second", type = GuardType.RETURN, lease = "10s")
     public void everySecond() {
-        record(EVERY_SECOND);
+        record(DemoKeys.EVERY_SECOND);
     }
 
     /** Every two seconds, WAIT; every third run overruns its period, so the next firing runs late. */
     @Scheduled(cron = "*/2 * * * * *")
     @ClusterSingleton(name = "overrunning", type = GuardType.WAIT, lease = "10s", waitFor = "5s")
     public void overrunning() throws InterruptedException {
-        record(OVERRUNNING);
+        record(DemoKeys.OVERRUNNING);
         if (++overrunningRuns % 3 == 0) {
             Thread.sleep(2500);
         }

@@ -4,6 +4,7 @@ import io.jobguard.examples.support.DemoRedis;
 import io.jobguard.examples.support.RunLedger;
 
 import java.io.File;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -152,8 +153,8 @@ public final class DemoRunner {
         RunLedger everySecond;
         RunLedger overrunning;
         try {
-            everySecond = RunLedger.of(lists.range(DemoJobs.EVERY_SECOND));
-            overrunning = RunLedger.of(lists.range(DemoJobs.OVERRUNNING));
+            everySecond = RunLedger.of(lists.range(DemoKeys.EVERY_SECOND));
+            overrunning = RunLedger.of(lists.range(DemoKeys.OVERRUNNING));
         } catch (RuntimeException e) {
             throw new HarnessProblem("could not read the runs the nodes recorded in Redis", e);
         }
@@ -171,8 +172,8 @@ public final class DemoRunner {
         System.out.printf("every-second fire times in window: %d, duplicates (all jobs): %d, misses: %d%n",
                 Duration.between(from, to).toSeconds() + 1, duplicates.size(), misses.size());
         System.out.printf("batch locks on SKUs: %s orders locked, %s conflicts (skipped, nothing half-locked)%n",
-                informational(() -> lists.get(OrderService.ACQUIRED)),
-                informational(() -> lists.get(OrderService.CONFLICTS)));
+                informational(() -> lists.get(DemoKeys.ACQUIRED)),
+                informational(() -> lists.get(DemoKeys.CONFLICTS)));
         System.out.println();
         System.out.println("== GET /actuator/jobguard (node-A)");
         System.out.println(informational(() -> get(http, ports[0], "/actuator/jobguard")));
@@ -250,32 +251,31 @@ public final class DemoRunner {
         }
     }
 
-    /** Writes to the console and to the demo's log file. */
-    private static final class TeeOutputStream extends OutputStream {
-        private final OutputStream first;
-        private final OutputStream second;
+    /** Writes to the console ({@code out}) and to the demo's log file ({@code copy}). */
+    private static final class TeeOutputStream extends FilterOutputStream {
+        private final OutputStream copy;
 
-        TeeOutputStream(OutputStream first, OutputStream second) {
-            this.first = first;
-            this.second = second;
+        TeeOutputStream(OutputStream out, OutputStream copy) {
+            super(out);
+            this.copy = copy;
         }
 
         @Override
         public void write(int b) throws IOException {
-            first.write(b);
-            second.write(b);
+            out.write(b);
+            copy.write(b);
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            first.write(b, off, len);
-            second.write(b, off, len);
+            out.write(b, off, len);
+            copy.write(b, off, len);
         }
 
         @Override
         public void flush() throws IOException {
-            first.flush();
-            second.flush();
+            out.flush();
+            copy.flush();
         }
     }
 }

@@ -12,25 +12,12 @@ import java.util.function.BooleanSupplier;
  * Polls a node's health URL until it answers UP. On a loaded machine the first answers of a
  * starting Spring Boot node take seconds; every I/O error (refused, reset, a request timing out)
  * therefore only means "not yet", and only the overall deadline (or a dead process) ends the wait.
+ *
+ * @param http           the client
+ * @param requestTimeout bound of one request
+ * @param pause          between attempts
  */
-final class HealthPoller {
-
-    private final HttpClient http;
-    private final Duration requestTimeout;
-    private final Duration pause;
-
-    /**
-     * Creates a poller.
-     *
-     * @param http           the client
-     * @param requestTimeout bound of one request
-     * @param pause          between attempts
-     */
-    HealthPoller(HttpClient http, Duration requestTimeout, Duration pause) {
-        this.http = http;
-        this.requestTimeout = requestTimeout;
-        this.pause = pause;
-    }
+record HealthPoller(HttpClient http, Duration requestTimeout, Duration pause) {
 
     /**
      * Polls until the URL answers a body containing {@code UP}, the deadline passes or {@code giveUp}

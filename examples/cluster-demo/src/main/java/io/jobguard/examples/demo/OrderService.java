@@ -19,9 +19,6 @@ import java.util.concurrent.ThreadLocalRandom;
 @Service
 class OrderService {
 
-    static final String ACQUIRED = "demo:batch:acquired";
-    static final String CONFLICTS = "demo:batch:conflicts";
-
     private final BatchLocks locks;
     private final StringRedisTemplate redis;
 
@@ -40,11 +37,11 @@ class OrderService {
         }
         BatchAttempt attempt = locks.tryAcquire("sku", skus, Duration.ofSeconds(30));
         if (!attempt.acquired()) {
-            redis.opsForValue().increment(CONFLICTS);
+            redis.opsForValue().increment(DemoKeys.CONFLICTS);
             return;
         }
         try (BatchLease lease = attempt.orElseThrow()) {
-            redis.opsForValue().increment(ACQUIRED);
+            redis.opsForValue().increment(DemoKeys.ACQUIRED);
             Thread.sleep(random.nextInt(20, 120));
             if (!lease.isValid()) {
                 throw new IllegalStateException("lease lost while processing an order");

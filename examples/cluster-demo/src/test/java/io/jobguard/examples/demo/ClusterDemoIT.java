@@ -48,15 +48,15 @@ class ClusterDemoIT {
         // T = to + 6 s runs on the fastest node (clock +3 s) at real time to + 3 s, after the slowest
         // node (clock -2 s) has fired `to` (at real time to + 2 s)
         await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
-                .until(() -> RunLedger.of(lists.range(DemoJobs.EVERY_SECOND)).runs().containsKey(to.plusSeconds(6)));
+                .until(() -> RunLedger.of(lists.range(DemoKeys.EVERY_SECOND)).runs().containsKey(to.plusSeconds(6)));
 
-        RunLedger everySecond = RunLedger.of(lists.range(DemoJobs.EVERY_SECOND));
-        RunLedger overrunning = RunLedger.of(lists.range(DemoJobs.OVERRUNNING));
+        RunLedger everySecond = RunLedger.of(lists.range(DemoKeys.EVERY_SECOND));
+        RunLedger overrunning = RunLedger.of(lists.range(DemoKeys.OVERRUNNING));
         assertThat(everySecond.duplicates()).as(everySecond.table(from, to, Duration.ofSeconds(1))).isEmpty();
         assertThat(everySecond.misses(from, to, Duration.ofSeconds(1)))
                 .as(everySecond.table(from, to, Duration.ofSeconds(1))).isEmpty();
         assertThat(overrunning.duplicates()).isEmpty();
         assertThat(overrunning.runs()).isNotEmpty();
-        assertThat(Long.parseLong(lists.get(OrderService.ACQUIRED))).isPositive();
+        assertThat(Long.parseLong(lists.get(DemoKeys.ACQUIRED))).isPositive();
     }
 }

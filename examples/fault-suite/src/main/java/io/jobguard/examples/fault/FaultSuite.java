@@ -216,12 +216,12 @@ public final class FaultSuite {
         while (!nodes.stream().allMatch(NodeJvm::ready)) {
             for (NodeJvm node : nodes) {
                 if (!node.alive()) {
-                    throw new IllegalStateException(node.name + " exited during startup; see " + node.log);
+                    throw new IllegalStateException(node.name() + " exited during startup; see " + node.log());
                 }
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the nodes were not ready within 180 s; see the logs in "
-                        + nodes.get(0).log.getParent());
+                        + nodes.get(0).log().getParent());
             }
             Thread.sleep(100);
         }
@@ -289,7 +289,7 @@ public final class FaultSuite {
 
         @Override
         public void killed(NodeJvm node) {
-            ledger.write("KILLED", node.name);
+            ledger.write("KILLED", node.name());
         }
 
         @Override

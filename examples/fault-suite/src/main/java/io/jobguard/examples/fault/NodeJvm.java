@@ -9,24 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** One node as its own JVM: started, signalled (SIGKILL, SIGSTOP, SIGCONT, SIGTERM) and read through its ledger. */
-final class NodeJvm {
-
-    final String name;
-    final String clockOffset;
-    final Path ledger;
-    final Path clockFile;
-    final Path log;
-    private final Process process;
-
-    private NodeJvm(String name, String clockOffset, Path ledger, Path clockFile, Path log, Process process) {
-        this.name = name;
-        this.clockOffset = clockOffset;
-        this.ledger = ledger;
-        this.clockFile = clockFile;
-        this.log = log;
-        this.process = process;
-    }
+/**
+ * One node as its own JVM: started, signalled (SIGKILL, SIGSTOP, SIGCONT, SIGTERM) and read through its ledger.
+ *
+ * @param name      the node's name
+ * @param ledger    its ledger file
+ * @param clockFile the file its scheduler clock's step is written to
+ * @param log       its console output
+ * @param process   the JVM
+ */
+record NodeJvm(String name, Path ledger, Path clockFile, Path log, Process process) {
 
     static NodeJvm start(String name, String clockOffset, String library, Path dir, String classpath,
                          List<String> extraArgs) throws IOException {
@@ -44,7 +36,7 @@ final class NodeJvm {
                 "--jobguard.enabled=" + "job-guard".equals(library)));
         command.addAll(extraArgs);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return new NodeJvm(name, clockOffset, ledger, clockFile, log, process);
+        return new NodeJvm(name, ledger, clockFile, log, process);
     }
 
     long pid() {

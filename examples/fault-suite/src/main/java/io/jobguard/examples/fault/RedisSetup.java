@@ -15,17 +15,20 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-/** The Redis a scenario runs against (started fresh per run, no persistence) and how nodes reach it. */
-abstract class RedisSetup implements AutoCloseable {
+/**
+ * The Redis a scenario runs against (started fresh per run, no persistence) and how nodes reach it:
+ * a {@link Standalone} server, a {@link Sentinel} pair or a {@link Cluster}.
+ */
+sealed interface RedisSetup extends AutoCloseable {
 
     /** Spring Boot arguments that point a node at this Redis. */
-    abstract List<String> springArgs();
+    List<String> springArgs();
 
     /** The server that takes writes now (for standalone: the only one). */
-    abstract RedisServerProcess primary();
+    RedisServerProcess primary();
 
     @Override
-    public abstract void close();
+    void close();
 
     static RedisSetup startStandalone() {
         return new Standalone(RedisServerProcess.start());
@@ -59,20 +62,20 @@ abstract class RedisSetup implements AutoCloseable {
         throw new IllegalStateException(what + " did not happen within " + timeout.toSeconds() + " s");
     }
 
-    static final class Standalone extends RedisSetup {
-        private final RedisServerProcess server;
-
-        Standalone(RedisServerProcess server) {
-            this.server = server;
-        }
+    /**
+     * One server.
+     *
+     * @param server the server
+     */
+    record Standalone(RedisServerProcess server) implements RedisSetup {
 
         @Override
-        List<String> springArgs() {
+        public List<String> springArgs() {
             return List.of("--spring.data.redis.host=" + server.host(), "--spring.data.redis.port=" + server.port());
         }
 
         @Override
-        RedisServerProcess primary() {
+        public RedisServerProcess primary() {
             return server;
         }
 
@@ -86,49 +89,32 @@ abstract class RedisSetup implements AutoCloseable {
      * Primary, replica and one Sentinel (quorum 1, primary down after 1 s). The harness's own
      * {@code RedisSentinelProcess} does not expose the Sentinel's port or the replica, which the
      * failover-with-lost-writes scenario needs, so this builds the same topology from plain servers.
+     *
+     * @param first    the server that starts as the primary
+     * @param second   the server that starts as its replica
+     * @param sentinel the Sentinel watching them
      */
-    static final class Sentinel extends RedisSetup {
-        static final String MASTER = "faultmaster";
-        private final RedisServerProcess first;
-        private final RedisServerProcess second;
-        private final Process sentinel;
-        private final int sentinelPort;
-        private final Path dir;
+    record Sentinel(RedisServerProcess first, RedisServerProcess second, SentinelProcess sentinel)
+            implements RedisSetup {
 
-        private Sentinel(RedisServerProcess first, RedisServerProcess second, Process sentinel, int sentinelPort,
-                         Path dir) {
-            this.first = first;
-            this.second = second;
-            this.sentinel = sentinel;
-            this.sentinelPort = sentinelPort;
-            this.dir = dir;
-        }
+        static final String MASTER = "faultmaster";
 
         static Sentinel start() {
             RedisServerProcess master = RedisServerProcess.start();
             RedisServerProcess replica = RedisServerProcess.start();
-            Process process = null;
+            SentinelProcess sentinel = null;
             try {
                 replica.call("REPLICAOF", master.host(), Integer.toString(master.port()));
                 await(Duration.ofSeconds(20), "the replica's link to the primary",
                         () -> ((String) replica.call("INFO", "replication")).contains("master_link_status:up"));
-                Path dir = Files.createTempDirectory("fault-sentinel");
-                Path config = dir.resolve("sentinel.conf");
-                Files.writeString(config, String.join("\n",
-                        "sentinel monitor " + MASTER + " " + master.host() + " " + master.port() + " 1",
-                        "sentinel down-after-milliseconds " + MASTER + " 1000",
-                        "sentinel failover-timeout " + MASTER + " 5000", ""), StandardCharsets.UTF_8);
-                int port = freePort();
-                process = new ProcessBuilder(RedisBinary.executable().toString(), config.toString(), "--sentinel",
-                        "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString())
-                        .redirectErrorStream(true).redirectOutput(dir.resolve("sentinel.log").toFile()).start();
-                Sentinel setup = new Sentinel(master, replica, process, port, dir);
+                sentinel = SentinelProcess.start(master);
+                Sentinel setup = new Sentinel(master, replica, sentinel);
                 await(Duration.ofSeconds(20), "Sentinel to see the replica",
                         () -> setup.sentinelCall("SENTINEL", "REPLICAS", MASTER) instanceof List<?> l && !l.isEmpty());
                 return setup;
             } catch (IOException | RuntimeException e) {
-                if (process != null) {
-                    process.destroyForcibly();
+                if (sentinel != null) {
+                    sentinel.process().destroyForcibly();
                 }
                 replica.close();
                 master.close();
@@ -138,20 +124,20 @@ abstract class RedisSetup implements AutoCloseable {
 
         Object sentinelCall(String... args) {
             try {
-                return RespClient.once("127.0.0.1", sentinelPort, args);
+                return RespClient.once("127.0.0.1", sentinel.port(), args);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
 
         @Override
-        List<String> springArgs() {
+        public List<String> springArgs() {
             return List.of("--spring.data.redis.sentinel.master=" + MASTER,
-                    "--spring.data.redis.sentinel.nodes=127.0.0.1:" + sentinelPort);
+                    "--spring.data.redis.sentinel.nodes=127.0.0.1:" + sentinel.port());
         }
 
         @Override
-        RedisServerProcess primary() {
+        public RedisServerProcess primary() {
             Object reply = sentinelCall("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER);
             if (reply instanceof List<?> address && address.size() == 2) {
                 return Integer.parseInt(String.valueOf(address.get(1))) == first.port() ? first : second;
@@ -165,9 +151,37 @@ abstract class RedisSetup implements AutoCloseable {
 
         @Override
         public void close() {
-            sentinel.destroyForcibly();
+            sentinel.process().destroyForcibly();
             second.close();
             first.close();
+            sentinel.deleteDir();
+        }
+    }
+
+    /**
+     * The Sentinel of {@link Sentinel}.
+     *
+     * @param process the {@code redis-server --sentinel} process
+     * @param port    its port
+     * @param dir     its directory: configuration (which Sentinel rewrites) and log
+     */
+    record SentinelProcess(Process process, int port, Path dir) {
+
+        static SentinelProcess start(RedisServerProcess master) throws IOException {
+            Path dir = Files.createTempDirectory("fault-sentinel");
+            Path config = dir.resolve("sentinel.conf");
+            Files.writeString(config, String.join("\n",
+                    "sentinel monitor " + Sentinel.MASTER + " " + master.host() + " " + master.port() + " 1",
+                    "sentinel down-after-milliseconds " + Sentinel.MASTER + " 1000",
+                    "sentinel failover-timeout " + Sentinel.MASTER + " 5000", ""), StandardCharsets.UTF_8);
+            int port = freePort();
+            Process process = new ProcessBuilder(RedisBinary.executable().toString(), config.toString(), "--sentinel",
+                    "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString())
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("sentinel.log").toFile()).start();
+            return new SentinelProcess(process, port, dir);
+        }
+
+        void deleteDir() {
             try (var files = Files.walk(dir)) {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             } catch (IOException e) {
@@ -176,24 +190,20 @@ abstract class RedisSetup implements AutoCloseable {
         }
     }
 
-    static final class Cluster extends RedisSetup {
-        private final RedisClusterProcess cluster;
-
-        Cluster(RedisClusterProcess cluster) {
-            this.cluster = cluster;
-        }
-
-        RedisClusterProcess cluster() {
-            return cluster;
-        }
+    /**
+     * A Redis Cluster.
+     *
+     * @param cluster its masters and replicas
+     */
+    record Cluster(RedisClusterProcess cluster) implements RedisSetup {
 
         @Override
-        List<String> springArgs() {
+        public List<String> springArgs() {
             return List.of("--spring.data.redis.cluster.nodes=" + String.join(",", cluster.nodes()));
         }
 
         @Override
-        RedisServerProcess primary() {
+        public RedisServerProcess primary() {
             return cluster.masters().get(0);
         }
 

@@ -26,11 +26,10 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             NodeJvm holder = run.awaitHolder();
-            run.faultStart();
-            run.killed(holder);
-            holder.sigkill();
-            run.sleep(JobWork.LEASE);
-            run.faultEnd();
+            run.hold(() -> {
+                run.killed(holder);
+                holder.sigkill();
+            }, JobWork.LEASE);
         }
     },
     /** The holder is SIGSTOPped for lease + 3 s, then continued. */
@@ -38,11 +37,7 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             NodeJvm holder = run.awaitHolder();
-            run.faultStart();
-            holder.signal("STOP");
-            run.sleep(JobWork.LEASE.plusSeconds(3));
-            holder.signal("CONT");
-            run.faultEnd();
+            run.hold(() -> holder.signal("STOP"), JobWork.LEASE.plusSeconds(3), () -> holder.signal("CONT"));
         }
     },
     /** Redis shut down for 10 s, then started empty (no persistence). */
@@ -50,11 +45,7 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             RedisServerProcess redis = run.redis().primary();
-            run.faultStart();
-            redis.stop();
-            run.sleep(Duration.ofSeconds(10));
-            redis.restart();
-            run.faultEnd();
+            run.hold(redis::stop, Duration.ofSeconds(10), redis::restart);
         }
     },
     /** Redis restarted at once while a run holds its lease: every key is lost. */
@@ -71,22 +62,15 @@ enum Scenario {
     CLIENT_PAUSE(Topology.STANDALONE, "CLIENT PAUSE 5 s") {
         @Override
         void inject(FaultRun run) {
-            run.faultStart();
-            run.redis().primary().call("CLIENT", "PAUSE", "5000", "ALL");
-            run.sleep(Duration.ofSeconds(5));
-            run.faultEnd();
+            run.hold(() -> run.redis().primary().call("CLIENT", "PAUSE", "5000", "ALL"), Duration.ofSeconds(5));
         }
     },
     /** {@code CLIENT KILL TYPE normal} every 2 s, five times. */
     CLIENT_KILL(Topology.STANDALONE, "CLIENT KILL every 2 s (5×)") {
         @Override
         void inject(FaultRun run) {
-            run.faultStart();
-            for (int i = 0; i < 5; i++) {
-                run.redis().primary().call("CLIENT", "KILL", "TYPE", "normal");
-                run.sleep(Duration.ofSeconds(2));
-            }
-            run.faultEnd();
+            run.repeat(5, () -> run.redis().primary().call("CLIENT", "KILL", "TYPE", "normal"),
+                    Duration.ofSeconds(2));
         }
     },
     /** {@code FLUSHALL} while a run of the every-second job is in flight. */
@@ -94,10 +78,7 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             run.awaitHolder();
-            run.faultStart();
-            run.redis().primary().flushAll();
-            run.sleep(Duration.ofSeconds(1));
-            run.faultEnd();
+            run.hold(() -> run.redis().primary().flushAll(), Duration.ofSeconds(1));
         }
     },
     /** maxmemory just above use with allkeys-lru, and 5 MB/s of other data for 10 s. */
@@ -162,11 +143,7 @@ enum Scenario {
             RedisServerProcess master = cluster.cluster().masters().stream()
                     .filter(m -> !keysLike(m, "*" + JobWork.EVERY_SECOND + "*").isEmpty()).findFirst()
                     .orElse(cluster.cluster().masters().get(0));
-            run.faultStart();
-            master.stop();
-            run.sleep(Duration.ofSeconds(10));
-            cluster.cluster().ensureRunning();
-            run.faultEnd();
+            run.hold(master::stop, Duration.ofSeconds(10), () -> cluster.cluster().ensureRunning());
         }
     },
     /** node-C's link to Redis delayed 850 ms each way (1.7 s per round trip) for 10 s. */
@@ -174,24 +151,15 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             TcpProxy proxy = run.proxy();
-            run.faultStart();
-            proxy.delay(Duration.ofMillis(850));
-            run.sleep(Duration.ofSeconds(10));
-            proxy.delay(Duration.ZERO);
-            run.faultEnd();
+            run.hold(() -> proxy.delay(Duration.ofMillis(850)), Duration.ofSeconds(10),
+                    () -> proxy.delay(Duration.ZERO));
         }
     },
     /** node-C's connections to Redis cut every 2 s, five times. */
     PROXY_DROP(Topology.PROXIED, "node-C's connections cut every 2 s (5×)") {
         @Override
         void inject(FaultRun run) {
-            TcpProxy proxy = run.proxy();
-            run.faultStart();
-            for (int i = 0; i < 5; i++) {
-                proxy.dropConnections();
-                run.sleep(Duration.ofSeconds(2));
-            }
-            run.faultEnd();
+            run.repeat(5, run.proxy()::dropConnections, Duration.ofSeconds(2));
         }
     },
     /** node-C's link discards everything for 10 s; then its connections are cut and it may reconnect. */
@@ -199,12 +167,10 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             TcpProxy proxy = run.proxy();
-            run.faultStart();
-            proxy.blackhole();
-            run.sleep(Duration.ofSeconds(10));
-            proxy.dropConnections();
-            proxy.resume();
-            run.faultEnd();
+            run.hold(proxy::blackhole, Duration.ofSeconds(10), () -> {
+                proxy.dropConnections();
+                proxy.resume();
+            });
         }
     },
     /** node-B's scheduler clock stepped 30 s forward for 10 s, then back. */
@@ -212,11 +178,7 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             NodeJvm node = run.nodes().get(1);
-            run.faultStart();
-            node.stepClock(30_000);
-            run.sleep(Duration.ofSeconds(10));
-            node.stepClock(0);
-            run.faultEnd();
+            run.hold(() -> node.stepClock(30_000), Duration.ofSeconds(10), () -> node.stepClock(0));
         }
     };
 
@@ -272,5 +234,49 @@ enum Scenario {
         void note(String note);
 
         void sleep(Duration duration);
+
+        /**
+         * The common shape of a fault: between {@code FAULT_START} and {@code FAULT_END}, {@code begin},
+         * then {@code duration}, then {@code end}.
+         *
+         * @param begin    injects the fault
+         * @param duration how long it acts
+         * @param end      lifts it
+         */
+        default void hold(Runnable begin, Duration duration, Runnable end) {
+            faultStart();
+            begin.run();
+            sleep(duration);
+            end.run();
+            faultEnd();
+        }
+
+        /**
+         * A fault that lifts itself (or cannot be lifted): between {@code FAULT_START} and
+         * {@code FAULT_END}, {@code begin}, then {@code duration}.
+         *
+         * @param begin    injects the fault
+         * @param duration how long it acts
+         */
+        default void hold(Runnable begin, Duration duration) {
+            hold(begin, duration, () -> { });
+        }
+
+        /**
+         * A repeated fault: between {@code FAULT_START} and {@code FAULT_END}, {@code times} times
+         * {@code action} and then {@code pause}.
+         *
+         * @param times  how often
+         * @param action one injection
+         * @param pause  after each
+         */
+        default void repeat(int times, Runnable action, Duration pause) {
+            faultStart();
+            for (int i = 0; i < times; i++) {
+                action.run();
+                sleep(pause);
+            }
+            faultEnd();
+        }
     }
 }

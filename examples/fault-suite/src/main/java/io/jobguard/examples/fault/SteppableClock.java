@@ -20,32 +20,35 @@ final class SteppableClock extends Clock {
 
     private static final long REREAD_NANOS = Duration.ofMillis(100).toNanos();
 
-    private final Clock base;
-    private final Duration skew;
+    /** The system clock plus the fixed skew. */
+    private final Clock skewed;
     private final Path offsetFile;
     private volatile long stepMillis;
     private volatile long readAt;
     private volatile boolean read;
 
     SteppableClock(Clock base, Duration skew, Path offsetFile) {
-        this.base = base;
-        this.skew = skew;
+        this(Clock.offset(base, skew), offsetFile);
+    }
+
+    private SteppableClock(Clock skewed, Path offsetFile) {
+        this.skewed = skewed;
         this.offsetFile = offsetFile;
     }
 
     @Override
     public ZoneId getZone() {
-        return base.getZone();
+        return skewed.getZone();
     }
 
     @Override
     public Clock withZone(ZoneId zone) {
-        return new SteppableClock(base.withZone(zone), skew, offsetFile);
+        return new SteppableClock(skewed.withZone(zone), offsetFile);
     }
 
     @Override
     public Instant instant() {
-        return base.instant().plus(skew).plusMillis(step());
+        return skewed.instant().plusMillis(step());
     }
 
     private long step() {

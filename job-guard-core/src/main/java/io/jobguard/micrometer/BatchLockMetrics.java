@@ -12,7 +12,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Publishes a {@link BatchLocks} instance's acquisitions and lost leases as the batch meters named
@@ -24,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class BatchLockMetrics implements MeterBinder, BatchLockListener {
 
     private final BatchLocks locks;
-    private final AtomicReference<MeterRegistry> registry = new AtomicReference<>();
+    private final BoundRegistry registry = new BoundRegistry("BatchLockMetrics");
 
     /**
      * Creates the binder.
@@ -37,9 +36,7 @@ public final class BatchLockMetrics implements MeterBinder, BatchLockListener {
 
     @Override
     public void bindTo(MeterRegistry meterRegistry) {
-        if (!registry.compareAndSet(null, meterRegistry)) {
-            throw new IllegalStateException("BatchLockMetrics is already bound to a registry");
-        }
+        registry.bind(meterRegistry);
         locks.addListener(this);
     }
 

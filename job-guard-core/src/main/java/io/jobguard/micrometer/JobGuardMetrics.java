@@ -23,7 +23,7 @@ import java.util.function.ToDoubleFunction;
 public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
 
     private final JobGuard guard;
-    private final AtomicReference<MeterRegistry> registry = new AtomicReference<>();
+    private final BoundRegistry registry = new BoundRegistry("JobGuardMetrics");
     private final AtomicReference<Duration> clockSkew = new AtomicReference<>();
 
     /**
@@ -37,9 +37,7 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
 
     @Override
     public void bindTo(MeterRegistry meterRegistry) {
-        if (!registry.compareAndSet(null, meterRegistry)) {
-            throw new IllegalStateException("JobGuardMetrics is already bound to a registry");
-        }
+        registry.bind(meterRegistry);
         Tags ns = Tags.of(MetricNames.TAG_NAMESPACE, guard.config().namespace());
         Gauge.builder(MetricNames.LEASES_ACTIVE, guard, (ToDoubleFunction<JobGuard>) JobGuard::activeLeases)
                 .tags(ns).description("Leases this node holds now").register(meterRegistry);

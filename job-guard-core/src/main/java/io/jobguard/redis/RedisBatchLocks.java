@@ -11,7 +11,6 @@ import io.jobguard.batch.BatchLocks;
 import io.jobguard.batch.BatchRequest;
 import io.jobguard.batch.BatchResult;
 import io.jobguard.internal.KeepAlive;
-import io.jobguard.internal.Names;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
@@ -106,7 +105,6 @@ public final class RedisBatchLocks implements BatchLocks {
                                          BatchLockConfig config) {
         Objects.requireNonNull(connectionFactory, "connectionFactory");
         Objects.requireNonNull(config, "config");
-        Names.keyPrefix(keyPrefix, "keyPrefix");
         return new RedisBatchLocks(connectionFactory, keyPrefix, config);
     }
 

@@ -1,6 +1,5 @@
 package io.jobguard.redis;
 
-import io.jobguard.internal.Names;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
@@ -124,7 +123,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
                                          DurableAcquire durable) {
         Objects.requireNonNull(connectionFactory, "connectionFactory");
         Objects.requireNonNull(durable, "durable");
-        Names.keyPrefix(keyPrefix, "keyPrefix");
         return new RedisLeaseStore(connectionFactory, keyPrefix, durable);
     }
 

@@ -19,11 +19,9 @@
 -- Returns the number of keys released.
 
 -- BEGIN key type check (issue 20; checkType is in prelude.lua)
-if ARGV[3] == '1' then
-  local problem = checkType(KEYS[3], 'zset')
-  if problem then
-    return redis.error_reply(problem)
-  end
+local problem = ARGV[3] == '1' and checkType(KEYS[3], 'zset')
+if problem then
+  return redis.error_reply(problem)
 end
 -- END key type check
 

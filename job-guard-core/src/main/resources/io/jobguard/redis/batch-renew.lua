@@ -9,11 +9,9 @@
 -- Returns 1 when the lease was extended, 0 when its record or the hash is gone (lease lost).
 
 -- BEGIN key type check (issue 20; checkType is in prelude.lua)
-if ARGV[2] == '1' then
-  local problem = checkType(KEYS[3], 'zset')
-  if problem then
-    return redis.error_reply(problem)
-  end
+local problem = ARGV[2] == '1' and checkType(KEYS[3], 'zset')
+if problem then
+  return redis.error_reply(problem)
 end
 -- END key type check
 

@@ -1,5 +1,6 @@
 package io.jobguard.internal.redis;
 
+import io.jobguard.internal.Names;
 import io.jobguard.store.JobId;
 
 import java.time.Instant;
@@ -11,27 +12,19 @@ import java.time.Instant;
  * so one script can touch them on Redis Cluster.
  *
  * <p>Internal API: not for use outside job-guard, may change without notice.
+ *
+ * @param prefix first segment of every key: checked here (not blank, no whitespace, control characters or
+ *               braces, at most 200 characters), so every store that builds keys refuses a bad prefix
  */
-public final class KeySchema {
-
-    private final String prefix;
+public record KeySchema(String prefix) {
 
     /**
-     * Creates the schema.
+     * Checks the prefix.
      *
-     * @param prefix first segment of every key
+     * @throws IllegalArgumentException naming {@code keyPrefix} if the prefix breaks the rules above
      */
-    public KeySchema(String prefix) {
-        this.prefix = prefix;
-    }
-
-    /**
-     * Returns the key prefix.
-     *
-     * @return the key prefix
-     */
-    public String prefix() {
-        return prefix;
+    public KeySchema {
+        Names.keyPrefix(prefix, "keyPrefix");
     }
 
     private String jobBase(JobId job) {

@@ -1,0 +1,33 @@
+package io.jobguard.micrometer;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The one registry a binder is bound to. Binding twice is a programming error (the binder registers
+ * itself as a listener on binding, so a second binding would count every event twice); events that
+ * come before the binding are not recorded.
+ */
+final class BoundRegistry {
+
+    private final AtomicReference<MeterRegistry> registry = new AtomicReference<>();
+    private final String binder;
+
+    BoundRegistry(String binder) {
+        this.binder = binder;
+    }
+
+    void bind(MeterRegistry meterRegistry) {
+        Objects.requireNonNull(meterRegistry, "meterRegistry");
+        if (!registry.compareAndSet(null, meterRegistry)) {
+            throw new IllegalStateException(binder + " is already bound to a registry");
+        }
+    }
+
+    /** The registry, or null before the binding. */
+    MeterRegistry get() {
+        return registry.get();
+    }
+}

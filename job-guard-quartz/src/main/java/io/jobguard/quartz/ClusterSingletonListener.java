@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Makes a Quartz scheduler cluster-safe without a JDBC job store: every nominal fire time of a
@@ -118,22 +117,14 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonListener.class);
 
     private final String name;
-    private final JobGuard jobGuard;
-    private final GuardedJobs guardedJobs;
-    private final AtomicLong listenerErrors = new AtomicLong();
-    private final FirePermits permits;
-    private final QuartzStartupRecovery startupRecovery;
+    /** The firings' decision, which also holds the parts the other callbacks use. */
     private final QuartzAdmission admission;
 
     private ClusterSingletonListener(Builder builder) {
         this.name = builder.name;
-        this.jobGuard = builder.jobGuard;
-        Duration lease = builder.lease != null ? builder.lease : jobGuard.config().defaultLease();
-        this.guardedJobs = new GuardedJobs(builder.guard, builder.type, lease, builder.waitFor);
-        this.permits = new FirePermits(jobGuard.config().nodeId(), listenerErrors);
-        io.jobguard.MissedFireTimes missed = new io.jobguard.MissedFireTimes(jobGuard);
-        this.startupRecovery = new QuartzStartupRecovery(missed, guardedJobs::resolve, jobGuard.config().nodeId());
-        this.admission = new QuartzAdmission(jobGuard, guardedJobs, permits, missed, startupRecovery, listenerErrors);
+        Duration lease = builder.lease != null ? builder.lease : builder.jobGuard.config().defaultLease();
+        this.admission = QuartzAdmission.create(builder.jobGuard,
+                new GuardedJobs(builder.guard, builder.type, lease, builder.waitFor));
     }
 
     /**
@@ -194,7 +185,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
      * @return job key ({@code group.name}) to options
      */
     public Map<String, JobOptions> guardedJobs() {
-        return guardedJobs.seen();
+        return admission.guardedJobs().seen();
     }
 
     /**
@@ -206,7 +197,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
      */
     public Optional<JobOptions> optionsOf(JobDetail detail) {
         try {
-            return Optional.ofNullable(guardedJobs.resolve(detail));
+            return Optional.ofNullable(admission.guardedJobs().resolve(detail));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
@@ -219,7 +210,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
      * @return the count since install
      */
     public long listenerErrors() {
-        return listenerErrors.get();
+        return admission.listenerErrors().get();
     }
 
     @Override
@@ -239,7 +230,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
 
     @Override
     public void triggerMisfired(Trigger trigger) {
-        log.debug("job-guard: trigger {} misfired on node {}", trigger.getKey(), jobGuard.config().nodeId());
+        log.debug("job-guard: trigger {} misfired on node {}", trigger.getKey(), nodeId());
     }
 
     @Override
@@ -247,7 +238,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
                                 CompletedExecutionInstruction instruction) {
         if (instruction != CompletedExecutionInstruction.RE_EXECUTE_JOB) {
             // normally jobWasExecuted released it already; this covers a JobListener chain Quartz cut short
-            permits.release(context.getFireInstanceId(), null);
+            admission.permits().release(context.getFireInstanceId(), null);
         }
     }
 
@@ -258,12 +249,13 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
 
     @Override
     public void jobExecutionVetoed(JobExecutionContext context) {
-        permits.release(context.getFireInstanceId(),
+        admission.permits().release(context.getFireInstanceId(),
                 new CancellationException("firing vetoed by another Quartz trigger listener"));
     }
 
     @Override
     public void jobWasExecuted(JobExecutionContext context, JobExecutionException jobException) {
+        FirePermits permits = admission.permits();
         try {
             if (jobException != null && jobException.refireImmediately()
                     && permits.holds(context.getFireInstanceId())) {
@@ -272,15 +264,19 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
             }
             permits.release(context.getFireInstanceId(), jobException);
         } catch (Throwable e) {
-            listenerErrors.incrementAndGet();
+            admission.listenerErrors().incrementAndGet();
             log.error("job-guard: Quartz job {} node={}: jobWasExecuted failed", context.getJobDetail().getKey(),
-                    jobGuard.config().nodeId(), e);
+                    nodeId(), e);
         }
     }
 
     @Override
     public String toString() {
-        return "ClusterSingletonListener[" + name + ", node=" + jobGuard.config().nodeId() + "]";
+        return "ClusterSingletonListener[" + name + ", node=" + nodeId() + "]";
+    }
+
+    private String nodeId() {
+        return admission.jobGuard().config().nodeId();
     }
 
     private void register(Scheduler scheduler) {
@@ -290,13 +286,13 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
                 throw new IllegalStateException("scheduler " + scheduler.getSchedulerName()
                         + " already has a listener named '" + name + "'");
             }
-            guardedJobs.resolveAll(scheduler);
+            admission.guardedJobs().resolveAll(scheduler);
             listeners.addJobListener(this, EverythingMatcher.allJobs());
             listeners.addTriggerListener(this, EverythingMatcher.allTriggers());
             // issue 15 item 3: fire times lost while no node ran are caught up at start, not at the next firing
-            startupRecovery.install(scheduler);
+            admission.startupRecovery().install(scheduler);
             log.info("job-guard: guarding Quartz scheduler {} on node {} ({} guarded jobs so far)",
-                    scheduler.getSchedulerName(), jobGuard.config().nodeId(), guardedJobs.seen().size());
+                    scheduler.getSchedulerName(), nodeId(), admission.guardedJobs().seen().size());
         } catch (SchedulerException e) {
             throw new IllegalStateException("cannot install job-guard on a Quartz scheduler: " + e.getMessage(), e);
         }

@@ -21,28 +21,35 @@ import java.util.concurrent.atomic.AtomicLong;
  * holds its permit runs; a guarded firing runs only when the engine admits its nominal fire time (after
  * any catch-up its misfire policy asks for), its permit kept by fire instance until the job ends; an
  * error vetoes a guarded firing (fail closed) and never blocks an unguarded one. Never throws: Quartz
- * silently drops a firing whose listener throws.
+ * silently drops a firing whose listener throws. Holds the parts of a {@link ClusterSingletonListener}; its other
+ * callbacks use them from here.
+ *
+ * @param jobGuard        the node's engine
+ * @param guardedJobs     the options of the guarded jobs
+ * @param fireTimes       the nominal fire times of the firings
+ * @param permits         the permits of the admitted firings, by fire instance
+ * @param missed          the catch-up of the fire times lost while no node ran
+ * @param startupRecovery the recovery at start, with its marker firings
+ * @param listenerErrors  how many callbacks failed for reasons other than the store
  */
-final class QuartzAdmission {
+record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTimes fireTimes, FirePermits permits,
+                       MissedFireTimes missed, QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonListener.class);
 
-    private final JobGuard jobGuard;
-    private final GuardedJobs guardedJobs;
-    private final NominalFireTimes fireTimes = new NominalFireTimes();
-    private final FirePermits permits;
-    private final MissedFireTimes missed;
-    private final QuartzStartupRecovery startupRecovery;
-    private final AtomicLong listenerErrors;
-
-    QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, FirePermits permits, MissedFireTimes missed,
-                    QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
-        this.jobGuard = jobGuard;
-        this.guardedJobs = guardedJobs;
-        this.permits = permits;
-        this.missed = missed;
-        this.startupRecovery = startupRecovery;
-        this.listenerErrors = listenerErrors;
+    /**
+     * The admission of a listener that guards {@code guardedJobs} on {@code jobGuard}, with new parts.
+     *
+     * @param jobGuard    the node's engine
+     * @param guardedJobs the options of the guarded jobs
+     * @return the admission
+     */
+    static QuartzAdmission create(JobGuard jobGuard, GuardedJobs guardedJobs) {
+        String nodeId = jobGuard.config().nodeId();
+        AtomicLong listenerErrors = new AtomicLong();
+        MissedFireTimes missed = new MissedFireTimes(jobGuard);
+        return new QuartzAdmission(jobGuard, guardedJobs, new NominalFireTimes(), new FirePermits(nodeId, listenerErrors),
+                missed, new QuartzStartupRecovery(missed, guardedJobs::resolve, nodeId), listenerErrors);
     }
 
     boolean veto(Trigger trigger, JobExecutionContext context) {

@@ -2,7 +2,6 @@ package io.jobguard.spring;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
-import io.jobguard.spring.actuator.GuardedJobsContributor;
 import io.jobguard.spring.aop.ClusterSingletonPostProcessor;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.scheduling.GuardInPathCheck;
@@ -56,16 +55,15 @@ class JobGuardInfrastructure {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static StartupReport jobGuardStartupReport(ObjectProvider<JobGuard> guard, GuardedJobRegistry registry,
-                                               ObjectProvider<GuardedJobsContributor> contributors,
-                                               ConfigurableListableBeanFactory beanFactory) {
-        return new StartupReport(guard, registry, contributors, beanFactory);
+    static StartupReport jobGuardStartupReport(ConfigurableListableBeanFactory beanFactory) {
+        return new StartupReport(beanFactory);
     }
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static LeaseHandOverOnShutdown jobGuardLeaseHandOverOnShutdown(ConfigurableListableBeanFactory beanFactory) {
-        return new LeaseHandOverOnShutdown(beanFactory);
+    static LeaseHandOverOnShutdown jobGuardLeaseHandOverOnShutdown(ConfigurableListableBeanFactory beanFactory,
+                                                                   Environment environment) {
+        return new LeaseHandOverOnShutdown(beanFactory, environment);
     }
 
     @Bean

@@ -5,7 +5,6 @@ import io.jobguard.JobGuard;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -24,19 +23,20 @@ import java.time.Duration;
  * for its running tasks in its own, earlier stop phase (bounded by {@code spring.lifecycle.timeout-per-shutdown-phase}),
  * and runs still going now are given up at once.
  */
-final class LeaseHandOverOnShutdown extends StopsBeforeRedis implements EnvironmentAware {
+final class LeaseHandOverOnShutdown extends StopsBeforeRedis {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseHandOverOnShutdown.class);
 
-    private volatile Environment environment;
+    private final Environment environment;
 
-    /** Two phases above the latest-stopping connection factory: before it, and before RedisClientsCloser. */
-    LeaseHandOverOnShutdown(ConfigurableListableBeanFactory beanFactory) {
+    /**
+     * Two phases above the latest-stopping connection factory: before it, and before RedisClientsCloser.
+     *
+     * @param beanFactory the context's bean factory
+     * @param environment the context's environment, with the scheduler's shutdown settings
+     */
+    LeaseHandOverOnShutdown(ConfigurableListableBeanFactory beanFactory, Environment environment) {
         super(beanFactory, 2);
-    }
-
-    @Override
-    public void setEnvironment(Environment environment) {
         this.environment = environment;
     }
 
@@ -64,11 +64,10 @@ final class LeaseHandOverOnShutdown extends StopsBeforeRedis implements Environm
     }
 
     private Duration schedulerWait() {
-        Environment env = environment;
-        if (env == null || !Boolean.parseBoolean(env.getProperty("spring.task.scheduling.shutdown.await-termination"))) {
+        if (!Boolean.parseBoolean(environment.getProperty("spring.task.scheduling.shutdown.await-termination"))) {
             return Duration.ZERO;
         }
-        return DurationParser.parseOrDefault(env.getProperty("spring.task.scheduling.shutdown.await-termination-period"),
+        return DurationParser.parseOrDefault(environment.getProperty("spring.task.scheduling.shutdown.await-termination-period"),
                 Duration.ZERO, "spring.task.scheduling.shutdown.await-termination-period");
     }
 }

@@ -18,19 +18,15 @@ import java.nio.charset.StandardCharsets;
  */
 final class ForceReleaseNotMappedResolver implements HandlerExceptionResolver, Ordered {
 
-    static final String ENABLED_PROPERTY = ReadOnlyWrites.ENABLED_PROPERTY;
-
     private final ReadOnlyWrites answers;
 
     /**
      * Creates the resolver.
      *
-     * @param basePath            the actuator base path ({@code management.endpoints.web.base-path})
-     * @param forceReleaseEnabled the value of {@value #ENABLED_PROPERTY}
-     * @param writeEnabled        the value of {@code jobguard.actuator.write-enabled}
+     * @param answers what a write on the read-only endpoint is answered with
      */
-    ForceReleaseNotMappedResolver(String basePath, boolean forceReleaseEnabled, boolean writeEnabled) {
-        this.answers = new ReadOnlyWrites(basePath, forceReleaseEnabled, writeEnabled);
+    ForceReleaseNotMappedResolver(ReadOnlyWrites answers) {
+        this.answers = answers;
     }
 
     @Override

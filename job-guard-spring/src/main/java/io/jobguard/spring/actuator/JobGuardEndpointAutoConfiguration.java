@@ -83,6 +83,13 @@ public class JobGuardEndpointAutoConfiguration {
         return leases == null || leases.supportsFencing();
     }
 
+    /** The answers to writes on the read-only endpoint, from the actuator base path and the two write switches. */
+    private static ReadOnlyWrites readOnlyWrites(Environment environment) {
+        return new ReadOnlyWrites(environment.getProperty("management.endpoints.web.base-path", "/actuator"),
+                environment.getProperty(ReadOnlyWrites.ENABLED_PROPERTY, Boolean.class, false),
+                environment.getProperty(ReadOnlyWrites.WRITE_PROPERTY, Boolean.class, false));
+    }
+
     /** A DELETE or POST the read-only endpoint does not map is answered with the settings it needs (servlet apps). */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -92,10 +99,7 @@ public class JobGuardEndpointAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ForceReleaseNotMappedResolver jobGuardForceReleaseNotMappedResolver(Environment environment) {
-            return new ForceReleaseNotMappedResolver(
-                    environment.getProperty("management.endpoints.web.base-path", "/actuator"),
-                    environment.getProperty(ForceReleaseNotMappedResolver.ENABLED_PROPERTY, Boolean.class, false),
-                    environment.getProperty(JobControl.ENABLED_PROPERTY, Boolean.class, false));
+            return new ForceReleaseNotMappedResolver(readOnlyWrites(environment));
         }
     }
 
@@ -108,10 +112,7 @@ public class JobGuardEndpointAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ReadOnlyWriteWebFluxHandler jobGuardReadOnlyWriteWebFluxHandler(Environment environment) {
-            return new ReadOnlyWriteWebFluxHandler(new ReadOnlyWrites(
-                    environment.getProperty("management.endpoints.web.base-path", "/actuator"),
-                    environment.getProperty(ReadOnlyWrites.ENABLED_PROPERTY, Boolean.class, false),
-                    environment.getProperty(JobControl.ENABLED_PROPERTY, Boolean.class, false)));
+            return new ReadOnlyWriteWebFluxHandler(readOnlyWrites(environment));
         }
     }
 

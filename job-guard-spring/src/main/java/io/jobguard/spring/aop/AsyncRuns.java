@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -85,47 +86,56 @@ final class AsyncRuns {
 
         static Object guard(Object publisher, Supplier<Decision> decide, BiConsumer<Instant, RunOutcome> record) {
             if (publisher instanceof Mono<?> mono) {
-                return Mono.defer(() -> {
-                    Decision d = decide.get();
-                    if (!d.admission().granted()) {
-                        record.accept(d.fireTime(), d.admission().refusal());
-                        return Mono.empty();
-                    }
-                    return held(mono, d, record);
-                });
+                return Mono.defer(() -> Held.start(decide, record, Mono.empty(),
+                        held -> mono.doOnError(held::failed).doFinally(held::finish)));
             }
             if (publisher instanceof Flux<?> flux) {
-                return Flux.defer(() -> {
-                    Decision d = decide.get();
-                    if (!d.admission().granted()) {
-                        record.accept(d.fireTime(), d.admission().refusal());
-                        return Flux.empty();
-                    }
-                    return held(flux, d, record);
-                });
+                return Flux.defer(() -> Held.start(decide, record, Flux.empty(),
+                        held -> flux.doOnError(held::failed).doFinally(held::finish)));
             }
             return publisher;
         }
+    }
 
-        private static <T> Mono<T> held(Mono<T> mono, Decision d, BiConsumer<Instant, RunOutcome> record) {
-            JobPermit permit = d.admission().permit();
-            permit.unbindFromCurrentThread();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            return mono.doOnError(failure::set).doFinally(signal -> finish(permit, d, signal, failure, record));
+    /**
+     * One admitted subscription of a Reactor publisher: its permit, unbound from the subscribing
+     * thread, is finished when the subscription completes, fails or is cancelled. Loaded only with
+     * Reactor.
+     */
+    private static final class Held {
+
+        private final Decision decision;
+        private final BiConsumer<Instant, RunOutcome> record;
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        private Held(Decision decision, BiConsumer<Instant, RunOutcome> record) {
+            this.decision = decision;
+            this.record = record;
         }
 
-        private static <T> Flux<T> held(Flux<T> flux, Decision d, BiConsumer<Instant, RunOutcome> record) {
-            JobPermit permit = d.admission().permit();
-            permit.unbindFromCurrentThread();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            return flux.doOnError(failure::set).doFinally(signal -> finish(permit, d, signal, failure, record));
+        /**
+         * Decides one subscription's firing: a refused one is recorded and answered with {@code refused};
+         * an admitted one is subscribed to through {@code subscribe}, under the permit.
+         */
+        static <P> P start(Supplier<Decision> decide, BiConsumer<Instant, RunOutcome> record, P refused,
+                           Function<Held, P> subscribe) {
+            Decision d = decide.get();
+            if (!d.admission().granted()) {
+                record.accept(d.fireTime(), d.admission().refusal());
+                return refused;
+            }
+            d.admission().permit().unbindFromCurrentThread();
+            return subscribe.apply(new Held(d, record));
         }
 
-        private static void finish(JobPermit permit, Decision d, SignalType signal, AtomicReference<Throwable> failure,
-                                   BiConsumer<Instant, RunOutcome> record) {
+        void failed(Throwable error) {
+            failure.set(error);
+        }
+
+        void finish(SignalType signal) {
             Throwable f = signal == SignalType.CANCEL ? new CancellationException("subscription cancelled")
                     : failure.get();
-            record.accept(d.fireTime(), permit.finish(f));
+            record.accept(decision.fireTime(), decision.admission().permit().finish(f));
         }
     }
 }

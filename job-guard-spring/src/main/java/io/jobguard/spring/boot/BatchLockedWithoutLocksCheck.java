@@ -12,16 +12,12 @@ import org.springframework.util.ReflectionUtils;
  * Fails startup when a bean has {@link BatchLocked} methods but the context has no
  * {@link BatchLocks} (no Redis, {@code jobguard.batch.enabled=false}, or a store without batch
  * support): without it the advisor is absent and those methods would run unlocked.
+ *
+ * @param beanFactory the context's bean factory, whose beans are checked
+ * @param store       the configured store ({@code jobguard.store}), named in the failure
  */
-final class BatchLockedWithoutLocksCheck implements SmartInitializingSingleton {
-
-    private final ConfigurableListableBeanFactory beanFactory;
-    private final String store;
-
-    BatchLockedWithoutLocksCheck(ConfigurableListableBeanFactory beanFactory, String store) {
-        this.beanFactory = beanFactory;
-        this.store = store;
-    }
+record BatchLockedWithoutLocksCheck(ConfigurableListableBeanFactory beanFactory, String store)
+        implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {

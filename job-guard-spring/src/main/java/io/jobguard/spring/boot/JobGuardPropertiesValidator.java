@@ -6,6 +6,7 @@ import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
 import org.springframework.validation.Errors;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.function.BiFunction;
 
@@ -39,8 +40,7 @@ final class JobGuardPropertiesValidator {
         checks.optional("namespace", p.namespace(), Names::namespace);
         checks.optional("nodeId", p.nodeId(), Names::name);
         checks.required("keyPrefix", p.keyPrefix(), Names::keyPrefix);
-        checks.required("defaultLease", p.defaultLease(), TimeBounds::lease);
-        checks.optional("defaultWaitFor", p.defaultWaitFor(), TimeBounds::nonNegative);
+        checks.defaults(p.defaultLease(), p.defaultWaitFor());
         checks.optional("busyGrace", p.busyGrace(), TimeBounds::nonNegative);
         checks.required("skewTolerance", p.skewTolerance(), TimeBounds::positive);
         checks.optional("catchUpWindow", p.catchUpWindow(), RecoveryOptions::checkWindow);
@@ -55,8 +55,7 @@ final class JobGuardPropertiesValidator {
         checks.required("maxKeys", b.maxKeys(), Counts::positive);
         checks.required("maxKeyLength", b.maxKeyLength(), Counts::positive);
         checks.required("waitPollInterval", b.waitPollInterval(), TimeBounds::positive);
-        checks.required("defaultLease", b.defaultLease(), TimeBounds::lease);
-        checks.optional("defaultWaitFor", b.defaultWaitFor(), TimeBounds::nonNegative);
+        checks.defaults(b.defaultLease(), b.defaultWaitFor());
         for (int i = 0; i < b.namespaces().size(); i++) {
             checks.required("namespaces[" + i + "]", b.namespaces().get(i), Names::namespace);
         }
@@ -68,6 +67,12 @@ final class JobGuardPropertiesValidator {
      * field's error.
      */
     private record Checks(Errors errors, String prefix) {
+
+        /** The lease and wait-for that jobs (or batch acquisitions) not setting their own get. */
+        void defaults(Duration defaultLease, Duration defaultWaitFor) {
+            required("defaultLease", defaultLease, TimeBounds::lease);
+            optional("defaultWaitFor", defaultWaitFor, TimeBounds::nonNegative);
+        }
 
         <T> void optional(String field, T value, BiFunction<T, String, ?> rule) {
             if (value != null) {

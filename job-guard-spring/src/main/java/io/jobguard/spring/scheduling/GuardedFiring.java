@@ -13,24 +13,15 @@ import java.util.function.Supplier;
  * admits the fire time and runs the method under the permit. Forwards the task's qualifier (so
  * Spring's scheduler router still picks the scheduler it names), long-lived flag and
  * {@code toString()}.
+ *
+ * @param task            Spring's scheduled runnable of the method
+ * @param job             the guarded method
+ * @param nominalFireTime the fire time of the firing being run, read once when it runs (for a
+ *                        recurring schedule, claimed from its trigger)
+ * @param firings         runs the firing under the guard
  */
-final class GuardedFiring implements SchedulingAwareRunnable {
-
-    private final Runnable task;
-    private final GuardedJob job;
-    private final Supplier<Instant> nominalFireTime;
-    private final GuardedFirings firings;
-
-    /**
-     * @param nominalFireTime the fire time of the firing being run, read once when it runs (for a
-     *                        recurring schedule, claimed from its trigger)
-     */
-    GuardedFiring(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime, GuardedFirings firings) {
-        this.task = task;
-        this.job = job;
-        this.nominalFireTime = nominalFireTime;
-        this.firings = firings;
-    }
+record GuardedFiring(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime, GuardedFirings firings)
+        implements SchedulingAwareRunnable {
 
     @Override
     public void run() {

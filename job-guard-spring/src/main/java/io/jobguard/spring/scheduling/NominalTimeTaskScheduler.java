@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A {@link TaskScheduler} decorator that gives every firing of a guarded {@code @Scheduled} method
@@ -25,24 +27,15 @@ import java.util.concurrent.ScheduledFuture;
  * and take the node's own instant as their time (the cluster-wide gap is the job's cool-down). The delegate reschedules the
  * trigger with its own {@code TriggerContext}, so fire times are computed on the clock of the
  * scheduler that runs the task (behind Spring's scheduler router, the scheduler it routes to).
+ *
+ * @param delegate the scheduler that runs every task
+ * @param registry the guarded methods, to recognize their tasks
+ * @param firings  runs each firing of a guarded method under the guard
  */
-final class NominalTimeTaskScheduler implements TaskScheduler {
+record NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry, GuardedFirings firings)
+        implements TaskScheduler {
 
     private static final Logger log = LoggerFactory.getLogger(NominalTimeTaskScheduler.class);
-
-    private final TaskScheduler delegate;
-    private final GuardedJobRegistry registry;
-    private final GuardedFirings firings;
-
-    NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry, GuardedFirings firings) {
-        this.delegate = delegate;
-        this.registry = registry;
-        this.firings = firings;
-    }
-
-    TaskScheduler delegate() {
-        return delegate;
-    }
 
     @Override
     public Clock getClock() {
@@ -51,59 +44,51 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
 
     @Override
     public ScheduledFuture<?> schedule(Runnable task, Trigger trigger) {
-        GuardedJob job = guarded(task);
-        if (job == null) {
-            return delegate.schedule(task, trigger);
-        }
-        return drive(task, job, FireTimeTrigger.of(job, trigger));
+        return route(task, () -> delegate.schedule(task, trigger),
+                job -> drive(task, job, FireTimeTrigger.of(job, trigger)));
     }
 
     @Override
     public ScheduledFuture<?> schedule(Runnable task, Instant startTime) {
-        GuardedJob job = guarded(task);
-        if (job == null) {
-            return delegate.schedule(task, startTime);
-        }
-        job.markRouted();
-        return delegate.schedule(new GuardedFiring(task, job, () -> startTime, firings), startTime);
+        return route(task, () -> delegate.schedule(task, startTime),
+                job -> delegate.schedule(firing(task, job, () -> startTime), startTime));
     }
 
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Instant startTime, Duration period) {
-        GuardedJob job = guarded(task);
-        if (job == null) {
-            return delegate.scheduleAtFixedRate(task, startTime, period);
-        }
-        return drive(task, job, FireTimeTrigger.alignedRate(job, grid(job, period), fromNow(startTime)));
+        return route(task, () -> delegate.scheduleAtFixedRate(task, startTime, period),
+                job -> drive(task, job, FireTimeTrigger.alignedRate(job, grid(job, period), fromNow(startTime))));
     }
 
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Duration period) {
-        GuardedJob job = guarded(task);
-        if (job == null) {
-            return delegate.scheduleAtFixedRate(task, period);
-        }
-        return drive(task, job, FireTimeTrigger.alignedRate(job, grid(job, period), Duration.ZERO));
+        return route(task, () -> delegate.scheduleAtFixedRate(task, period),
+                job -> drive(task, job, FireTimeTrigger.alignedRate(job, grid(job, period), Duration.ZERO)));
     }
 
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Instant startTime, Duration delay) {
-        GuardedJob job = guarded(task);
-        if (job == null) {
-            return delegate.scheduleWithFixedDelay(task, startTime, delay);
-        }
-        job.markRouted();
-        return delegate.scheduleWithFixedDelay(ownInstant(task, job), startTime, delay);
+        return route(task, () -> delegate.scheduleWithFixedDelay(task, startTime, delay),
+                job -> delegate.scheduleWithFixedDelay(ownInstant(task, job), startTime, delay));
     }
 
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Duration delay) {
+        return route(task, () -> delegate.scheduleWithFixedDelay(task, delay),
+                job -> delegate.scheduleWithFixedDelay(ownInstant(task, job), delay));
+    }
+
+    /** A task of no guarded method goes to the delegate untouched; a guarded method's task is scheduled by {@code guarded}. */
+    private ScheduledFuture<?> route(Runnable task, Supplier<ScheduledFuture<?>> unguarded,
+                                     Function<GuardedJob, ScheduledFuture<?>> guarded) {
         GuardedJob job = guarded(task);
-        if (job == null) {
-            return delegate.scheduleWithFixedDelay(task, delay);
-        }
+        return job == null ? unguarded.get() : guarded.apply(job);
+    }
+
+    /** The guarded firing of the task, the job marked as routed through this scheduler. */
+    private GuardedFiring firing(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime) {
         job.markRouted();
-        return delegate.scheduleWithFixedDelay(ownInstant(task, job), delay);
+        return new GuardedFiring(task, job, nominalFireTime, firings);
     }
 
     /**
@@ -113,7 +98,7 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
      * counts from the end of the run).
      */
     private GuardedFiring ownInstant(Runnable task, GuardedJob job) {
-        return new GuardedFiring(task, job, () -> job.schedule().latestAtOrBefore(job.clock().instant()), firings);
+        return firing(task, job, () -> job.schedule().latestAtOrBefore(job.clock().instant()));
     }
 
     /**
@@ -122,9 +107,8 @@ final class NominalTimeTaskScheduler implements TaskScheduler {
      * time from the trigger, which named it when the scheduler delayed the firing to it.
      */
     private ScheduledFuture<?> drive(Runnable task, GuardedJob job, FireTimeTrigger trigger) {
-        job.markRouted();
         log.debug("job-guard: job '{}' scheduled with nominal fire times from {}", job.options().name(), trigger);
-        return delegate.schedule(new GuardedFiring(task, job, trigger::claim, firings), trigger);
+        return delegate.schedule(firing(task, job, trigger::claim), trigger);
     }
 
     /**

@@ -129,6 +129,28 @@ class MeasuredLossWindowIT {
         assertThat(take(a, "a", detected.plusMillis(5600))).isEqualTo(AcquireResult.Status.ACQUIRED);
     }
 
+    /**
+     * A loss that keeps the schedule claims (a promoted replica had them, or only the job's epoch was evicted): the
+     * claims published before the loss say nothing of the grants after them, so they must not count as the nodes'
+     * re-publication.
+     */
+    @Test
+    void claimsPublishedBeforeTheLossDoNotCountAsRepublished() {
+        Instant now = a.serverTime();
+        assertThat(take(a, "a", now.plusMillis(1))).isEqualTo(AcquireResult.Status.ACQUIRED);
+        assertThat(take(b, "b", now.plusSeconds(3))).isEqualTo(AcquireResult.Status.ACQUIRED);
+        assertThat(take(c, "c", now.plusSeconds(5))).isEqualTo(AcquireResult.Status.ACQUIRED);
+        publishAll(true);
+        long lastView = a.serverTime().toEpochMilli();
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.serverTime().toEpochMilli() > lastView);
+        redis.call("DEL", "jgtest:{loss:report}:epoch");
+        Instant detected = a.serverTime();
+        assertThat(take(a, "a", detected.plusSeconds(20))).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+        awaitSettled(detected);
+        // B's and C's claims (3 s to live) are still there, but from before the loss: the window stays configured
+        assertThat(take(a, "a", detected.plusSeconds(30))).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+    }
+
     @Test
     void withoutARepublicationOfEveryNodeSeenBeforeTheLossTheWindowStaysConfigured() {
         Instant detected = runThenFlush(true);

@@ -2,8 +2,11 @@ package io.jobguard.redis;
 
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -46,6 +49,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class LossWindows {
 
+    private static final Logger log = LoggerFactory.getLogger(LossWindows.class);
+
     /** Marks a publication that carries the publisher's lead: {@code jglead:<millis>|<schedule>}. */
     static final String PREFIX = "jglead:";
 
@@ -68,6 +73,8 @@ final class LossWindows {
      * the loss, one per acquisition while it settles, would soon push it out of the kept ones).
      */
     private final Map<JobId, View> beforeLoss = new ConcurrentHashMap<>();
+    /** Per job: the loss (epoch creation) whose measured window was logged, so it is logged once. */
+    private final Map<JobId, Long> announced = new ConcurrentHashMap<>();
 
     /**
      * One publication's reply: the Redis time of it, the claims' time to live, each live node's lead (-1: unknown)
@@ -222,7 +229,14 @@ final class LossWindows {
                 max = Math.max(max, lead);
             }
         }
-        return Math.min(configured, max + MARGIN_MILLIS);
+        long measured = Math.min(configured, max + MARGIN_MILLIS);
+        if (measured < configured && !Long.valueOf(epoch).equals(announced.put(job, epoch))) {
+            log.info("job-guard: job '{}' (namespace '{}'): every live node re-published its clock lead after the history "
+                    + "loss noticed at {}; fire times from {} run again (the fleet's largest lead + {} ms = {} ms "
+                    + "instead of skew-tolerance, {} ms)", job.name(), job.namespace(), Instant.ofEpochMilli(epoch),
+                    Instant.ofEpochMilli(epoch + measured), MARGIN_MILLIS, measured, configured);
+        }
+        return measured;
     }
 
     /**

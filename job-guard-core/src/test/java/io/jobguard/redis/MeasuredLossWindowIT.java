@@ -1,5 +1,9 @@
 package io.jobguard.redis;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.RunLeaseRequest;
@@ -8,6 +12,7 @@ import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Duration;
@@ -162,6 +167,23 @@ class MeasuredLossWindowIT {
 
     @Test
     void afterTheLossAFireTimeLaterThanTheMeasuredLeadRunsAndEarlierOnesAreRefused() {
+        Logger logger = (Logger) LoggerFactory.getLogger(LossWindows.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            measuredWindowRunsAfterTheLead();
+        } finally {
+            logger.detachAppender(logged);
+        }
+        // operators learn once per loss when fire times run again, and from when
+        assertThat(logged.list).filteredOn(e -> e.getLevel() == Level.INFO)
+                .extracting(ILoggingEvent::getFormattedMessage).singleElement().asString()
+                .contains("job 'report' (namespace 'loss')", "run again", "lead + 250 ms",
+                        "instead of skew-tolerance, 60000 ms");
+    }
+
+    private void measuredWindowRunsAfterTheLead() {
         Instant detected = runThenFlush(true);
         republishAfterLoss(detected, true);
         // C's lead (5 s) bounds what may have run: its own fire time is refused, one after detection + 5.25 s runs

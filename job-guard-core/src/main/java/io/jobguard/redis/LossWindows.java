@@ -40,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <li>every node this node saw taking fire times shortly before the loss (named in a refusal) re-published
  *     after it.</li>
  * </ul>
- * While a job's lost epoch has no such view yet, {@link #wantsView} asks the store to re-publish before each
+ * While a job's lost epoch has no such view yet ({@link #settling}), the store re-publishes before each
  * acquisition, so the first safe view comes with the first firing one interval after the loss instead of at
  * the next scheduled check.
  * Not covered: a node that joined after this node's last view before the loss and stopped before the first
@@ -284,16 +284,16 @@ final class LossWindows {
     }
 
     /**
-     * Whether this node should re-publish the job's schedule before its next acquisition: it was refused after a
-     * loss, and its window for that epoch is not measured yet.
+     * Whether the job is settling after a loss: this node was refused ({@code HISTORY_LOST}) for the epoch it saw
+     * last, and no other reply came since. While the window for it is not measured yet, the store re-publishes
+     * before each acquisition.
      *
-     * @param job        the job
-     * @param created    the epoch's creation (Redis millis) this node saw last
-     * @param configured the configured window, in millis
-     * @return {@code true} while a fresh view may narrow the window
+     * @param job     the job
+     * @param created the epoch's creation (Redis millis) this node saw last
+     * @return {@code true} while the job settles after the loss of that epoch
      */
-    boolean wantsView(JobId job, String created, long configured) {
+    boolean settling(JobId job, String created) {
         Long epoch = unsettled.get(job);
-        return epoch != null && Long.toString(epoch).equals(created) && window(job, created, configured) >= configured;
+        return epoch != null && Long.toString(epoch).equals(created);
     }
 }

@@ -143,9 +143,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         long[] acked = {Long.MAX_VALUE};
         String lastEpoch = epochs.lastSeen(job);
         long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
-        if (lossWindows.wantsView(job, lastEpoch, configuredWindow)) {
-            publications.republish(job);
-        }
+        long refusalWindow = refusalWindow(job, lastEpoch, configuredWindow);
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.runLease(job), keys.fireMarker(job, r.nominalFireTime()), keys.fence(job),
                         keys.cooldown(job), keys.history(job), keys.epoch(job), keys.runRecord(job),
@@ -153,7 +151,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
                         Integer.toString(r.historySize()), lastEpoch,
-                        Long.toString(lossWindows.window(job, lastEpoch, configuredWindow)), epochs.highestToken(job),
+                        Long.toString(refusalWindow), epochs.highestToken(job),
                         RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
                         RecoveryArguments.mode(mode), Long.toString(RUN_RECORD_TTL.toMillis()),
                         Long.toString(configuredWindow)),
@@ -196,6 +194,19 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
             lossWindows.sawHolder(job, holder.nodeId(), holder.acquiredAt().toEpochMilli());
         }
         return AcquireResult.refused(AcquireResult.Status.valueOf(status), holder, ttl);
+    }
+
+    /**
+     * The history-loss window for this acquisition (see {@link LossWindows}): while the job settles after a loss and
+     * the window is not measured yet, this node re-publishes first, since a fresh view of the fleet may narrow it.
+     */
+    private long refusalWindow(JobId job, String lastEpoch, long configured) {
+        long window = lossWindows.window(job, lastEpoch, configured);
+        if (window < configured || !lossWindows.settling(job, lastEpoch)) {
+            return window;
+        }
+        publications.republish(job);
+        return lossWindows.window(job, lastEpoch, configured);
     }
 
     /** Durable acquire: the lease was granted but too few replicas acknowledged it; give it back and fail. */

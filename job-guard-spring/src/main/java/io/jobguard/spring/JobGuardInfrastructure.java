@@ -2,6 +2,7 @@ package io.jobguard.spring;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
+import io.jobguard.spring.actuator.GuardedJobsContributor;
 import io.jobguard.spring.aop.ClusterSingletonPostProcessor;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.scheduling.GuardInPathCheck;
@@ -55,8 +56,10 @@ class JobGuardInfrastructure {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static StartupReport jobGuardStartupReport(ConfigurableListableBeanFactory beanFactory) {
-        return new StartupReport(beanFactory);
+    static StartupReport jobGuardStartupReport(ObjectProvider<JobGuard> guard, GuardedJobRegistry registry,
+                                               ObjectProvider<GuardedJobsContributor> contributors,
+                                               ConfigurableListableBeanFactory beanFactory) {
+        return new StartupReport(guard, registry, contributors, beanFactory);
     }
 
     @Bean

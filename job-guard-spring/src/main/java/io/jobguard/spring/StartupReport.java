@@ -7,6 +7,7 @@ import io.jobguard.spring.internal.GuardedJobRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.scheduling.config.TaskManagementConfigUtils;
@@ -28,14 +29,17 @@ final class StartupReport implements ApplicationListener<ContextRefreshedEvent> 
 
     private static final Logger log = LoggerFactory.getLogger(StartupReport.class);
 
+    private final ObjectProvider<JobGuard> guard;
+    private final GuardedJobRegistry registry;
+    private final ObjectProvider<GuardedJobsContributor> contributors;
     private final ListableBeanFactory beanFactory;
     private final AtomicBoolean done = new AtomicBoolean();
 
-    /**
-     * @param beanFactory the context's bean factory, where the guarded methods' registry, the engine and the
-     *                    {@link GuardedJobsContributor}s are looked up when the report is made
-     */
-    StartupReport(ListableBeanFactory beanFactory) {
+    StartupReport(ObjectProvider<JobGuard> guard, GuardedJobRegistry registry,
+                  ObjectProvider<GuardedJobsContributor> contributors, ListableBeanFactory beanFactory) {
+        this.guard = guard;
+        this.registry = registry;
+        this.contributors = contributors;
         this.beanFactory = beanFactory;
     }
 
@@ -46,9 +50,8 @@ final class StartupReport implements ApplicationListener<ContextRefreshedEvent> 
                 || !done.compareAndSet(false, true)) {
             return;
         }
-        GuardedJobRegistry registry = beanFactory.getBean(JobGuardInfrastructure.REGISTRY_BEAN, GuardedJobRegistry.class);
-        JobGuard engine = beanFactory.getBeanProvider(JobGuard.class).getIfAvailable();
-        List<String> jobs = jobs(registry);
+        JobGuard engine = guard.getIfAvailable();
+        List<String> jobs = jobs();
         if (engine == null) {
             if (!jobs.isEmpty()) {
                 log.warn("job-guard: no JobGuard bean: guarded jobs {} are not guarded", jobs);
@@ -70,13 +73,13 @@ final class StartupReport implements ApplicationListener<ContextRefreshedEvent> 
         }
     }
 
-    private List<String> jobs(GuardedJobRegistry registry) {
+    private List<String> jobs() {
         List<String> jobs = new ArrayList<>();
         for (GuardedJob job : registry.all()) {
             jobs.add(job.options().name() + " (" + job.schedule().describe() + ", " + job.options().type()
                     + ", lease " + job.options().lease() + ")");
         }
-        beanFactory.getBeanProvider(GuardedJobsContributor.class).orderedStream().forEach(c -> {
+        contributors.orderedStream().forEach(c -> {
             try {
                 for (GuardedJobsContributor.ContributedJob job : c.guardedJobs()) {
                     jobs.add(job.name() + " (" + (job.schedule() == null ? "schedule unknown" : job.schedule())

@@ -13,7 +13,6 @@ import org.springframework.scheduling.config.CronTask;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * Applications whose guarded schedule does not go through job-guard's scheduler, one per
@@ -25,8 +24,6 @@ import java.util.concurrent.CountDownLatch;
 @EnableAutoConfiguration
 @EnableScheduling
 class BypassApps {
-
-    static final CountDownLatch RAN = new CountDownLatch(1);
 
     @Bean
     Tick tick() {
@@ -72,7 +69,7 @@ class BypassApps {
         @Scheduled(cron = "* * * * * *")
         @ClusterSingleton(lease = "5s")
         public void run() {
-            RAN.countDown();
+            // the interceptor's log lines are what the tests look at
         }
     }
 }

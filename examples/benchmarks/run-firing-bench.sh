@@ -16,4 +16,5 @@ if [ "${SKIP_BUILD:-}" != 1 ]; then
 fi
 cp="$here/target/classes:$(cat "$here/target/cp.txt")"
 cd "$root"
-java -cp "$cp" io.jobguard.benchmarks.FiringBenchmark "${ROUNDS:-7}" "${FIRINGS:-2000}" docs/benchmarks/data
+. "$here/pinned.sh"
+bench_java -cp "$cp" io.jobguard.benchmarks.FiringBenchmark "${ROUNDS:-7}" "${FIRINGS:-2000}" docs/benchmarks/data

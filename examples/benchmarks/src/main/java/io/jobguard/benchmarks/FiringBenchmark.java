@@ -22,6 +22,7 @@ import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -65,6 +66,13 @@ public final class FiringBenchmark {
     /** One contender: one firing per call; parts it reports besides its whole latency. */
     private interface Contender {
         void fire(int i, long[][] partLatencies) throws Exception;
+
+        /**
+         * Untimed, after each firing: brings the contender to where the next firing of a real schedule
+         * finds it (nothing by default).
+         */
+        default void settle() {
+        }
     }
 
     /**
@@ -110,11 +118,28 @@ public final class FiringBenchmark {
                                RedissonClient redisson) {
         long start = System.currentTimeMillis() - Duration.ofDays(1).toMillis();
         JobOptions job = JobOptions.of("bench-job", Duration.ofSeconds(30));
-        contenders.put("jobguard-scheduler-thread", (i, part) -> {
-            long t0 = System.nanoTime();
-            JobPermit permit = guard.admit(job, Instant.ofEpochMilli(start + i)).permit();
-            part[0][i] = System.nanoTime() - t0;
-            permit.finish(null);
+        contenders.put("jobguard-scheduler-thread", new Contender() {
+            @Override
+            public void fire(int i, long[][] part) {
+                long t0 = System.nanoTime();
+                JobPermit permit = guard.admit(job, Instant.ofEpochMilli(start + i)).permit();
+                part[0][i] = System.nanoTime() - t0;
+                permit.finish(null);
+            }
+
+            /**
+             * finish() writes the release to the store's shared connection and returns without waiting
+             * for it. Fired back to back, the next acquire would queue behind that release and time it too;
+             * on a real schedule a job's firings are a period apart (a second at least) and the release has
+             * long been answered. One TIME on the same shared connection, answered after the release, waits
+             * for it here, untimed (its Redis CPU is in this contender's column, not in the ratios).
+             */
+            @Override
+            public void settle() {
+                try (RedisConnection connection = factory.getConnection()) {
+                    connection.serverCommands().time();
+                }
+            }
         });
 
         JobId storeJob = new JobId("default", "bench-store-job");
@@ -146,6 +171,12 @@ public final class FiringBenchmark {
                 throw new IllegalStateException("acquire script answered " + reply);
             }
         });
+
+        // What Redis spends on any one round trip (reading the request, writing the reply) and on any
+        // one script call, whatever the script does: the bounds below which no design of the two calls goes
+        contenders.put("one-command-set", (i, part) -> redis.set("bench-one-command", "v", SetArgs.Builder.px(30_000)));
+        String emptySha = redis.scriptLoad("return 1");
+        contenders.put("empty-script-evalsha", (i, part) -> redis.evalsha(emptySha, ScriptOutputType.INTEGER, new String[0]));
 
         String unlockSha = redis.scriptLoad(UNLOCK);
         contenders.put("floor-setnx-cad", (i, part) -> {
@@ -206,6 +237,7 @@ public final class FiringBenchmark {
                     long t0 = System.nanoTime();
                     c.fire(offset + i, part);
                     whole[i] = System.nanoTime() - t0;
+                    c.settle();
                 }
                 double cpu = (RedisInfo.cpuMicros(info.info("cpu")) - cpuBefore) / firings;
                 if (round == rounds) {
@@ -283,6 +315,16 @@ public final class FiringBenchmark {
                 medians.get("jobguard-acquire-release")[2] / medians.get("shedlock-default")[2]);
         System.out.printf("Redis CPU per firing, scheduler-thread firing / ShedLock: %.2fx%n",
                 medians.get("jobguard-scheduler-thread")[2] / medians.get("shedlock-default")[2]);
+        // Lower bounds (issue 19's note): what the acquire script alone, or two calls of an empty script,
+        // cost against ShedLock's whole firing
+        double shedCpu = medians.get("shedlock-default")[2];
+        System.out.printf("bound: acquire EVALSHA alone / ShedLock lock+unlock, latency: %.2fx, Redis CPU: %.2fx%n",
+                evalsha / shed, medians.get("acquire-script-evalsha")[2] / shedCpu);
+        System.out.printf("bound: acquire EVALSHA alone / floor, latency: %.2fx%n", evalsha / floor);
+        System.out.printf("bound: two empty-script EVALSHA / ShedLock lock+unlock, Redis CPU: %.2fx "
+                + "(one command: %.2f us, one empty script: %.2f us)%n",
+                2 * medians.get("empty-script-evalsha")[2] / shedCpu, medians.get("one-command-set")[2],
+                medians.get("empty-script-evalsha")[2]);
     }
 
     private static double median(List<double[]> rows, int column) {

@@ -4,7 +4,6 @@ import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockEvent;
 import io.jobguard.batch.BatchLockListener;
 import io.jobguard.batch.BatchLocks;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -56,11 +55,6 @@ public final class BatchLockMetrics implements MeterBinder, BatchLockListener {
 
     @Override
     public void onLeaseLost(BatchLease lease) {
-        MeterRegistry r = registry.get();
-        if (r != null) {
-            Counter.builder(MetricNames.LEASE_LOST)
-                    .tags(MetricNames.TAG_JOB, lease.namespace(), MetricNames.TAG_NAMESPACE, lease.namespace())
-                    .description("Leases lost while their run was alive").register(r).increment();
-        }
+        registry.leaseLost(lease.namespace(), lease.namespace());
     }
 }

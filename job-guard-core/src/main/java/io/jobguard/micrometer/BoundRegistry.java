@@ -1,5 +1,6 @@
 package io.jobguard.micrometer;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.Objects;
@@ -29,5 +30,19 @@ final class BoundRegistry {
     /** The registry, or null before the binding. */
     MeterRegistry get() {
         return registry.get();
+    }
+
+    /**
+     * Counts a lease lost while its run was alive in {@link MetricNames#LEASE_LOST} (nothing before the
+     * binding). Run and batch leases count into this one meter, defined here once so that both binders give
+     * it the same tag keys and description (Prometheus refuses one name with different tag keys).
+     */
+    void leaseLost(String job, String namespace) {
+        MeterRegistry r = registry.get();
+        if (r != null) {
+            Counter.builder(MetricNames.LEASE_LOST)
+                    .tags(MetricNames.TAG_JOB, job, MetricNames.TAG_NAMESPACE, namespace)
+                    .description("Leases lost while their run was alive").register(r).increment();
+        }
     }
 }

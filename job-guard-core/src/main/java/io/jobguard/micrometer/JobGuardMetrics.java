@@ -76,11 +76,6 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
 
     @Override
     public void onLeaseLost(RunContext context) {
-        MeterRegistry r = registry.get();
-        if (r != null) {
-            Counter.builder(MetricNames.LEASE_LOST)
-                    .tags(MetricNames.TAG_JOB, context.job(), MetricNames.TAG_NAMESPACE, guard.config().namespace())
-                    .description("Leases lost while their run was alive").register(r).increment();
-        }
+        registry.leaseLost(context.job(), guard.config().namespace());
     }
 }

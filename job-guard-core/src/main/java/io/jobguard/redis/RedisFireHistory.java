@@ -1,6 +1,7 @@
 package io.jobguard.redis;
 
 import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
@@ -41,7 +42,7 @@ final class RedisFireHistory {
     }
 
     void record(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
-        scripts.run(NOTE, ReturnType.INTEGER, List.of(keys.history(job)), List.of(outcome,
+        scripts.run(NOTE, ReturnType.INTEGER, List.of(keys.of(job, JobKey.HISTORY)), List.of(outcome,
                 Long.toString(fireTime.toEpochMilli()), nodeId, Integer.toString(Math.max(0, historySize))));
     }
 
@@ -62,8 +63,8 @@ final class RedisFireHistory {
             return out;
         }
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            List<byte[]> values = c.listCommands().lRange(keys.history(job).getBytes(StandardCharsets.UTF_8), 0,
-                    max - 1L);
+            List<byte[]> values = c.listCommands()
+                    .lRange(keys.of(job, JobKey.HISTORY).getBytes(StandardCharsets.UTF_8), 0, max - 1L);
             if (values != null) {
                 for (byte[] v : values) {
                     out.add(new String(v, StandardCharsets.UTF_8));

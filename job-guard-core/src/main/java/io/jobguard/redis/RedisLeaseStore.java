@@ -2,6 +2,7 @@ package io.jobguard.redis;
 
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.RedisEndpoints;
@@ -145,9 +146,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
         long refusalWindow = refusalWindow(job, lastEpoch, configuredWindow);
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
-                List.of(keys.runLease(job), keys.fireMarker(job, r.nominalFireTime()), keys.fence(job),
-                        keys.cooldown(job), keys.history(job), keys.epoch(job), keys.runRecord(job),
-                        keys.paused(job)),
+                List.of(keys.of(job, JobKey.RUN_LEASE), keys.fireMarker(job, r.nominalFireTime()),
+                        keys.of(job, JobKey.FENCE), keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.HISTORY),
+                        keys.of(job, JobKey.EPOCH), keys.of(job, JobKey.RUN_RECORD), keys.of(job, JobKey.PAUSED)),
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
                         Integer.toString(r.historySize()), lastEpoch,
@@ -226,7 +227,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     @Override
     public boolean renewRun(RunLeaseRequest r) {
         Long renewed = call(() -> scripts.run(RENEW, ReturnType.INTEGER,
-                List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime())),
+                List.of(keys.of(r.job(), JobKey.RUN_LEASE), keys.fireMarker(r.job(), r.nominalFireTime())),
                 List.of(r.ownerToken(), Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())))),
                 "renew run lease of " + r.job());
         return renewed != null && renewed == 1L;
@@ -294,8 +295,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public boolean forceReleaseRun(JobId job) {
-        Long deleted = call(() -> scripts.run(FORCE_RELEASE, ReturnType.INTEGER, List.of(keys.runLease(job)),
-                List.of(keys.releaseChannel(), keys.runReleaseTopic(job))), "force-release run lease of " + job);
+        Long deleted = call(() -> scripts.run(FORCE_RELEASE, ReturnType.INTEGER,
+                List.of(keys.of(job, JobKey.RUN_LEASE)), List.of(keys.releaseChannel(), keys.runReleaseTopic(job))),
+                "force-release run lease of " + job);
         return deleted != null && deleted == 1L;
     }
 
@@ -351,8 +353,8 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     public String blockingKey(RunLeaseRequest r, AcquireResult.Status status) {
         return switch (status) {
             case ALREADY_RAN -> keys.fireMarker(r.job(), r.nominalFireTime());
-            case COOLDOWN -> keys.cooldown(r.job());
-            default -> keys.runLease(r.job());
+            case COOLDOWN -> keys.of(r.job(), JobKey.COOLDOWN);
+            default -> keys.of(r.job(), JobKey.RUN_LEASE);
         };
     }
 

@@ -1,6 +1,7 @@
 package io.jobguard.redis;
 
 import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.JobId;
 import io.jobguard.store.JobPauses;
@@ -22,21 +23,21 @@ record RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             Long now = c.serverCommands().time(TimeUnit.MILLISECONDS);
             String value = (now == null ? 0 : now) + "|" + nodeId + "|" + by.replace('|', '/');
-            Boolean set = c.stringCommands().setNX(bytes(keys.paused(job)), bytes(value));
+            Boolean set = c.stringCommands().setNX(bytes(keys.of(job, JobKey.PAUSED)), bytes(value));
             return Boolean.TRUE.equals(set);
         }
     }
 
     boolean resume(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            Long deleted = c.keyCommands().del(bytes(keys.paused(job)));
+            Long deleted = c.keyCommands().del(bytes(keys.of(job, JobKey.PAUSED)));
             return deleted != null && deleted > 0;
         }
     }
 
     Optional<JobPauses.Pause> paused(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            byte[] raw = c.stringCommands().get(bytes(keys.paused(job)));
+            byte[] raw = c.stringCommands().get(bytes(keys.of(job, JobKey.PAUSED)));
             if (raw == null) {
                 return Optional.empty();
             }

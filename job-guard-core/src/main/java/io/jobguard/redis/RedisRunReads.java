@@ -1,6 +1,7 @@
 package io.jobguard.redis;
 
 import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.JobId;
@@ -20,7 +21,7 @@ import java.util.Optional;
 record RedisRunReads(ScriptRunner scripts, KeySchema keys) {
 
     Optional<LeaseRecord> currentRunLease(JobId job) {
-        byte[] key = bytes(keys.runLease(job));
+        byte[] key = bytes(keys.of(job, JobKey.RUN_LEASE));
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             String raw = readString(c, key);
             if (raw == null) {
@@ -33,7 +34,7 @@ record RedisRunReads(ScriptRunner scripts, KeySchema keys) {
 
     Optional<RunRecord> runRecord(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            Map<byte[], byte[]> raw = c.hashCommands().hGetAll(bytes(keys.runRecord(job)));
+            Map<byte[], byte[]> raw = c.hashCommands().hGetAll(bytes(keys.of(job, JobKey.RUN_RECORD)));
             return RecoveryArguments.record(raw);
         }
     }

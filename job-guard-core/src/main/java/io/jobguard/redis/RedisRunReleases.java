@@ -1,9 +1,11 @@
 package io.jobguard.redis;
 
 import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ReleaseNotifications;
 import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.JobId;
 import io.jobguard.store.RunLeaseRequest;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
@@ -76,8 +78,9 @@ final class RedisRunReleases {
 
     /** run-release.lua's KEYS: lease, marker, cool-down, run record, recent fire times. */
     private List<String> releaseKeys(RunLeaseRequest r) {
-        return List.of(keys.runLease(r.job()), keys.fireMarker(r.job(), r.nominalFireTime()), keys.cooldown(r.job()),
-                keys.runRecord(r.job()), keys.history(r.job()));
+        JobId job = r.job();
+        return List.of(keys.of(job, JobKey.RUN_LEASE), keys.fireMarker(job, r.nominalFireTime()),
+                keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.RUN_RECORD), keys.of(job, JobKey.HISTORY));
     }
 
     /** run-release.lua's ARGV; outcome '' (and duration 0) leaves the history entry as the acquire wrote it. */

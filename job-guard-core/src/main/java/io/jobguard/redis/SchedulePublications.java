@@ -1,6 +1,7 @@
 package io.jobguard.redis;
 
 import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.JobId;
@@ -40,7 +41,7 @@ final class SchedulePublications {
 
     /** Publishes the node's schedule of the job and returns every live node's claim (see {@code SchedulePublishing}). */
     List<ScheduleClaim> publish(JobId job, String nodeId, String schedule, Duration ttl) {
-        List<Object> reply = scripts.run(PUBLISH_SCHEDULE, ReturnType.MULTI, List.of(keys.schedules(job)),
+        List<Object> reply = scripts.run(PUBLISH_SCHEDULE, ReturnType.MULTI, List.of(keys.of(job, JobKey.SCHEDULES)),
                 List.of(nodeId, lossWindows.publication(schedule), Long.toString(Math.max(1, ttl.toMillis()))));
         last.put(job, new Publication(nodeId, schedule, ttl));
         List<ScheduleClaim> claims = new ArrayList<>();

@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * A {@link LeaseStore} on any ShedLock {@link LockProvider} (JDBC, Mongo, ZooKeeper, ...), so that
@@ -187,64 +188,70 @@ public final class ShedLockLeaseStore implements LeaseStore, ReleaseWatching {
 
     @Override
     public boolean renewRun(RunLeaseRequest r) {
-        HeldRun run = held.get(r.ownerToken());
-        if (run == null) {
-            return false;
-        }
-        synchronized (run) {
-            if (!run.alive()) {
-                return false;
-            }
-            long started = System.nanoTime();
-            Optional<SimpleLock> renewed;
-            try {
-                renewed = run.run.extend(r.lease(), Duration.ZERO);
-            } catch (UnsupportedOperationException e) {
-                if (!extendUnsupportedLogged) {
-                    extendUnsupportedLogged = true;
-                    log.warn("job-guard: job '{}' T={} node={}: ShedLock provider {} cannot extend locks, so run "
-                            + "leases cannot be kept alive; use leases longer than the runs", r.job(),
-                            r.nominalFireTime(), r.nodeId(), provider);
-                }
-                return false;
-            }
-            if (renewed.isEmpty()) {
-                run.deadline = started;
-                return false;
-            }
-            run.run = renewed.get();
-            run.deadline = started + r.lease().toNanos();
-            try {
-                run.marker.extend(r.markerTtl(), r.markerTtl()).ifPresent(m -> run.marker = m);
-            } catch (RuntimeException e) {
-                // The marker still lives lease + retention from acquisition; the run lease is what renewal guards.
-                failures.warn(log, "marker|" + r.job(), "job-guard: job '{}' T={} fire-time marker not extended "
-                        + "(it expires lease + retention after acquisition): {}", r.job(), r.nominalFireTime(),
-                        RateLimitedLog.causeChain(e));
-            }
-            return true;
-        }
+        return whileAlive(held.get(r.ownerToken()), run -> extend(run, r));
     }
 
     @Override
     public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
-        HeldRun run = held.remove(r.ownerToken());
-        if (run == null) {
-            return false;
-        }
-        synchronized (run) {
-            if (!run.alive()) {
-                // Unlocking now could release a lock another node took after ours expired.
-                return false;
-            }
+        boolean released = whileAlive(held.remove(r.ownerToken()), run -> {
             if (!cooldown.isZero() && !cooldown.isNegative()) {
                 Optional<SimpleLock> gap = provider.lock(config(clock.instant(), cooldownName(r.job()), cooldown, cooldown));
                 gap.ifPresent(SimpleLock::unlock);
             }
             run.deadline = System.nanoTime();
             run.run.unlock();
+            return true;
+        });
+        if (released) {
+            signals.signal(r.job());
         }
-        signals.signal(r.job());
+        return released;
+    }
+
+    /**
+     * Runs {@code step} on a run this store holds, under the run's monitor, only while its lease lives:
+     * extending or unlocking after it passed could act on a lock another node took since ours expired.
+     *
+     * @return false if the run is not held or its lease has passed, else what {@code step} answered
+     */
+    private static boolean whileAlive(HeldRun run, Predicate<HeldRun> step) {
+        if (run == null) {
+            return false;
+        }
+        synchronized (run) {
+            return run.alive() && step.test(run);
+        }
+    }
+
+    /** Extends the run lock by the lease and the marker by its TTL; false if the run lock was lost. */
+    private boolean extend(HeldRun run, RunLeaseRequest r) {
+        long started = System.nanoTime();
+        Optional<SimpleLock> renewed;
+        try {
+            renewed = run.run.extend(r.lease(), Duration.ZERO);
+        } catch (UnsupportedOperationException e) {
+            if (!extendUnsupportedLogged) {
+                extendUnsupportedLogged = true;
+                log.warn("job-guard: job '{}' T={} node={}: ShedLock provider {} cannot extend locks, so run "
+                        + "leases cannot be kept alive; use leases longer than the runs", r.job(),
+                        r.nominalFireTime(), r.nodeId(), provider);
+            }
+            return false;
+        }
+        if (renewed.isEmpty()) {
+            run.deadline = started;
+            return false;
+        }
+        run.run = renewed.get();
+        run.deadline = started + r.lease().toNanos();
+        try {
+            run.marker.extend(r.markerTtl(), r.markerTtl()).ifPresent(m -> run.marker = m);
+        } catch (RuntimeException e) {
+            // The marker still lives lease + retention from acquisition; the run lease is what renewal guards.
+            failures.warn(log, "marker|" + r.job(), "job-guard: job '{}' T={} fire-time marker not extended "
+                    + "(it expires lease + retention after acquisition): {}", r.job(), r.nominalFireTime(),
+                    RateLimitedLog.causeChain(e));
+        }
         return true;
     }
 

@@ -5,6 +5,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
@@ -163,8 +164,9 @@ public final class FiringBenchmark {
         contenders.put("acquire-script-evalsha", (i, part) -> {
             long t = rawStart + i;
             JobId rawJob = rawJobs.get(i % rawJobs.size());
-            String[] k = {keys.runLease(rawJob), keys.fireMarker(rawJob, Instant.ofEpochMilli(t)), keys.fence(rawJob),
-                keys.cooldown(rawJob), keys.history(rawJob), keys.epoch(rawJob), keys.runRecord(rawJob), keys.paused(rawJob)};
+            String[] k = {keys.of(rawJob, JobKey.RUN_LEASE), keys.fireMarker(rawJob, Instant.ofEpochMilli(t)),
+                keys.of(rawJob, JobKey.FENCE), keys.of(rawJob, JobKey.COOLDOWN), keys.of(rawJob, JobKey.HISTORY),
+                keys.of(rawJob, JobKey.EPOCH), keys.of(rawJob, JobKey.RUN_RECORD), keys.of(rawJob, JobKey.PAUSED)};
             List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench", Long.toString(t),
                     "1", "90000", "20", "", "60000", "0", "", "", "", "3024000000");
             if (!"ACQUIRED".equals(reply.get(0))) {

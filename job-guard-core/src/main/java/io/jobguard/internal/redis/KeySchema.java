@@ -31,24 +31,50 @@ public record KeySchema(String prefix) {
         return prefix + ":{" + job.namespace() + ":" + job.name() + "}";
     }
 
-    /**
-     * Returns its run lease key.
-     *
-     * @param job the job
-     * @return its run lease key
-     */
-    public String runLease(JobId job) {
-        return jobBase(job) + ":run";
+    /** The keys of one job that are named by their kind alone (the fire-time marker also needs its fire time). */
+    public enum JobKey {
+        /** The job's run lease. */
+        RUN_LEASE("run"),
+        /** The job's pause flag, set while an operator has paused the job cluster-wide. */
+        PAUSED("paused"),
+        /** The job's fencing counter. */
+        FENCE("fence"),
+        /**
+         * The job's epoch: written once (no TTL) with its creation time, so that the acquire script can tell a
+         * store that kept the job's history from one that lost it.
+         */
+        EPOCH("epoch"),
+        /** The job's fixed-delay cool-down. */
+        COOLDOWN("cooldown"),
+        /**
+         * The job's run record (issue 15): a hash of the latest fire times handled, started and completed,
+         * written by the acquire and release scripts.
+         */
+        RUN_RECORD("record"),
+        /** The job's list of recent fire times. */
+        HISTORY("history"),
+        /**
+         * The hash of schedules the nodes published for the job (field = node id, value =
+         * {@code <published-at millis>|<schedule>}).
+         */
+        SCHEDULES("schedules");
+
+        private final String suffix;
+
+        JobKey(String suffix) {
+            this.suffix = suffix;
+        }
     }
 
     /**
-     * Returns its pause flag key (set while an operator has paused the job cluster-wide).
+     * Returns one of a job's keys.
      *
-     * @param job the job
-     * @return its pause flag key
+     * @param job  the job
+     * @param kind which of its keys
+     * @return the key
      */
-    public String paused(JobId job) {
-        return jobBase(job) + ":paused";
+    public String of(JobId job, JobKey kind) {
+        return jobBase(job) + ":" + kind.suffix;
     }
 
     /**
@@ -60,69 +86,6 @@ public record KeySchema(String prefix) {
      */
     public String fireMarker(JobId job, Instant nominalFireTime) {
         return jobBase(job) + ":fired:" + nominalFireTime.toEpochMilli();
-    }
-
-    /**
-     * Returns its fencing counter key.
-     *
-     * @param job the job
-     * @return its fencing counter key
-     */
-    public String fence(JobId job) {
-        return jobBase(job) + ":fence";
-    }
-
-    /**
-     * Returns its epoch key: written once (no TTL) with its creation time, so that the acquire
-     * script can tell a store that kept the job's history from one that lost it.
-     *
-     * @param job the job
-     * @return its epoch key
-     */
-    public String epoch(JobId job) {
-        return jobBase(job) + ":epoch";
-    }
-
-    /**
-     * Returns its fixed-delay cool-down key.
-     *
-     * @param job the job
-     * @return its fixed-delay cool-down key
-     */
-    public String cooldown(JobId job) {
-        return jobBase(job) + ":cooldown";
-    }
-
-    /**
-     * Returns its run record (issue 15): a hash of the latest fire times handled, started and
-     * completed, written by the acquire and release scripts.
-     *
-     * @param job the job
-     * @return its run record key
-     */
-    public String runRecord(JobId job) {
-        return jobBase(job) + ":record";
-    }
-
-    /**
-     * Returns its list of recent fire times.
-     *
-     * @param job the job
-     * @return its list of recent fire times
-     */
-    public String history(JobId job) {
-        return jobBase(job) + ":history";
-    }
-
-    /**
-     * Returns the hash of schedules the nodes published for a job (field = node id, value =
-     * {@code <published-at millis>|<schedule>}).
-     *
-     * @param job the job
-     * @return its schedules hash
-     */
-    public String schedules(JobId job) {
-        return jobBase(job) + ":schedules";
     }
 
     /**

@@ -42,11 +42,10 @@ class KeysNeverCollideTest {
             for (String name : names) {
                 JobId job = new JobId(ns, name);
                 String owner = "job " + ns + " / " + name;
-                claim(owners, keys.runLease(job), owner);
-                claim(owners, keys.fence(job), owner);
+                for (KeySchema.JobKey kind : KeySchema.JobKey.values()) {
+                    claim(owners, keys.of(job, kind), owner);
+                }
                 claim(owners, keys.fireMarker(job, t), owner);
-                claim(owners, keys.history(job), owner);
-                claim(owners, keys.runRecord(job), owner);
                 claim(owners, keys.shedLock(ns, name), "shedlock " + ns + " / " + name);
                 claim(messages, keys.runReleaseTopic(job), owner);
             }

@@ -16,5 +16,4 @@ if [ "${SKIP_BUILD:-}" != 1 ]; then
 fi
 cp="$here/target/classes:$(cat "$here/target/cp.txt")"
 cd "$root"
-. "$here/pinned.sh"
-bench_java -cp "$cp" io.jobguard.benchmarks.FiringBenchmark "${ROUNDS:-7}" "${FIRINGS:-2000}" docs/benchmarks/data
+java -cp "$cp" io.jobguard.benchmarks.FiringBenchmark "${ROUNDS:-7}" "${FIRINGS:-2000}" docs/benchmarks/data

@@ -1,6 +1,7 @@
 package io.jobguard.redis;
 
-import io.lettuce.core.RedisFuture;
+import io.jobguard.internal.redis.LuaScript;
+import io.jobguard.internal.redis.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -13,9 +14,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Sends a script without waiting for its reply, on the Lettuce connection that a
  * {@link LettuceConnectionFactory} shares between all its users (its default). Commands on one connection
- * are executed in the order they were written, so every later command through the same factory (the next
- * acquire of this node, whichever thread sends it) is executed after this one. Loaded only for a Lettuce
- * factory, so Jedis-only applications need no Lettuce.
+ * are executed in the order they were written, so every later command through the same factory is executed
+ * after this one, unless the script had to be sent again (below). Loaded only for a Lettuce factory, so
+ * Jedis-only applications need no Lettuce.
  */
 final class LettuceRelease {
 
@@ -29,14 +30,28 @@ final class LettuceRelease {
     }
 
     /**
-     * Writes EVAL of {@code script} to the shared connection and returns its integer reply's future. EVAL
-     * (not EVALSHA) so that a flushed script cache cannot make a retry go out after later commands.
+     * Writes EVALSHA of {@code script} to the shared connection and returns its integer reply's future. When
+     * Redis does not know the script (NOSCRIPT: a restart, a failover, SCRIPT FLUSH), the whole script is sent
+     * again as EVAL from the reply's callback, and the future completes with that reply. The retry goes out
+     * after whatever this node wrote meanwhile, so a caller that needs a later command to see this one's
+     * effect waits for the future when it is not done ({@link RedisRunReleases#awaitInFlight}); by a real
+     * schedule's next firing it long is. EVALSHA rather than EVAL on every firing: Redis hashes and parses
+     * the whole script for each EVAL, which cost more Redis CPU than the release's own commands in the firing
+     * benchmark ({@code docs/benchmarks.md}).
      */
-    static CompletableFuture<Long> eval(RedisConnectionFactory factory, byte[] script, byte[][] keys, byte[]... args) {
+    static CompletableFuture<Long> evalsha(RedisConnectionFactory factory, LuaScript script, byte[][] keys,
+                                           byte[]... args) {
+        // the native connection is taken once: the retry is written from the reply's callback, on Lettuce's
+        // event loop, where nothing may block (as opening a connection could)
+        RedisClusterAsyncCommands<byte[], byte[]> async;
         try (RedisConnection connection = factory.getConnection()) {
-            RedisClusterAsyncCommands<byte[], byte[]> async = ((LettuceConnection) connection).getNativeConnection();
-            RedisFuture<Long> reply = async.eval(script, ScriptOutputType.INTEGER, keys, args);
-            return reply.toCompletableFuture();
+            async = ((LettuceConnection) connection).getNativeConnection();
         }
+        CompletableFuture<Long> first = async.<Long>evalsha(script.sha1(), ScriptOutputType.INTEGER, keys, args)
+                .toCompletableFuture();
+        return first.handle((reply, failure) -> failure != null && ScriptRunner.isNoScript(failure)
+                        ? async.<Long>eval(script.body(), ScriptOutputType.INTEGER, keys, args).toCompletableFuture()
+                        : first)
+                .thenCompose(reply -> reply);
     }
 }

@@ -133,6 +133,13 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
      */
     static final Duration RUN_RECORD_TTL = Duration.ofDays(35);
 
+    /**
+     * How long a read of a job's lease, history or run record waits for this node's release of the job still in
+     * flight, so that what a node reads after {@code finish()} includes its release (as its next acquire does).
+     * A release is answered within a round trip, or fails by the client's command timeout.
+     */
+    private static final Duration READ_AFTER_RELEASE_WAIT = Duration.ofSeconds(10);
+
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r) {
         return acquireRun(r, AcquireMode.REGULAR);
@@ -141,6 +148,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode) {
         JobId job = r.job();
+        // this node's release of the job still in flight goes first (RedisRunReleases.releaseAsync); after a
+        // lease duration the lease it frees has expired anyway
+        releases.awaitInFlight(job, r.lease());
         long[] acked = {Long.MAX_VALUE};
         String lastEpoch = epochs.lastSeen(job);
         long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
@@ -243,7 +253,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         return releases.release(r, cooldown, outcome, runTime);
     }
 
-    /** See {@link RedisRunReleases#releaseAsync}: ordered before this node's next acquire, nobody waits for it. */
+    /** See {@link RedisRunReleases#releaseAsync}: seen by this node's next acquire of the job, nobody waits for it. */
     @Override
     public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown) {
         return releases.releaseAsync(r, cooldown, "", Duration.ZERO);
@@ -262,6 +272,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public Optional<LeaseRecord> currentRunLease(JobId job) {
+        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
         return call(() -> reads.currentRunLease(job), "read run lease of " + job);
     }
 
@@ -270,6 +281,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         if (max <= 0) {
             return List.of();
         }
+        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
         // entries carry an outcome once released ('o|...') and fire times decided without a run ('n|...'): runs only
         return call(() -> fireHistory.entries(job, max).stream().map(RedisFireHistory::leaseOf)
                 .filter(Objects::nonNull).toList(), "read recent fire times of " + job);
@@ -277,6 +289,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public void recordOutcome(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
+        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
         call(() -> {
             fireHistory.record(job, fireTime, nodeId, outcome, historySize);
             return null;
@@ -285,11 +298,13 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public List<FireEntry> fireHistory(JobId job, int max) {
+        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
         return call(() -> fireHistory.read(job, max), "read recent fire times of " + job);
     }
 
     @Override
     public Optional<RunRecord> runRecord(JobId job) {
+        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
         return call(() -> reads.runRecord(job), "read the run record of " + job);
     }
 

@@ -13,9 +13,14 @@ import org.springframework.data.redis.connection.ReturnType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The release of a run lease for {@link RedisLeaseStore}: one {@code run-release.lua} call that frees
@@ -29,6 +34,8 @@ final class RedisRunReleases {
     private final ScriptRunner scripts;
     private final KeySchema keys;
     private final ReleaseNotifications notifications;
+    /** Releases sent by {@link #releaseAsync} and not answered yet, by job (at most one per job). */
+    private final Map<JobId, CompletableFuture<Long>> inFlight = new ConcurrentHashMap<>();
 
     RedisRunReleases(ScriptRunner scripts, KeySchema keys, ReleaseNotifications notifications) {
         this.scripts = scripts;
@@ -47,8 +54,11 @@ final class RedisRunReleases {
     /**
      * On a Lettuce factory that shares its connection (the default), the release is written to that
      * connection and its reply awaited by nobody on the caller's thread: Redis executes it before every
-     * later command through the factory, so this node's next acquire always sees it. Elsewhere (Jedis, a
-     * factory with dedicated connections) it is the synchronous {@link #release}, already completed.
+     * later command through the factory. Only a NOSCRIPT retry ({@link LettuceRelease#evalsha}) can go out
+     * after a later command, so this node's next acquire of the job, and its reads of the job's lease, history
+     * and run record, first wait for a release of the job still in flight ({@link #awaitInFlight}) and always
+     * see it. Elsewhere (Jedis, a factory with
+     * dedicated connections) it is the synchronous {@link #release}, already completed.
      */
     CompletionStage<Boolean> releaseAsync(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
         RedisConnectionFactory factory = scripts.connectionFactory();
@@ -62,11 +72,14 @@ final class RedisRunReleases {
         String what = "release run lease of " + r.job();
         CompletableFuture<Long> reply;
         try {
-            reply = LettuceRelease.eval(factory, RELEASE.body(), bytes(releaseKeys(r)),
+            reply = LettuceRelease.evalsha(factory, RELEASE, bytes(releaseKeys(r)),
                     bytes(releaseArgs(r, cooldown, outcome, runTime)));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(RedisLeaseStore.failed(what, e));
         }
+        JobId job = r.job();
+        inFlight.put(job, reply);
+        reply.whenComplete((released, failure) -> inFlight.remove(job, reply));
         return reply.handle((released, failure) -> {
             if (failure != null) {
                 throw RedisLeaseStore.failed(what, failure instanceof CompletionException && failure.getCause() != null
@@ -74,6 +87,28 @@ final class RedisRunReleases {
             }
             return released(r, cooldown, released);
         });
+    }
+
+    /**
+     * Waits, at most {@code bound}, for this node's release of the job that is still in flight (sent by
+     * {@link #releaseAsync} and not answered yet). Returns at once when there is none, which is every time
+     * on a real schedule: a release is answered within a round trip, a job's next firing comes a period later.
+     * Fired back to back, the acquire waits one round trip that it would otherwise have queued behind the
+     * release on the connection. A failed or timed-out release ends the wait too (its lease expires by TTL).
+     */
+    void awaitInFlight(JobId job, Duration bound) {
+        CompletableFuture<Long> pending = inFlight.get(job);
+        if (pending == null || pending.isDone()) {
+            return;
+        }
+        try {
+            pending.get(Math.max(1, bound.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // the release failed or did not answer in time: counted where it is handled (RunLifecycle);
+            // the acquire goes ahead and meets the lease as Redis has it
+        }
     }
 
     /** run-release.lua's KEYS: lease, marker, cool-down, run record, recent fire times. */

@@ -70,9 +70,10 @@ public interface LeaseStore extends AutoCloseable {
 
     /**
      * {@link #releaseRun} without waiting for its reply on the caller's thread (a guarded firing then costs its
-     * scheduler thread one round trip, the acquire). A store that overrides it must make every later command of
-     * this node (the next acquire) execute after the release, e.g. by writing it to the same ordered
-     * connection before returning. The default runs {@link #releaseRun} at once, on the caller's thread.
+     * scheduler thread one round trip, the acquire). A store that overrides it must make this node's next
+     * acquire of the job execute after the release, e.g. by writing it to the same ordered connection before
+     * returning, or by having that acquire wait for a release still in flight. The default runs
+     * {@link #releaseRun} at once, on the caller's thread.
      *
      * @param request  the attempt that acquired the lease
      * @param cooldown gap during which no run starts after this one (zero for none)

@@ -5,6 +5,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
+import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
 import io.jobguard.testing.RedisServerProcess;
@@ -17,6 +18,7 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,6 +95,39 @@ class AsyncReleaseIT {
         JobGuard guard = node(viaProxy(Duration.ofSeconds(10)));
         for (int k = 0; k < 200; k++) {
             assertThat(guard.run(OPTIONS, T.plusSeconds(k), () -> { })).as("firing %d", k).isEqualTo(RunOutcome.RAN);
+        }
+        assertThat(guard.releaseFailures()).isZero();
+    }
+
+    @Test
+    void whenRedisLostTheReleaseScriptTheNextAcquireStillSeesTheRelease() {
+        JobGuard guard = node(viaProxy(Duration.ofSeconds(10)));
+        String acquireScript = new String(LuaScript.load("run-acquire").body(), StandardCharsets.UTF_8);
+        for (int k = 0; k < 50; k++) {
+            Admission admission = guard.admit(OPTIONS, T.plusSeconds(k));
+            assertThat(admission.granted()).as("firing %d", k).isTrue();
+            // Redis forgets the release script but knows the acquire script: the release's EVALSHA fails with
+            // NOSCRIPT and goes out again as EVAL after the next acquire's EVALSHA, which succeeds; unless that
+            // acquire waits for the release in flight, it finds the lease still held (BUSY)
+            redis.call("SCRIPT", "FLUSH");
+            redis.call("SCRIPT", "LOAD", acquireScript);
+            admission.permit().finish(null);
+        }
+        assertThat(guard.run(OPTIONS, T.plusSeconds(50), () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(guard.releaseFailures()).isZero();
+    }
+
+    @Test
+    void whenRedisLostTheReleaseScriptAReadAfterFinishStillSeesTheRelease() {
+        RedisLeaseStore store = viaProxy(Duration.ofSeconds(10));
+        JobGuard guard = node(store);
+        for (int k = 0; k < 20; k++) {
+            Admission admission = guard.admit(OPTIONS, T.plusSeconds(k));
+            assertThat(admission.granted()).as("firing %d", k).isTrue();
+            redis.call("SCRIPT", "FLUSH");
+            admission.permit().finish(null);
+            // a plain GET through the same connection, written before the release's EVAL retry
+            assertThat(store.currentRunLease(JOB)).as("lease after firing %d", k).isEmpty();
         }
         assertThat(guard.releaseFailures()).isZero();
     }

@@ -52,8 +52,8 @@ public final class LuaScript {
 
     /**
      * Empties every line that holds only a {@code --} comment. The scripts are mostly comments (their
-     * headers, the reasons for each step), and the release is sent as a whole EVAL on every firing
-     * (see {@code LettuceRelease}): without them it is less than half the bytes on the wire and to hash.
+     * headers, the reasons for each step), and a script goes out whole as EVAL whenever Redis has lost it
+     * (NOSCRIPT): without them it is less than half the bytes on the wire and to hash.
      * The lines stay, empty, so Redis' line numbers in an error still match the files. The scripts use
      * no long strings or block comments ({@code [[}), in which such a line could mean something.
      */

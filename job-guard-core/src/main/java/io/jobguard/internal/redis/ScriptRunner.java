@@ -103,7 +103,13 @@ public final class ScriptRunner {
         }
     }
 
-    private static boolean isNoScript(Throwable e) {
+    /**
+     * Whether a failure (or one of its causes) is Redis' NOSCRIPT: the server does not know the script's SHA1.
+     *
+     * @param e the failure
+     * @return true for NOSCRIPT
+     */
+    public static boolean isNoScript(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             String message = t.getMessage();
             if (message != null && message.contains("NOSCRIPT")) {

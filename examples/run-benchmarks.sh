@@ -24,8 +24,8 @@ if $quick; then
   log "fleet: 2x500, 10x200, 20x500 with 40,000 decisions each"
   "$bench/run-fleet-bench.sh" 2x500,10x200,20x500 40000
 else
-  log "firing: 7 rounds x 2,000 firings"
-  ROUNDS=7 FIRINGS=2000 "$bench/run-firing-bench.sh"
+  log "firing: 21 rounds x 1,000 firings"
+  ROUNDS=21 FIRINGS=1000 "$bench/run-firing-bench.sh"
   log "batch time vs N (and the JMH tables)"
   "$bench/run-batch-bench.sh"
   log "batch on 1 vs 3 masters: 1,000 batches per layout"

@@ -2,7 +2,7 @@
 # One guarded firing beside its peers (issue 19): job-guard, the SET NX PX + compare-and-delete floor,
 # one EVALSHA of run-acquire.lua, ShedLock's RedisLockProvider (default and safeUpdate) and Redisson's
 # RLock, in alternating order on a private redis-server the benchmark starts itself.
-#   examples/benchmarks/run-firing-bench.sh              # 7 rounds x 2,000 firings, about 1 minute
+#   examples/benchmarks/run-firing-bench.sh              # 21 rounds x 1,000 firings, about 2 minutes
 #   ROUNDS=10 FIRINGS=5000 examples/benchmarks/run-firing-bench.sh
 # Writes docs/benchmarks/data/firing.csv and firing-latency.csv and prints the medians and ratios.
 set -euo pipefail
@@ -16,4 +16,4 @@ if [ "${SKIP_BUILD:-}" != 1 ]; then
 fi
 cp="$here/target/classes:$(cat "$here/target/cp.txt")"
 cd "$root"
-java -cp "$cp" io.jobguard.benchmarks.FiringBenchmark "${ROUNDS:-7}" "${FIRINGS:-2000}" docs/benchmarks/data
+java -cp "$cp" io.jobguard.benchmarks.FiringBenchmark "${ROUNDS:-21}" "${FIRINGS:-1000}" docs/benchmarks/data

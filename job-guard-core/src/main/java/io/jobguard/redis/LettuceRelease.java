@@ -35,9 +35,8 @@ final class LettuceRelease {
      * again as EVAL from the reply's callback, and the future completes with that reply. The retry goes out
      * after whatever this node wrote meanwhile, so a caller that needs a later command to see this one's
      * effect waits for the future when it is not done ({@link RedisRunReleases#awaitInFlight}); by a real
-     * schedule's next firing it long is. EVALSHA rather than EVAL on every firing: Redis hashes and parses
-     * the whole script for each EVAL, which cost more Redis CPU than the release's own commands in the firing
-     * benchmark ({@code docs/benchmarks.md}).
+     * schedule's next firing it long is. EVALSHA rather than EVAL on every firing: the whole script (2,429
+     * bytes) then crosses the wire only when Redis has lost it ({@code docs/benchmarks.md}).
      */
     static CompletableFuture<Long> evalsha(RedisConnectionFactory factory, LuaScript script, byte[][] keys,
                                            byte[]... args) {

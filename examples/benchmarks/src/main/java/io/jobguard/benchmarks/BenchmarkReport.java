@@ -33,6 +33,8 @@ public final class BenchmarkReport {
 
     private static final Map<String, String> PRODUCERS = Map.of(
             "firing.csv", "examples/benchmarks/run-firing-bench.sh",
+            "firing-summary.csv", "examples/benchmarks/run-firing-bench.sh",
+            "firing-ratios.csv", "examples/benchmarks/run-firing-bench.sh",
             "firing-latency.csv", "examples/benchmarks/run-firing-bench.sh",
             "batch-n.csv", "examples/benchmarks/run-batch-bench.sh",
             "batch-masters.csv", "examples/benchmarks/run-batch-masters.sh",
@@ -63,7 +65,8 @@ public final class BenchmarkReport {
         report.save(report.batchCpuPerMaster(), charts.resolve("batch-cpu-per-master.png"));
         if (Files.exists(markdown)) {
             String text = Files.readString(markdown);
-            text = replaceBlock(text, "firing", report.table("firing.csv"));
+            text = replaceBlock(text, "firing", report.table("firing-summary.csv"));
+            text = replaceBlock(text, "firing-ratios", report.table("firing-ratios.csv"));
             text = replaceBlock(text, "fleet", report.table("fleet.csv") + "\n" + report.fleetProjection());
             text = replaceBlock(text, "batch-masters", report.table("batch-masters.csv"));
             text = replaceBlock(text, "batch-n", report.table("batch-n.csv"));

@@ -27,6 +27,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +47,7 @@ import java.util.concurrent.TimeUnit;
  * client latency per firing ({@code System.nanoTime}) and the Redis server CPU per firing
  * ({@code used_cpu_user + used_cpu_sys} deltas of {@code INFO cpu}, which include network I/O).
  *
- * <p>Arguments: rounds (default 7), firings per round (default 2,000), output directory (default
+ * <p>Arguments: rounds (default 21), firings per round (default 1,000), output directory (default
  * {@code docs/benchmarks/data}). Writes {@code firing.csv} (one row per contender and round) and
  * {@code firing-latency.csv} (the last round's latencies, at most 2,000 per contender), and prints
  * the medians over rounds with their ratios.
@@ -83,8 +84,8 @@ public final class FiringBenchmark {
      * @throws Exception if Redis cannot be started or a contender fails
      */
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
-        int firings = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 21;
+        int firings = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
         Path out = Path.of(args.length > 2 ? args[2] : "docs/benchmarks/data");
         try (PrivateRedis server = PrivateRedis.start()) {
             run(server.port(), rounds, firings, out);
@@ -264,7 +265,7 @@ public final class FiringBenchmark {
             }
         }
         Files.write(out.resolve("firing-latency.csv"), latencies);
-        printSummary(byContender);
+        summarize(byContender, out);
         System.out.println("Redis commands per firing in the last round (commands called from scripts included):");
         commands.forEach((name, line) -> System.out.printf("  %-28s %s%n", name, line));
     }
@@ -299,30 +300,40 @@ public final class FiringBenchmark {
         lastRound.put(name, nanos);
     }
 
-    private static void printSummary(Map<String, List<double[]>> byContender) {
-        Map<String, double[]> medians = new LinkedHashMap<>();
-        byContender.forEach((name, rows) -> medians.put(name,
-                new double[] {median(rows, 0), median(rows, 1), median(rows, 2)}));
+    /**
+     * Prints the medians over rounds and the ratios, and writes them as {@code firing-summary.csv} and
+     * {@code firing-ratios.csv} (the tables of docs/benchmarks.md; {@code firing.csv} keeps every round).
+     */
+    private static void summarize(Map<String, List<double[]>> byContender, Path out) throws IOException {
+        List<String> summary = new ArrayList<>(List.of("contender,rounds,median_us,p99_us,redis_usec_per_firing"));
         System.out.printf("%-28s %10s %10s %12s%n", "contender", "median_us", "p99_us", "redis_us/f");
-        medians.forEach((name, m) -> System.out.printf("%-28s %10.1f %10.1f %12.2f%n", name, m[0], m[1], m[2]));
+        byContender.forEach((name, rows) -> {
+            double cpu = median(rows, 2);
+            System.out.printf("%-28s %10.1f %10.1f %12.2f%n", name, median(rows, 0), median(rows, 1), cpu);
+            summary.add(String.format("%s,%d,%.1f,%.1f,%s", name, rows.size(), median(rows, 0), median(rows, 1),
+                    Double.isNaN(cpu) ? "" : String.format("%.2f", cpu)));
+        });
         // On a shared machine the speed of the whole machine moves between rounds (we saw one contender's
         // median change 3x from one round to the next), and it moves for every contender of a round alike:
-        // each ratio is taken within a round, and the median of those is printed
+        // each ratio is taken within a round, and the median of those is the result
         System.out.println("ratios: the median over rounds of each round's ratio (issue 19's targets)");
-        ratio(byContender, "scheduler thread / one acquire EVALSHA", "jobguard-scheduler-thread", "acquire-script-evalsha", 0, "<= 1.1x");
-        ratio(byContender, "scheduler thread / ShedLock lock+unlock", "jobguard-scheduler-thread", "shedlock-default", 0, "<= 0.75x");
-        ratio(byContender, "acquire+release / floor", "jobguard-acquire-release", "floor-setnx-cad", 0, "<= 1.1x");
-        ratio(byContender, "Redis CPU per firing, acquire+release / ShedLock", "jobguard-acquire-release", "shedlock-default", 2, "<= 1.2x");
-        // Bounds: what the acquire script alone, or two calls of an empty script, cost against the targets' references
-        ratio(byContender, "bound: acquire EVALSHA alone / ShedLock lock+unlock", "acquire-script-evalsha", "shedlock-default", 0, null);
-        ratio(byContender, "bound: acquire EVALSHA alone / floor", "acquire-script-evalsha", "floor-setnx-cad", 0, null);
-        ratio(byContender, "bound: Redis CPU, acquire EVALSHA alone / ShedLock", "acquire-script-evalsha", "shedlock-default", 2, null);
-        ratio(byContender, "bound: Redis CPU, one empty script / one plain command", "empty-script-evalsha", "one-command-set", 2, null);
+        List<String> ratios = new ArrayList<>(List.of("ratio,target,measured"));
+        ratio(ratios, byContender, "scheduler-thread time / one EVALSHA of the acquire script", "jobguard-scheduler-thread", "acquire-script-evalsha", 0, "at most 1.1x");
+        ratio(ratios, byContender, "scheduler-thread time / ShedLock lock + unlock", "jobguard-scheduler-thread", "shedlock-default", 0, "at most 0.75x");
+        ratio(ratios, byContender, "acquire + release / the two-round-trip floor", "jobguard-acquire-release", "floor-setnx-cad", 0, "at most 1.1x");
+        ratio(ratios, byContender, "Redis CPU per firing / ShedLock's", "jobguard-acquire-release", "shedlock-default", 2, "at most 1.2x");
+        // Bounds: what the acquire script alone, or an empty script, cost against the targets' references
+        ratio(ratios, byContender, "bound: one EVALSHA of the acquire script alone / ShedLock lock + unlock", "acquire-script-evalsha", "shedlock-default", 0, "");
+        ratio(ratios, byContender, "bound: one EVALSHA of the acquire script alone / the floor", "acquire-script-evalsha", "floor-setnx-cad", 0, "");
+        ratio(ratios, byContender, "bound: Redis CPU of the acquire script alone / ShedLock's whole firing", "acquire-script-evalsha", "shedlock-default", 2, "");
+        ratio(ratios, byContender, "bound: Redis CPU of an empty script / of one plain command", "empty-script-evalsha", "one-command-set", 2, "");
+        Files.write(out.resolve("firing-summary.csv"), summary);
+        Files.write(out.resolve("firing-ratios.csv"), ratios);
     }
 
-    /** Prints the median over rounds of {@code a / b} in one column, with the target if there is one. */
-    private static void ratio(Map<String, List<double[]>> byContender, String label, String a, String b, int column,
-                              String target) {
+    /** The median over rounds of {@code a / b} in one column: printed, and added as a CSV row. */
+    private static void ratio(List<String> csv, Map<String, List<double[]>> byContender, String label, String a,
+                              String b, int column, String target) {
         List<double[]> as = byContender.get(a);
         List<double[]> bs = byContender.get(b);
         double[] perRound = new double[as.size()];
@@ -330,8 +341,9 @@ public final class FiringBenchmark {
             perRound[round] = as.get(round)[column] / bs.get(round)[column];
         }
         Arrays.sort(perRound);
-        System.out.printf("  %-56s %.2fx%s%n", label, perRound[perRound.length / 2],
-                target == null ? "" : " (target " + target + ")");
+        double value = perRound[perRound.length / 2];
+        System.out.printf("  %-72s %.2fx%s%n", label, value, target.isEmpty() ? "" : " (target " + target + ")");
+        csv.add(String.format("%s,%s,%.2fx", label, target, value));
     }
 
     private static double median(List<double[]> rows, int column) {

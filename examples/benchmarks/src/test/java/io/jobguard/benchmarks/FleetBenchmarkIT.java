@@ -58,8 +58,9 @@ class FleetBenchmarkIT {
         Path data = Files.createDirectories(dir.resolve("data"));
         FleetBenchmark.FleetResult result = FleetBenchmark.measure(redis.host(), redis.port(), 2, 10, 2 * 10 * 2, TOLERANCE);
         Files.writeString(data.resolve("fleet.csv"), FleetBenchmark.HEADER + "\n" + result.csv() + "\n");
-        Files.writeString(data.resolve("firing.csv"), "contender,round,firings,median_us,p99_us,redis_usec_per_firing\n"
-                + "a,1,10,100.0,200.0,30.0\nb,1,10,120.0,220.0,\n");
+        Files.writeString(data.resolve("firing-summary.csv"), "contender,rounds,median_us,p99_us,redis_usec_per_firing\n"
+                + "a,3,100.0,200.0,30.00\nb,3,120.0,220.0,\n");
+        Files.writeString(data.resolve("firing-ratios.csv"), "ratio,target,measured\na / b,at most 1.1x,0.83x\n");
         Files.writeString(data.resolve("firing-latency.csv"), "contender,latency_us\na,90.5\na,110.0\nb,130.0\n");
         Files.writeString(data.resolve("batch-n.csv"), "contender,n,median_ms\na,10,0.5\na,100,1.5\nb,10,0.7\nb,100,3.0\n");
         Files.writeString(data.resolve("batch-masters.csv"), "mode,masters,master,cpu_share,redis_usec_per_key\n"
@@ -67,7 +68,7 @@ class FleetBenchmarkIT {
         Files.writeString(data.resolve("slowlog.csv"), "benchmark,max_command_us,command\nx,1200,EVALSHA\n");
         Path markdown = dir.resolve("benchmarks.md");
         StringBuilder md = new StringBuilder("# Benchmarks\n");
-        for (String block : List.of("firing", "fleet", "batch-masters", "batch-n", "slowlog")) {
+        for (String block : List.of("firing", "firing-ratios", "fleet", "batch-masters", "batch-n", "slowlog")) {
             md.append("<!-- generated:").append(block).append(" -->\nold\n<!-- /generated:").append(block).append(" -->\n");
         }
         Files.writeString(markdown, md);
@@ -78,7 +79,7 @@ class FleetBenchmarkIT {
             assertThat(dir.resolve(chart)).isNotEmptyFile();
         }
         String written = Files.readString(markdown);
-        assertThat(written).doesNotContain("old").contains("| contender | round | firings |")
+        assertThat(written).doesNotContain("old").contains("| contender | rounds | median_us |").contains("| a / b | at most 1.1x | 0.83x |")
                 .contains("| 2 | 10 | 40 |").contains("nodes x jobs at 50 % of one core");
 
         Files.delete(data.resolve("batch-n.csv"));

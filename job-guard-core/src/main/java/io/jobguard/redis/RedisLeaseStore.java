@@ -133,13 +133,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
      */
     static final Duration RUN_RECORD_TTL = Duration.ofDays(35);
 
-    /**
-     * How long a read of a job's lease, history or run record waits for this node's release of the job still in
-     * flight, so that what a node reads after {@code finish()} includes its release (as its next acquire does).
-     * A release is answered within a round trip, or fails by the client's command timeout.
-     */
-    private static final Duration READ_AFTER_RELEASE_WAIT = Duration.ofSeconds(10);
-
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r) {
         return acquireRun(r, AcquireMode.REGULAR);
@@ -272,7 +265,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public Optional<LeaseRecord> currentRunLease(JobId job) {
-        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
+        releases.awaitBeforeRead(job);
         return call(() -> reads.currentRunLease(job), "read run lease of " + job);
     }
 
@@ -281,7 +274,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         if (max <= 0) {
             return List.of();
         }
-        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
+        releases.awaitBeforeRead(job);
         // entries carry an outcome once released ('o|...') and fire times decided without a run ('n|...'): runs only
         return call(() -> fireHistory.entries(job, max).stream().map(RedisFireHistory::leaseOf)
                 .filter(Objects::nonNull).toList(), "read recent fire times of " + job);
@@ -289,7 +282,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public void recordOutcome(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
-        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
+        releases.awaitBeforeRead(job);
         call(() -> {
             fireHistory.record(job, fireTime, nodeId, outcome, historySize);
             return null;
@@ -298,13 +291,13 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public List<FireEntry> fireHistory(JobId job, int max) {
-        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
+        releases.awaitBeforeRead(job);
         return call(() -> fireHistory.read(job, max), "read recent fire times of " + job);
     }
 
     @Override
     public Optional<RunRecord> runRecord(JobId job) {
-        releases.awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
+        releases.awaitBeforeRead(job);
         return call(() -> reads.runRecord(job), "read the run record of " + job);
     }
 

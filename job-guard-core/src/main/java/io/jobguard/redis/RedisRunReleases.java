@@ -31,6 +31,13 @@ final class RedisRunReleases {
 
     private static final LuaScript RELEASE = LuaScript.load("run-release");
 
+    /**
+     * How long a read of a job's lease, history or run record waits for this node's release of the job still in
+     * flight, so that what a node reads after {@code finish()} includes its release (as its next acquire does).
+     * A release is answered within a round trip, or fails by the client's command timeout.
+     */
+    private static final Duration READ_AFTER_RELEASE_WAIT = Duration.ofSeconds(10);
+
     private final ScriptRunner scripts;
     private final KeySchema keys;
     private final ReleaseNotifications notifications;
@@ -57,8 +64,8 @@ final class RedisRunReleases {
      * later command through the factory. Only a NOSCRIPT retry ({@link LettuceRelease#evalsha}) can go out
      * after a later command, so this node's next acquire of the job, and its reads of the job's lease, history
      * and run record, first wait for a release of the job still in flight ({@link #awaitInFlight}) and always
-     * see it. Elsewhere (Jedis, a factory with
-     * dedicated connections) it is the synchronous {@link #release}, already completed.
+     * see it. Elsewhere (Jedis, a factory with dedicated connections) it is the synchronous {@link #release},
+     * already completed.
      */
     CompletionStage<Boolean> releaseAsync(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
         RedisConnectionFactory factory = scripts.connectionFactory();
@@ -109,6 +116,11 @@ final class RedisRunReleases {
             // the release failed or did not answer in time: counted where it is handled (RunLifecycle);
             // the acquire goes ahead and meets the lease as Redis has it
         }
+    }
+
+    /** {@link #awaitInFlight} before a read of the job's lease, history or run record. */
+    void awaitBeforeRead(JobId job) {
+        awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
     }
 
     /** run-release.lua's KEYS: lease, marker, cool-down, run record, recent fire times. */

@@ -48,9 +48,10 @@ import java.util.concurrent.TimeUnit;
  * ({@code used_cpu_user + used_cpu_sys} deltas of {@code INFO cpu}, which include network I/O).
  *
  * <p>Arguments: rounds (default 21), firings per round (default 1,000), output directory (default
- * {@code docs/benchmarks/data}). Writes {@code firing.csv} (one row per contender and round) and
- * {@code firing-latency.csv} (the last round's latencies, at most 2,000 per contender), and prints
- * the medians over rounds with their ratios.
+ * {@code docs/benchmarks/data}). Writes {@code firing.csv} (one row per contender and round),
+ * {@code firing-latency.csv} (the last round's latencies, at most 2,000 per contender),
+ * {@code firing-summary.csv} (the medians over rounds) and {@code firing-ratios.csv} (issue 19's ratios
+ * and their bounds, each the median over rounds of that round's ratio), and prints the last two.
  */
 public final class FiringBenchmark {
 

@@ -12,10 +12,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * No fire time lost in silence (issue 15): admits a job's regular firings like
@@ -50,8 +49,6 @@ public final class MissedFireTimes {
     private static final int MAX_ROUNDS = 4;
 
     private final JobGuard guard;
-    /** Per job, the gap check's fire time of the last firing here: where the next walk starts. */
-    private final Map<String, Instant> lastPrevious = new ConcurrentHashMap<>();
 
     /**
      * Creates the recovery of an engine.
@@ -79,7 +76,26 @@ public final class MissedFireTimes {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
-        Instant previous = previous(job, recovery, nominalFireTime);
+        ReentrantLock owner = guard.recoveryOwner(job.name());
+        try {
+            owner.lockInterruptibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            guard.report(job, nominalFireTime, RunOutcome.BUSY);
+            return Admission.refused(RunOutcome.BUSY);
+        }
+        try {
+            return admitOwned(job, recovery, nominalFireTime, body);
+        } finally {
+            owner.unlock();
+        }
+    }
+
+    /** {@link #admit}, holding the job's recovery owner lock of this node. */
+    private Admission admitOwned(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, Runnable body) {
+        // the fire time right before this one: the script grants this one only once that one was handled, so a
+        // regular firing never moves the record past fire times nobody handled
+        Instant previous = previous(recovery, nominalFireTime);
         AcquireMode mode = AcquireMode.regular(previous, delivery(recovery), recovery.maxAttempts());
         for (int round = 0; round < MAX_ROUNDS; round++) {
             Admission admission = guard.admit(job, nominalFireTime, mode);
@@ -117,6 +133,22 @@ public final class MissedFireTimes {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
+        ReentrantLock owner = guard.recoveryOwner(job.name());
+        try {
+            owner.lockInterruptibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        try {
+            return recoverOwned(job, recovery, body);
+        } finally {
+            owner.unlock();
+        }
+    }
+
+    /** {@link #recover}, holding the job's recovery owner lock of this node. */
+    private boolean recoverOwned(JobOptions job, RecoveryOptions recovery, Runnable body) {
         Optional<RunRecord> found;
         try {
             found = runRecord(job);
@@ -182,32 +214,33 @@ public final class MissedFireTimes {
         return recovery.delivery() == Delivery.AT_LEAST_ONCE ? AcquireMode.Delivery.RETRY : AcquireMode.Delivery.REPORT;
     }
 
-    /** The schedule's fire time before {@code fireTime} within the window, or null (no gap check). */
-    private Instant previous(JobOptions job, RecoveryOptions recovery, Instant fireTime) {
+    /**
+     * The schedule's fire time immediately before {@code fireTime}, or null (no gap check) when the schedule has
+     * none or it lies before the catch-up window. Found by looking back 1 ms, 2 ms, 4 ms ... until a fire time lies
+     * in between, then walking forward to the last one: a few calls whatever the window and the period.
+     */
+    private Instant previous(RecoveryOptions recovery, Instant fireTime) {
         FireTimeSchedule schedule = recovery.schedule();
         if (schedule == null) {
             return null;
         }
         Instant windowStart = windowStart(recovery);
-        // only fire times older than the skew tolerance count: a node whose clock lags may not have fired
-        // a younger one yet
-        Instant settled = guard.config().clock().instant().minus(guard.config().skewTolerance());
-        // walk on from the answer of the last firing (one or two steps per firing), else from the window's start
-        Instant from = lastPrevious.get(job.name());
-        if (from == null || from.isBefore(windowStart) || !from.isBefore(fireTime) || from.isAfter(settled)) {
-            from = null;
+        Instant found = null;
+        for (long back = 1; found == null; back *= 2) {
+            Instant from = fireTime.minusMillis(back);
+            Instant next = schedule.next(from);
+            if (next != null && next.isBefore(fireTime)) {
+                found = next;
+            } else if (from.isBefore(windowStart) || back > Long.MAX_VALUE / 4) {
+                return null;
+            }
         }
-        Instant previous = from;
-        Instant next = schedule.next(from != null ? from : windowStart.minusMillis(1));
-        for (int steps = 0; next != null && next.isBefore(fireTime) && !next.isAfter(settled) && steps < MAX_STEPS;
-             steps++) {
-            previous = next;
+        Instant next = schedule.next(found);
+        for (int steps = 0; next != null && next.isBefore(fireTime) && steps < MAX_STEPS; steps++) {
+            found = next;
             next = schedule.next(next);
         }
-        if (previous != null) {
-            lastPrevious.put(job.name(), previous);
-        }
-        return previous;
+        return found.isBefore(windowStart) ? null : found;
     }
 
     private Instant windowStart(RecoveryOptions recovery) {

@@ -9,7 +9,9 @@
 -- ARGV[8] history-loss window (ms): after a loss, fire times before epoch start + window are refused
 -- ARGV[9] the highest fencing token this node saw for the job ('0' if none)
 -- KEYS[7] the job's run record (hash, issue 15; see below)
--- ARGV[10] gap check: the schedule's fire time before ARGV[3] (epoch millis), '' for none
+-- ARGV[10] gap check: the schedule's fire time immediately before ARGV[3] (epoch millis), '' for none
+--          (none when it is older than the catch-up window): a regular firing is granted only once the
+--          record's s has reached it, so it never moves s past fire times nobody handled
 -- ARGV[11] delivery check: '' none, 'most' (report a run that died), 'least:<max attempts>' (retry it)
 -- ARGV[12] mode: '' a regular firing, 'catchup:<s>' a missed fire time, granted only while the
 --          record's s is still <s> (so catch-ups run in order, each once), 'miss:<s>' declare the fire

@@ -1,0 +1,358 @@
+package io.jobguard.recovery;
+
+import io.jobguard.Admission;
+import io.jobguard.Delivery;
+import io.jobguard.FireTimeSchedule;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobOptions;
+import io.jobguard.JobPermit;
+import io.jobguard.MisfirePolicy;
+import io.jobguard.MissedFireTimes;
+import io.jobguard.RecoveryOptions;
+import io.jobguard.RunContext;
+import io.jobguard.RunOutcome;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A model test of missed-fire-time recovery on a real redis-server: three nodes (clocks −2 s, 0 and +3 s off a
+ * virtual clock the test moves) fire an every-second job through {@link MissedFireTimes} while a seeded random
+ * sequence of steps stops single nodes or all of them, starts them again (with the same node ids and a start-up
+ * pass), kills a node inside a catch-up run, and runs background passes on the same node concurrently with its
+ * scheduler firings. After every step the rule is checked on the ledger of what happened to each fire time:
+ * <ul>
+ *   <li>no fire time started twice, or started and reported {@code MISSED}, or reported twice;</li>
+ *   <li>every fire time from the job's first run up to the latest one that a call has settled has exactly one of
+ *       those: a regular firing of T that returned (granted, or refused as already run) settles every fire time
+ *       up to T; a start-up pass that returned true settles every fire time up to its clock's now less the skew
+ *       tolerance.</li>
+ * </ul>
+ * The seed is printed with every failure; {@code -Djobguard.model.seed=...} replays one sequence and
+ * {@code -Djobguard.model.steps=...} makes it longer.
+ */
+@WithRedis
+class MissedFireTimesModelIT {
+
+    private static final long PERIOD = 1000;
+    private static final long[] SKEWS = {-2000, 0, 3000};
+    private static final int STEPS = Integer.getInteger("jobguard.model.steps", 150);
+    private static final FireTimeSchedule EVERY_SECOND = after -> Instant.ofEpochMilli(
+            Math.floorDiv(after.toEpochMilli(), PERIOD) * PERIOD + PERIOD);
+
+    private final RedisServerProcess redis;
+    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    MissedFireTimesModelIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    @AfterEach
+    void close() {
+        pool.shutdownNow();
+        factories.forEach(LettuceConnectionFactory::destroy);
+    }
+
+    static Stream<Arguments> cases() {
+        Duration shortTolerance = Duration.ofSeconds(10);
+        Duration defaultTolerance = JobGuardConfig.custom().build().skewTolerance();
+        return Stream.of(Arguments.of(MisfirePolicy.RUN_ALL, shortTolerance),
+                Arguments.of(MisfirePolicy.RUN_ALL, defaultTolerance),
+                Arguments.of(MisfirePolicy.RUN_LATEST, shortTolerance),
+                Arguments.of(MisfirePolicy.RUN_LATEST, defaultTolerance),
+                Arguments.of(MisfirePolicy.SKIP, shortTolerance),
+                Arguments.of(MisfirePolicy.SKIP, defaultTolerance));
+    }
+
+    @ParameterizedTest(name = "{0}, skew tolerance {1}")
+    @MethodSource("cases")
+    void everyFireTimeStartsOnceOrIsReportedMissedOnceAfterEveryStep(MisfirePolicy policy, Duration tolerance)
+            throws Exception {
+        long seed = Long.getLong("jobguard.model.seed", System.nanoTime());
+        Random random = new Random(seed);
+        Model model = new Model("model-" + policy + "-" + tolerance.toSeconds() + "-" + Long.toHexString(seed),
+                policy, tolerance, seed);
+        for (int i = 0; i < SKEWS.length; i++) {
+            model.nodes.add(new ModelNode("n" + (i + 1), SKEWS[i], model, factory()));
+        }
+        for (ModelNode node : model.nodes) {
+            model.start(node);
+        }
+        // the job's first run (no record yet, so no gap check): the rule is judged from here on; the node
+        // whose clock lags runs the fire times before it as regular firings too, which is allowed
+        ModelNode zero = model.nodes.get(1);
+        zero.next = model.now.get();
+        model.first.set(zero.next);
+        zero.fireDue();
+        model.check("after the first run");
+        for (int step = 0; step < STEPS; step++) {
+            model.now.addAndGet(200 + random.nextInt(2300));
+            double r = random.nextDouble();
+            if (r < 0.06) {
+                model.nodes.stream().filter(n -> n.live).forEach(model::stop);
+            } else if (r < 0.18) {
+                model.nodes.stream().filter(n -> n.live).skip(random.nextInt(3)).findFirst().ifPresent(model::stop);
+            }
+            for (ModelNode node : model.nodes) {
+                if (!node.live && random.nextDouble() < 0.22) {
+                    model.start(node);
+                }
+                node.dieInCatchUp = node.live && random.nextDouble() < 0.07;
+            }
+            model.concurrently(random);
+            model.check("after step " + step);
+        }
+        // everybody back for a while: the fire times of the last outage are settled too
+        for (ModelNode node : model.nodes) {
+            node.dieInCatchUp = false;
+            if (!node.live) {
+                model.start(node);
+            }
+        }
+        for (int i = 0; i < 4; i++) {
+            model.now.addAndGet(PERIOD);
+            model.concurrently(random);
+        }
+        model.check("at the end");
+        long settled = (model.settledUpTo.get() - model.first.get()) / PERIOD;
+        assertThat(settled).as("fire times judged (seed %d)", seed).isGreaterThan(STEPS / 2);
+        assertThat(model.trace).as("the sequence had outages that left fire times to recover (seed %d)", seed)
+                .anyMatch(line -> line.contains("MISSED") || line.contains("catch-up"));
+    }
+
+    private LettuceConnectionFactory factory() {
+        LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(5));
+        factories.add(factory);
+        return factory;
+    }
+
+    /** A process killed inside a catch-up run: nothing after it runs on that node. */
+    private static final class Killed extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Killed() {
+            super("node killed in a catch-up run", null, false, false);
+        }
+    }
+
+    /** The cluster, its virtual time, the ledger of every fire time and what the calls settled. */
+    private final class Model {
+        final String jobName;
+        final JobOptions job;
+        final RecoveryOptions recovery;
+        final Duration tolerance;
+        final long seed;
+        final AtomicLong now = new AtomicLong(Instant.now().toEpochMilli() / PERIOD * PERIOD);
+        final List<ModelNode> nodes = new ArrayList<>();
+        final Map<Long, List<String>> ledger = new ConcurrentHashMap<>();
+        final List<String> trace = new CopyOnWriteArrayList<>();
+        final AtomicLong first = new AtomicLong(Long.MAX_VALUE);
+        final AtomicLong settledUpTo = new AtomicLong(Long.MIN_VALUE);
+
+        Model(String jobName, MisfirePolicy policy, Duration tolerance, long seed) {
+            this.jobName = jobName;
+            this.job = JobOptions.of(jobName, Duration.ofSeconds(10));
+            this.recovery = new RecoveryOptions(policy, Duration.ofHours(1), 4, Delivery.AT_MOST_ONCE, 3,
+                    EVERY_SECOND);
+            this.tolerance = tolerance;
+            this.seed = seed;
+        }
+
+        void record(long fireTime, String what) {
+            ledger.computeIfAbsent(fireTime, t -> new CopyOnWriteArrayList<>()).add(what);
+            trace.add("T=" + fireTime + " " + what);
+        }
+
+        void settled(long upTo, String by) {
+            settledUpTo.accumulateAndGet(upTo, Math::max);
+            trace.add("settled up to " + upTo + " by " + by);
+        }
+
+        void start(ModelNode node) {
+            node.start();
+            trace.add(node.id + " started at " + node.clockNow());
+            try {
+                // the start-up pass, alone: whatever it returns true for is settled up to now - tolerance
+                if (node.missed.recover(job, recovery, node.body())) {
+                    settled(node.clockNow() - tolerance.toMillis(), node.id + " start-up pass");
+                }
+            } catch (Killed e) {
+                stop(node);
+            }
+        }
+
+        void stop(ModelNode node) {
+            node.stop();
+            trace.add(node.id + " stopped");
+        }
+
+        /** Every live node fires what is due by its clock; some run a background pass on another thread meanwhile. */
+        void concurrently(Random random) throws Exception {
+            List<Callable<Void>> tasks = new ArrayList<>();
+            for (ModelNode node : nodes) {
+                if (!node.live) {
+                    continue;
+                }
+                tasks.add(() -> {
+                    node.fireDue();
+                    return null;
+                });
+                if (random.nextDouble() < 0.3) {
+                    tasks.add(() -> {
+                        node.backgroundPass();
+                        return null;
+                    });
+                }
+            }
+            for (Future<Void> done : pool.invokeAll(tasks, 60, TimeUnit.SECONDS)) {
+                done.get();
+            }
+            nodes.stream().filter(n -> n.live && n.killed).forEach(this::stop);
+        }
+
+        void check(String when) {
+            String context = when + " (seed " + seed + ", job " + jobName + "), last events:\n"
+                    + String.join("\n", trace.subList(Math.max(0, trace.size() - 60), trace.size()));
+            ledger.forEach((t, what) -> assertThat(what).as("fire time %d %s", t, context).hasSizeLessThanOrEqualTo(1));
+            for (long t = first.get(); t <= settledUpTo.get(); t += PERIOD) {
+                assertThat(ledger.getOrDefault(t, List.of())).as("fire time %d, settled, %s", t, context).hasSize(1);
+            }
+        }
+    }
+
+    /** One node: its engine (new at every start, same id), its scheduler's next fire time, its clock offset. */
+    private static final class ModelNode {
+        final String id;
+        final long skew;
+        final Model model;
+        final LettuceConnectionFactory factory;
+        volatile boolean live;
+        volatile boolean killed;
+        volatile boolean dieInCatchUp;
+        JobGuard guard;
+        RedisLeaseStore store;
+        MissedFireTimes missed;
+        long next;
+
+        ModelNode(String id, long skew, Model model, LettuceConnectionFactory factory) {
+            this.id = id;
+            this.skew = skew;
+            this.model = model;
+            this.factory = factory;
+        }
+
+        long clockNow() {
+            return model.now.get() + skew;
+        }
+
+        void start() {
+            store = RedisLeaseStore.create(factory, "jgmodel");
+            java.time.Clock clock = new java.time.Clock() {
+                @Override
+                public java.time.ZoneId getZone() {
+                    return java.time.ZoneOffset.UTC;
+                }
+
+                @Override
+                public java.time.Clock withZone(java.time.ZoneId zone) {
+                    return this;
+                }
+
+                @Override
+                public Instant instant() {
+                    return Instant.ofEpochMilli(clockNow());
+                }
+            };
+            guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(model.tolerance)
+                    .clock(clock).build());
+            guard.addListener(event -> {
+                if (event.outcome() == RunOutcome.MISSED) {
+                    model.record(event.nominalFireTime().toEpochMilli(), "MISSED " + id);
+                }
+            });
+            missed = new MissedFireTimes(guard);
+            // a restarted scheduler fires the grid from now on
+            next = EVERY_SECOND.next(Instant.ofEpochMilli(clockNow())).toEpochMilli();
+            killed = false;
+            live = true;
+        }
+
+        void stop() {
+            live = false;
+            guard.close();
+            store.close();
+        }
+
+        Runnable body() {
+            return () -> {
+                RunContext run = RunContext.current().orElseThrow();
+                model.record(run.nominalFireTime().toEpochMilli(), "START " + id + (run.isCatchUp() ? " catch-up" : ""));
+                if (killed || (run.isCatchUp() && dieInCatchUp)) {
+                    killed = true;
+                    throw new Killed();
+                }
+            };
+        }
+
+        /** The scheduler thread: each grid point due by this node's clock, in order, through the recovery. */
+        void fireDue() {
+            try {
+                while (!killed && next <= clockNow()) {
+                    long fireTime = next;
+                    next = EVERY_SECOND.next(Instant.ofEpochMilli(fireTime)).toEpochMilli();
+                    Admission admission = missed.admit(model.job, model.recovery, Instant.ofEpochMilli(fireTime), body());
+                    RunOutcome outcome;
+                    if (!admission.granted()) {
+                        outcome = admission.refusal();
+                    } else {
+                        try (JobPermit permit = admission.permit()) {
+                            body().run();
+                            outcome = permit.finish(null);
+                        }
+                    }
+                    model.trace.add(id + " fired T=" + fireTime + ": " + outcome);
+                    if (outcome == RunOutcome.RAN || outcome == RunOutcome.ALREADY_RAN) {
+                        model.settled(fireTime, id + " regular firing " + outcome);
+                    }
+                }
+            } catch (Killed e) {
+                model.trace.add(id + " killed");
+            }
+        }
+
+        /** The background pass of the same node, on its own thread: it settles nothing it can be sure of. */
+        void backgroundPass() {
+            try {
+                missed.recover(model.job, model.recovery, body());
+                model.trace.add(id + " background pass");
+            } catch (Killed e) {
+                model.trace.add(id + " killed in a background pass");
+            }
+        }
+    }
+}

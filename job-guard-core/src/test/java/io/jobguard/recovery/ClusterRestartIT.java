@@ -1,0 +1,216 @@
+package io.jobguard.recovery;
+
+import io.jobguard.JobGuardConfig;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A whole cluster restarts (the scenario of a deploy that stops every node): three nodes, each its own JVM
+ * ({@link RestartingNode}, scheduler clocks −2 s, 0 and +3 s), run an every-second {@code RUN_ALL} job
+ * ({@code catch-up-max} 50) on one redis-server; every node is stopped with SIGTERM, kept down across several fire
+ * times and started again with the same node id; then the nodes' append-only ledgers are judged by a checker that
+ * knows nothing of the engine: every fire time from the job's first run up to its last regular run started
+ * exactly once or was reported {@code MISSED} exactly once, and none started twice anywhere. Run on a short skew
+ * tolerance (10 s, longer than the outage) and on the default one (5 min).
+ *
+ * <p>{@code -Djobguard.restart.rounds=N} (default 1) runs N outages in a row; odd rounds restart the nodes one by
+ * one instead (each node restarting while the others run, possibly catching up).
+ */
+@WithRedis
+class ClusterRestartIT {
+
+    private static final long[] CLOCKS = {-2000, 0, 3000};
+    private static final int ROUNDS = Integer.getInteger("jobguard.restart.rounds", 1);
+    private static final Duration OUTAGE = Duration.ofSeconds(5);
+
+    private final RedisServerProcess redis;
+    private final Process[] nodes = new Process[CLOCKS.length];
+    @TempDir
+    Path dir;
+
+    ClusterRestartIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    @AfterEach
+    void kill() throws InterruptedException {
+        for (Process node : nodes) {
+            if (node != null) {
+                node.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    static Stream<Duration> tolerances() {
+        return Stream.of(Duration.ofSeconds(10), JobGuardConfig.custom().build().skewTolerance());
+    }
+
+    @ParameterizedTest(name = "skew tolerance {0}")
+    @MethodSource("tolerances")
+    void afterTheWholeClusterRestartsEveryFireTimeStartsOnceOrIsReportedMissedOnce(Duration tolerance)
+            throws Exception {
+        String job = "restart-" + tolerance.toSeconds() + "-" + System.nanoTime();
+        // the node with the true clock starts first: its first run creates the job's record, where judging begins
+        start(1, job, tolerance);
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(1, "START") > 0);
+        start(0, job, tolerance);
+        start(2, job, tolerance);
+        awaitReady(1);
+        awaitRegularRunsAfter(System.currentTimeMillis(), 3);
+        List<long[]> outages = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            if (round % 2 == 0) {
+                for (int i = 0; i < nodes.length; i++) {
+                    stop(i);
+                }
+                long down = System.currentTimeMillis();
+                await().pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(1)).until(() -> true);
+                for (int i = 0; i < nodes.length; i++) {
+                    start(i, job, tolerance);
+                }
+                awaitReady(round + 2);
+                outages.add(new long[] {down, System.currentTimeMillis()});
+            } else {
+                for (int i = 0; i < nodes.length; i++) {
+                    stop(i);
+                    start(i, job, tolerance);
+                    int node = i;
+                    int starts = round + 2;
+                    await().atMost(Duration.ofSeconds(30)).until(() -> count(node, "READY") >= starts);
+                }
+            }
+            awaitRegularRunsAfter(System.currentTimeMillis() + 3000, 1);
+        }
+        for (int i = 0; i < nodes.length; i++) {
+            stop(i);
+        }
+        judge(outages);
+    }
+
+    private Path ledger(int node) {
+        return dir.resolve("n" + (node + 1) + ".ledger");
+    }
+
+    private void start(int node, String job, Duration tolerance) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        nodes[node] = new ProcessBuilder(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), RestartingNode.class.getName(),
+                Integer.toString(redis.port()), "n" + (node + 1), Long.toString(CLOCKS[node]),
+                Long.toString(tolerance.toMillis()), job, ledger(node).toString(), "RUN_ALL", "50")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("n" + (node + 1) + ".log").toFile()).start();
+    }
+
+    /** SIGTERM, and the node's graceful shutdown to its end. */
+    private void stop(int node) throws InterruptedException {
+        nodes[node].destroy();
+        assertThat(nodes[node].waitFor(30, TimeUnit.SECONDS)).as("n%d stopped on SIGTERM", node + 1).isTrue();
+        assertThat(count(node, "STOPPED")).as("n%d shut down gracefully", node + 1).isPositive();
+    }
+
+    private void awaitReady(int starts) {
+        await().atMost(Duration.ofSeconds(40)).until(() -> {
+            for (int i = 0; i < nodes.length; i++) {
+                if (count(i, "READY") < starts) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    private void awaitRegularRunsAfter(long fireTimeMillis, int runs) {
+        await().atMost(Duration.ofSeconds(40)).until(() -> lines().stream()
+                .filter(l -> l[0].equals("START") && l[3].equals("regular") && Long.parseLong(l[1]) > fireTimeMillis)
+                .count() >= runs);
+    }
+
+    private long count(int node, String kind) {
+        return lines(ledger(node)).stream().filter(l -> l[0].equals(kind)).count();
+    }
+
+    private List<String[]> lines() {
+        List<String[]> all = new ArrayList<>();
+        for (int i = 0; i < nodes.length; i++) {
+            all.addAll(lines(ledger(i)));
+        }
+        return all;
+    }
+
+    private static List<String[]> lines(Path ledger) {
+        try {
+            if (!Files.exists(ledger)) {
+                return List.of();
+            }
+            return Files.readAllLines(ledger, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank())
+                    .map(l -> l.split("\t")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The checker: from the first node's first run (the job's first) to the last regular run anywhere, every fire
+     * time has exactly one START or one MISSED in all ledgers together; no fire time has more than one anywhere;
+     * the fire times of every outage lie inside that range.
+     */
+    private void judge(List<long[]> outages) {
+        long first = lines(ledger(1)).stream().filter(l -> l[0].equals("START")).mapToLong(l -> Long.parseLong(l[1]))
+                .findFirst().orElseThrow();
+        Map<Long, List<String>> settled = new TreeMap<>();
+        long lastRegular = Long.MIN_VALUE;
+        for (String[] line : lines()) {
+            if (line[0].equals("START") || line[0].equals("MISSED")) {
+                settled.computeIfAbsent(Long.parseLong(line[1]), t -> new ArrayList<>()).add(String.join(" ", line));
+            }
+            if (line[0].equals("START") && line[3].equals("regular")) {
+                lastRegular = Math.max(lastRegular, Long.parseLong(line[1]));
+            }
+        }
+        String ledgers = describe();
+        settled.forEach((t, what) -> assertThat(what).as("fire time %d in %s", t, ledgers).hasSizeLessThanOrEqualTo(1));
+        for (long t = first; t <= lastRegular; t += 1000) {
+            assertThat(settled.getOrDefault(t, List.of())).as("fire time %d (judged %d to %d) in %s", t, first,
+                    lastRegular, ledgers).hasSize(1);
+        }
+        for (long[] outage : outages) {
+            long during = 0;
+            for (long t = (outage[0] / 1000 + 1) * 1000; t < outage[1]; t += 1000) {
+                during++;
+                assertThat(t).as("an outage's fire time is judged").isBetween(first, lastRegular);
+                // RUN_ALL with catch-up-max 50: nobody was up to fire it, so it ran late, as a catch-up
+                assertThat(settled.get(t)).as("fire time %d of an outage in %s", t, ledgers)
+                        .singleElement().asString().startsWith("START ").endsWith(" catch-up");
+            }
+            assertThat(during).as("fire times while every node was down").isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    private String describe() {
+        StringBuilder all = new StringBuilder();
+        for (int i = 0; i < nodes.length; i++) {
+            all.append("\n--- n").append(i + 1).append('\n');
+            lines(ledger(i)).forEach(l -> all.append(String.join(" ", l)).append('\n'));
+        }
+        return all.toString();
+    }
+}

@@ -23,7 +23,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The engine that guards scheduled jobs across a cluster. For a job J and a nominal fire time T:
@@ -59,7 +58,6 @@ public final class JobGuard implements AutoCloseable {
     private final FiringWarnings warnings;
     private final ReleaseWaits releaseWaits;
     private final LostReplies lostReplies;
-    private final RecoveryOwners recoveryOwners = new RecoveryOwners();
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
@@ -384,11 +382,6 @@ public final class JobGuard implements AutoCloseable {
                     AcquireMode.REGULAR));
         }
         return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
-    }
-
-    /** The lock every {@link MissedFireTimes} of this engine holds while it recovers {@code job} (one owner per job and node). */
-    ReentrantLock recoveryOwner(String job) {
-        return recoveryOwners.of(job);
     }
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */

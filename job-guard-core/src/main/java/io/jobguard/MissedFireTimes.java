@@ -25,7 +25,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       late or reported as {@link RunOutcome#MISSED}, as the job's {@link MisfirePolicy} says; each
  *       catch-up competes for its fire time like any firing, and is granted only while the record
  *       shows that the fire times before it were handled, so catch-ups run in order and each once
- *       in the cluster, even when several nodes find the same gap;</li>
+ *       in the cluster, even when several nodes find the same gap; a regular firing is granted only
+ *       once the schedule's fire time right before it was handled (started, or reported missed), so it
+ *       never moves the record past fire times nobody handled (after the whole cluster restarted, the
+ *       first regular firing on any node catches up or reports every fire time of the outage first);</li>
  *   <li>a fire time whose run started and never completed (its node died, its lease was lost) runs
  *       again once its lease has expired, with a higher fencing token, under
  *       {@link Delivery#AT_LEAST_ONCE}; under {@link Delivery#AT_MOST_ONCE} it is reported once as
@@ -36,7 +39,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * refused as {@link RunOutcome#HISTORY_LOST} are never caught up or retried (the store lost the
  * record that could tell). {@link #recover(JobOptions, RecoveryOptions, Runnable)} does the same at
  * a node's start, so that a fire time missed during a cluster-wide outage runs when the first node
- * comes back. Thread-safe; one instance per engine.
+ * comes back. On one node the recovery of a job has one owner: every instance of an engine takes
+ * the same per-job lock for {@link #admit} and {@link #recover}, so a node's firings, its start-up
+ * pass and its background pass handle a job's missed fire times one at a time and never lose one to
+ * each other. Thread-safe.
  */
 public final class MissedFireTimes {
 
@@ -63,7 +69,9 @@ public final class MissedFireTimes {
      * Admits the regular firing of {@code job} for {@code nominalFireTime}, after running (on the
      * calling thread, with {@code body}) the catch-ups and retries the store reports. Never throws
      * for store failures or for a failing {@code body} in a recovery run (reported as
-     * {@link RunOutcome#FAILED}).
+     * {@link RunOutcome#FAILED}). Waits while another thread of this node recovers the same job
+     * (one owner per job and node); interrupted while waiting, the firing is refused as
+     * {@link RunOutcome#BUSY}.
      *
      * @param job             how the job is guarded
      * @param recovery        how it recovers lost fire times
@@ -76,7 +84,7 @@ public final class MissedFireTimes {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
-        ReentrantLock owner = guard.recoveryOwner(job.name());
+        ReentrantLock owner = RecoveryOwners.of(guard, job.name());
         try {
             owner.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -122,18 +130,20 @@ public final class MissedFireTimes {
      * Recovers at a node's start what the job's run record shows was lost while no node ran it:
      * missed fire times up to now (less the skew tolerance, left to the regular firings) as the
      * policy says, and a run that died under {@link Delivery#AT_LEAST_ONCE} once its lease expired.
-     * Runs on the calling thread; never throws for store failures (logged at WARN).
+     * Runs on the calling thread, as the job's one recovery owner on this node (it waits while a
+     * firing of this node catches the job up); never throws for store failures (logged at WARN).
      *
      * @param job      how the job is guarded
      * @param recovery how it recovers lost fire times
      * @param body     the job's work
-     * @return {@code false} if the job's run record could not be read (the store is unreachable)
+     * @return {@code false} if the job's run record could not be read (the store is unreachable) or
+     *         the thread was interrupted while waiting for the job's owner lock
      */
     public boolean recover(JobOptions job, RecoveryOptions recovery, Runnable body) {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
-        ReentrantLock owner = guard.recoveryOwner(job.name());
+        ReentrantLock owner = RecoveryOwners.of(guard, job.name());
         try {
             owner.lockInterruptibly();
         } catch (InterruptedException e) {

@@ -58,6 +58,7 @@ public final class JobGuard implements AutoCloseable {
     private final FiringWarnings warnings;
     private final ReleaseWaits releaseWaits;
     private final LostReplies lostReplies;
+    final RecoveryOwners recoveryOwners = new RecoveryOwners();
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");

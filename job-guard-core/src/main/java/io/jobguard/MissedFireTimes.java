@@ -84,7 +84,7 @@ public final class MissedFireTimes {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
-        ReentrantLock owner = RecoveryOwners.of(guard, job.name());
+        ReentrantLock owner = guard.recoveryOwners.of(job.name());
         try {
             owner.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -143,7 +143,7 @@ public final class MissedFireTimes {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
-        ReentrantLock owner = RecoveryOwners.of(guard, job.name());
+        ReentrantLock owner = guard.recoveryOwners.of(job.name());
         try {
             owner.lockInterruptibly();
         } catch (InterruptedException e) {

@@ -1,39 +1,30 @@
 package io.jobguard;
 
-import java.util.Collections;
-import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One recovery owner per job on one node (one engine): the lock that the scheduler thread's catch-up before a
- * regular firing ({@link MissedFireTimes#admit}), the start-up pass and the background pass
- * ({@link MissedFireTimes#recover}) hold while they read and act on the job's run record. Every
- * {@link MissedFireTimes} of an engine gets the same lock for a job (an adapter may make one for its firings and
- * another for its background pass), so on one node a job's missed fire times are worked out and handled by one
- * thread at a time, and a firing waits for its own node's catch-up instead of meeting that catch-up's lease and
- * giving its fire time up as {@code BUSY}. Reentrant: a recovery body that fires the same job again on its own
- * thread does not block itself. Engines are held weakly. Thread-safe.
+ * One recovery owner per job on one node: the per-job locks of an engine ({@code JobGuard.recoveryOwners}) that
+ * the scheduler thread's catch-up before a regular firing ({@link MissedFireTimes#admit}), the start-up pass and
+ * the background pass ({@link MissedFireTimes#recover}) hold while they read and act on the job's run record.
+ * Every {@link MissedFireTimes} of an engine gets the same lock for a job (an adapter may make one for its firings
+ * and another for its background pass), so on one node a job's missed fire times are worked out and handled by
+ * one thread at a time, and a firing waits for its own node's catch-up instead of meeting that catch-up's lease
+ * and giving its fire time up as {@code BUSY}. Reentrant: a recovery body that fires the same job again on its own
+ * thread does not block itself. Thread-safe.
  */
 final class RecoveryOwners {
 
-    private static final Map<JobGuard, ConcurrentMap<String, ReentrantLock>> BY_ENGINE =
-            Collections.synchronizedMap(new WeakHashMap<>());
-
-    private RecoveryOwners() {
-    }
+    private final ConcurrentMap<String, ReentrantLock> byJob = new ConcurrentHashMap<>();
 
     /**
-     * The owner lock of a job on an engine.
+     * The owner lock of a job on this engine.
      *
-     * @param guard the engine (the node)
-     * @param job   the job name
-     * @return the job's lock, the same instance on every call for this engine
+     * @param job the job name
+     * @return the job's lock, the same instance on every call
      */
-    static ReentrantLock of(JobGuard guard, String job) {
-        return BY_ENGINE.computeIfAbsent(guard, g -> new ConcurrentHashMap<>())
-                .computeIfAbsent(job, j -> new ReentrantLock());
+    ReentrantLock of(String job) {
+        return byJob.computeIfAbsent(job, j -> new ReentrantLock());
     }
 }

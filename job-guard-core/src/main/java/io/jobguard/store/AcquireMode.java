@@ -10,8 +10,10 @@ import java.util.Objects;
  * {@link AcquireResult.Status#SUPERSEDED}.
  *
  * @param kind          what the attempt is for
- * @param previous      {@link Kind#REGULAR}: the schedule's fire time before this one, or null for
- *                      no gap check; {@link Kind#CATCH_UP} and {@link Kind#MISS}: the record's
+ * @param previous      {@link Kind#REGULAR}: the schedule's fire time immediately before this one
+ *                      (the attempt is granted only once the record's latest handled fire time has
+ *                      reached it, else the store answers {@link AcquireResult.Status#CATCH_UP}), or
+ *                      null for no gap check; {@link Kind#CATCH_UP} and {@link Kind#MISS}: the record's
  *                      latest handled fire time the caller saw, granted only if it is still that one
  * @param delivery      {@link Kind#REGULAR}: the dead-run check ({@code null} for none)
  * @param maxAttempts   with {@link Delivery#RETRY}: how many attempts a fire time gets in all
@@ -34,7 +36,7 @@ public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int ma
     /**
      * A regular firing with recovery checks.
      *
-     * @param previous    the schedule's fire time before this one, or null for no gap check
+     * @param previous    the schedule's fire time immediately before this one, or null for no gap check
      * @param delivery    the dead-run check, or null for none
      * @param maxAttempts attempts a fire time gets in all under {@link Delivery#RETRY}
      * @return the mode

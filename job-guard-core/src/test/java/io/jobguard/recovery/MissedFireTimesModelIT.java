@@ -21,8 +21,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -272,14 +275,14 @@ class MissedFireTimesModelIT {
 
         void start() {
             store = RedisLeaseStore.create(factory, "jgmodel");
-            java.time.Clock clock = new java.time.Clock() {
+            Clock clock = new Clock() {
                 @Override
-                public java.time.ZoneId getZone() {
-                    return java.time.ZoneOffset.UTC;
+                public ZoneId getZone() {
+                    return ZoneOffset.UTC;
                 }
 
                 @Override
-                public java.time.Clock withZone(java.time.ZoneId zone) {
+                public Clock withZone(ZoneId zone) {
                     return this;
                 }
 

@@ -136,8 +136,8 @@ public final class MissedFireTimes {
      * @param job      how the job is guarded
      * @param recovery how it recovers lost fire times
      * @param body     the job's work
-     * @return {@code false} if the job's run record could not be read (the store is unreachable) or
-     *         the thread was interrupted while waiting for the job's owner lock
+     * @return {@code false} if the store could not be reached (to read the job's run record or for a
+     *         catch-up) or the thread was interrupted while waiting for the job's owner lock
      */
     public boolean recover(JobOptions job, RecoveryOptions recovery, Runnable body) {
         Objects.requireNonNull(job, "job");
@@ -178,7 +178,7 @@ public final class MissedFireTimes {
         }
         Instant upTo = guard.config().clock().instant().minus(guard.config().skewTolerance());
         if (recovery.schedule() != null && record.handled().isBefore(upTo)) {
-            catchUp(job, recovery, record.handled(), upTo, true, body);
+            return catchUp(job, recovery, record.handled(), upTo, true, body);
         }
         return true;
     }
@@ -260,12 +260,14 @@ public final class MissedFireTimes {
     /**
      * The fire times after {@code handled} and before {@code end} (or at it, if inclusive): those in
      * the window run or are reported as the policy says.
+     *
+     * @return false if the store could not be reached for one of them (they wait for the next look)
      */
-    private void catchUp(JobOptions job, RecoveryOptions recovery, Instant handled, Instant end, boolean inclusive,
-                         Runnable body) {
+    private boolean catchUp(JobOptions job, RecoveryOptions recovery, Instant handled, Instant end, boolean inclusive,
+                            Runnable body) {
         FireTimeSchedule schedule = recovery.schedule();
         if (schedule == null) {
-            return;
+            return true;
         }
         Instant windowStart = windowStart(recovery);
         List<Instant> missed = new ArrayList<>();
@@ -281,7 +283,7 @@ public final class MissedFireTimes {
             next = schedule.next(next);
         }
         if (missed.isEmpty()) {
-            return;
+            return true;
         }
         int runs = switch (recovery.misfirePolicy()) {
             case SKIP -> 0;
@@ -296,7 +298,7 @@ public final class MissedFireTimes {
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
                 reportMissed(job, recovery, skipped, outside);
             }
-            return;
+            return !unreachable(claim);
         }
         Instant before = handled;
         for (Instant fireTime : toRun) {
@@ -307,7 +309,7 @@ public final class MissedFireTimes {
                 log.debug("job-guard: job '{}' T={} node={} catch-up not run here ({})", job.name(), fireTime,
                         guard.config().nodeId(), admission.recovery() != null ? admission.recovery().status()
                                 : admission.refusal());
-                return;
+                return !unreachable(admission);
             }
             if (before == handled) {
                 // this node won the first catch-up: it alone reports the fire times the policy skips
@@ -319,6 +321,11 @@ public final class MissedFireTimes {
             runBody(admission.permit(), body);
             before = fireTime;
         }
+        return true;
+    }
+
+    private static boolean unreachable(Admission refused) {
+        return refused.recovery() == null && !refused.granted() && refused.refusal() == RunOutcome.STORE_ERROR;
     }
 
     private void reportMissed(JobOptions job, RecoveryOptions recovery, List<Instant> missed, int outside) {

@@ -46,7 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A model test of missed-fire-time recovery on a real redis-server: three nodes (clocks −2 s, 0 and +3 s off a
  * virtual clock the test moves) fire an every-second job through {@link MissedFireTimes} while a seeded random
  * sequence of steps stops single nodes or all of them, starts them again (with the same node ids and a start-up
- * pass), kills a node inside a catch-up run, and runs background passes on the same node concurrently with its
+ * pass), kills a node inside a catch-up run, fails a node's acquire calls before they reach Redis (the store
+ * unreachable from it: {@code STORE_ERROR}), and runs background passes on the same node concurrently with its
  * scheduler firings. After every step the rule is checked on the ledger of what happened to each fire time:
  * <ul>
  *   <li>no fire time started twice, or started and reported {@code MISSED}, or reported twice;</li>
@@ -126,6 +127,7 @@ class MissedFireTimesModelIT {
                     model.start(node);
                 }
                 node.dieInCatchUp = node.live && random.nextDouble() < 0.07;
+                node.unreachable = node.live && random.nextDouble() < 0.1;
             }
             model.concurrently(random);
             model.check("after step " + step);
@@ -133,6 +135,7 @@ class MissedFireTimesModelIT {
         // everybody back for a while: the fire times of the last outage are settled too
         for (ModelNode node : model.nodes) {
             node.dieInCatchUp = false;
+            node.unreachable = false;
             if (!node.live) {
                 model.start(node);
             }
@@ -145,7 +148,8 @@ class MissedFireTimesModelIT {
         long settled = (model.settledUpTo.get() - model.first.get()) / PERIOD;
         assertThat(settled).as("fire times judged (seed %d)", seed).isGreaterThan(STEPS / 2);
         assertThat(model.trace).as("the sequence had outages that left fire times to recover (seed %d)", seed)
-                .anyMatch(line -> line.contains("MISSED") || line.contains("catch-up"));
+                .anyMatch(line -> line.contains("MISSED") || line.contains("catch-up"))
+                .anyMatch(line -> line.contains("failed: unreachable"));
     }
 
     private LettuceConnectionFactory factory() {
@@ -200,7 +204,8 @@ class MissedFireTimesModelIT {
             node.start();
             trace.add(node.id + " started at " + node.clockNow());
             try {
-                // the start-up pass, alone: whatever it returns true for is settled up to now - tolerance
+                // the start-up pass, alone: when it reached the store for everything (true), every fire time up to
+                // its now less the tolerance is settled
                 if (node.missed.recover(job, recovery, node.body())) {
                     settled(node.clockNow() - tolerance.toMillis(), node.id + " start-up pass");
                 }
@@ -257,6 +262,8 @@ class MissedFireTimesModelIT {
         volatile boolean live;
         volatile boolean killed;
         volatile boolean dieInCatchUp;
+        /** This step, a third of this node's acquire calls fail before they reach Redis (STORE_ERROR). */
+        volatile boolean unreachable;
         JobGuard guard;
         RedisLeaseStore store;
         MissedFireTimes missed;
@@ -291,7 +298,8 @@ class MissedFireTimesModelIT {
                     return Instant.ofEpochMilli(clockNow());
                 }
             };
-            guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(model.tolerance)
+            guard = JobGuard.create(new UnreachableStore(store, () -> unreachable, failed -> model.trace.add(id
+                    + " acquire " + failed + " failed: unreachable")), JobGuardConfig.custom().nodeId(id).skewTolerance(model.tolerance)
                     .clock(clock).build());
             guard.addListener(event -> {
                 if (event.outcome() == RunOutcome.MISSED) {
@@ -339,6 +347,7 @@ class MissedFireTimesModelIT {
                         }
                     }
                     model.trace.add(id + " fired T=" + fireTime + ": " + outcome);
+                    // STORE_ERROR and BUSY settle nothing: their fire time is found by a later call
                     if (outcome == RunOutcome.RAN || outcome == RunOutcome.ALREADY_RAN) {
                         model.settled(fireTime, id + " regular firing " + outcome);
                     }

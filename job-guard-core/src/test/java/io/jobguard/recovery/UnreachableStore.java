@@ -1,0 +1,88 @@
+package io.jobguard.recovery;
+
+import io.jobguard.store.AcquireMode;
+import io.jobguard.store.AcquireResult;
+import io.jobguard.store.LeaseStore;
+import io.jobguard.store.LeaseStoreException;
+import io.jobguard.store.RunLeaseRequest;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * A node's real store, for {@link MissedFireTimesModelIT}: while the node is unreachable, a third of its acquire
+ * calls (at random) fail before they are sent, as when Redis cannot be reached from the node (the engine answers
+ * {@code STORE_ERROR}; nothing was written). Everything else goes to the real store.
+ */
+final class UnreachableStore implements LeaseStore {
+
+    private final LeaseStore real;
+    private final BooleanSupplier unreachable;
+    private final Consumer<String> failed;
+
+    /**
+     * @param real        the node's real store
+     * @param unreachable whether the node is unreachable now
+     * @param failed      told of each failed call (its kind and fire time)
+     */
+    UnreachableStore(LeaseStore real, BooleanSupplier unreachable, Consumer<String> failed) {
+        this.real = real;
+        this.unreachable = unreachable;
+        this.failed = failed;
+    }
+
+    @Override
+    public AcquireResult acquireRun(RunLeaseRequest request) {
+        return acquireRun(request, AcquireMode.REGULAR);
+    }
+
+    @Override
+    public AcquireResult acquireRun(RunLeaseRequest request, AcquireMode mode) {
+        if (unreachable.getAsBoolean() && ThreadLocalRandom.current().nextInt(3) == 0) {
+            failed.accept(mode.kind() + " T=" + request.nominalFireTime().toEpochMilli());
+            throw new LeaseStoreException("Redis unreachable (injected before the call was sent)");
+        }
+        return real.acquireRun(request, mode);
+    }
+
+    @Override
+    public boolean renewRun(RunLeaseRequest request) {
+        return real.renewRun(request);
+    }
+
+    @Override
+    public boolean releaseRun(RunLeaseRequest request, Duration cooldown) {
+        return real.releaseRun(request, cooldown);
+    }
+
+    @Override
+    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown) {
+        return real.releaseRunAsync(request, cooldown);
+    }
+
+    @Override
+    public Instant serverTime() {
+        return real.serverTime();
+    }
+
+    @Override
+    public boolean supportsFencing() {
+        return real.supportsFencing();
+    }
+
+    @Override
+    public <T> Optional<T> capability(Class<T> type) {
+        return real.capability(type);
+    }
+
+    /** The real store is closed with its node. */
+    @Override
+    public void close() {
+        // nothing of its own
+    }
+}

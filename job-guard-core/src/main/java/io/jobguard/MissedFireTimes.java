@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * No fire time lost in silence (issue 15): admits a job's regular firings like
@@ -84,19 +85,10 @@ public final class MissedFireTimes {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
-        ReentrantLock owner = guard.recoveryOwners.of(job.name());
-        try {
-            owner.lockInterruptibly();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        return asOwner(job, () -> admitOwned(job, recovery, nominalFireTime, body), () -> {
             guard.report(job, nominalFireTime, RunOutcome.BUSY);
             return Admission.refused(RunOutcome.BUSY);
-        }
-        try {
-            return admitOwned(job, recovery, nominalFireTime, body);
-        } finally {
-            owner.unlock();
-        }
+        });
     }
 
     /** {@link #admit}, holding the job's recovery owner lock of this node. */
@@ -143,15 +135,23 @@ public final class MissedFireTimes {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
+        return asOwner(job, () -> recoverOwned(job, recovery, body), () -> false);
+    }
+
+    /**
+     * Runs {@code action} as the job's one recovery owner on this node (holding the engine's lock of the job), or
+     * {@code interrupted} if the thread is interrupted while it waits for the lock.
+     */
+    private <T> T asOwner(JobOptions job, Supplier<T> action, Supplier<T> interrupted) {
         ReentrantLock owner = guard.recoveryOwners.of(job.name());
         try {
             owner.lockInterruptibly();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return interrupted.get();
         }
         try {
-            return recoverOwned(job, recovery, body);
+            return action.get();
         } finally {
             owner.unlock();
         }

@@ -22,8 +22,12 @@ import java.util.stream.Stream;
  */
 final class EmbeddedPostgresLink {
 
-    /** Where the library unpacks its binaries: world-readable, so another OS user can run them. */
-    private static final Path WORK = Path.of(System.getProperty("java.io.tmpdir"), "jobguard-embedded-pg");
+    /**
+     * Where the library unpacks its binaries: world-readable, so another OS user can run them, and one per user
+     * running the build, so a directory root made does not stand in another user's way.
+     */
+    private static final Path WORK = Path.of(System.getProperty("java.io.tmpdir"),
+            "jobguard-embedded-pg-" + System.getProperty("user.name"));
 
     private EmbeddedPostgresLink() {
     }

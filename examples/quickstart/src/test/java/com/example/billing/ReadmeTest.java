@@ -57,6 +57,7 @@ class ReadmeTest {
             checked++;
         }
         assertThat(readme).as("the Quickstart shows the whole app that QuickstartIT runs").contains(
+                "<!-- from: examples/quickstart/pom.xml#quickstart bom -->",
                 "<!-- from: examples/quickstart/pom.xml#quickstart dependencies -->",
                 "<!-- from: examples/quickstart/src/main/java/com/example/billing/BillingApplication.java -->",
                 "<!-- from: examples/quickstart/src/main/java/com/example/billing/InvoiceJob.java -->",

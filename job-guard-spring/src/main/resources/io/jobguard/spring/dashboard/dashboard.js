@@ -128,7 +128,7 @@
 
   function timeline(detail) {
     var fires = ((detail && detail.recentFires) || []).slice().reverse();
-    var w = 26, gap = 4, h = 44;
+    var w = 36, gap = 4, h = 44;
     var box = svg('svg', { 'class': 'timeline', width: Math.max(1, fires.length) * (w + gap), height: h });
     fires.forEach(function (f, i) {
       var kind = OUTCOMES[f.outcome] || ['?', '#6b7380'];
@@ -156,10 +156,10 @@
     return box;
   }
 
-  /** The end of a node id (ids usually share a prefix); the full id is in the title. */
+  /** The end of a node id (ids usually share a prefix, host names or pod names); the full id is in the title. */
   function shortNode(id) {
     if (!id) { return '?'; }
-    return id.length <= 4 ? id : '…' + id.substring(id.length - 3);
+    return id.length <= 6 ? id : '…' + id.substring(id.length - 5);
   }
 
   function renderJobs(report, details) {

@@ -46,14 +46,14 @@ import static org.awaitility.Awaitility.await;
  * buttons; an anonymous caller of the secured node gets no data. The browser must be installed:
  * a missing chromium or chromedriver fails the test naming the Debian packages.
  * <p>
- * {@code -Djobguard.dashboard.screenshot=<file.png>} also saves the page of node A there (the README's
+ * {@code -Ddashboard.screenshot=<file.png>} also saves the page of node A there (the README's
  * picture); the screenshot is always saved under {@code target/}.
  */
 @WithRedis
 class DashboardBrowserIT {
 
-    private static final Path CHROMIUM = Path.of(System.getProperty("jobguard.chromium", "/usr/bin/chromium"));
-    private static final Path CHROMEDRIVER = Path.of(System.getProperty("jobguard.chromedriver", "/usr/bin/chromedriver"));
+    private static final Path CHROMIUM = Path.of(System.getProperty("chromium.path", "/usr/bin/chromium"));
+    private static final Path CHROMEDRIVER = Path.of(System.getProperty("chromedriver.path", "/usr/bin/chromedriver"));
     private static final Set<String> RUN_OUTCOMES = Set.of("RAN", "FAILED", "CAUGHT_UP", "RETRIED", "STARTED");
 
     private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
@@ -163,7 +163,7 @@ class DashboardBrowserIT {
         byte[] png = ((TakesScreenshot) chrome).getScreenshotAs(OutputType.BYTES);
         Files.createDirectories(Path.of("target"));
         Files.write(Path.of("target", "dashboard.png"), png);
-        String wanted = System.getProperty("jobguard.dashboard.screenshot");
+        String wanted = System.getProperty("dashboard.screenshot");
         if (wanted != null && !wanted.isBlank()) {
             Path out = Path.of(wanted).toAbsolutePath();
             Files.createDirectories(out.getParent());
@@ -176,7 +176,7 @@ class DashboardBrowserIT {
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
             fail("DashboardBrowserIT needs a real Chromium and its driver: " + CHROMIUM + " and " + CHROMEDRIVER
                     + " (Debian/Ubuntu: apt-get install -y chromium chromium-driver; .ci/run installs them when missing;"
-                    + " other paths: -Djobguard.chromium=... -Djobguard.chromedriver=...)");
+                    + " other paths: -Dchromium.path=... -Dchromedriver.path=...)");
         }
         try {
             ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile());

@@ -93,6 +93,11 @@ class ActuatorIT {
                     .isEqualTo(1.0);
             await().atMost(Duration.ofSeconds(5)).until(() -> Double.isFinite(
                     meters.get(MetricNames.CLOCK_SKEW).tag(MetricNames.TAG_NAMESPACE, "web").gauge().value()));
+            assertThat(meters.get(MetricNames.CLOCK_SKEW_TOLERANCE).tag(MetricNames.TAG_NAMESPACE, "web").gauge().value())
+                    .as("the default jobguard.skew-tolerance, 5 min").isEqualTo(300.0);
+            assertThat(meters.get(MetricNames.JOB_LAST_RUN).tag(MetricNames.TAG_JOB, "held")
+                    .tag(MetricNames.TAG_NAMESPACE, "web").gauge().value()).as("the held run's fire time")
+                    .isEqualTo(fireTime.toEpochMilli() / 1e3);
         }
     }
 

@@ -89,7 +89,7 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
             AtomicReference<Double> value = new AtomicReference<>(fireTime);
             Gauge.builder(MetricNames.JOB_LAST_RUN, value, AtomicReference::get)
                     .tags(MetricNames.TAG_JOB, event.job(), MetricNames.TAG_NAMESPACE, event.namespace())
-                    .baseUnit("seconds").description("Nominal fire time of the newest run started on this node")
+                    .baseUnit("seconds").description("Nominal fire time of the newest run that ended on this node")
                     .register(r);
             return value;
         });

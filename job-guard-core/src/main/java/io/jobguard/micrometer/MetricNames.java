@@ -29,9 +29,9 @@ public final class MetricNames {
      */
     public static final String CLOCK_SKEW_TOLERANCE = "jobguard.clock.skew.tolerance";
     /**
-     * Gauge: the nominal fire time of the newest run whose body started on this node, in seconds since the epoch;
-     * tags job, namespace; registered at the job's first run on this node. The cluster's last run of a job is the
-     * maximum over its nodes.
+     * Gauge: the nominal fire time of the newest run that ended on this node (ran, failed, caught up or retried),
+     * in seconds since the epoch; tags job, namespace; registered when the job's first run on this node ends. The
+     * cluster's last run of a job is the maximum over its nodes.
      */
     public static final String JOB_LAST_RUN = "jobguard.job.last.run";
 

@@ -88,6 +88,10 @@ class ObservabilityIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> scrape(scrapeUrl).keySet().containsAll(Set.of(
                 "jobguard_job_runs_total", "jobguard_job_last_run_seconds", "jobguard_job_duration_seconds_max")));
         Map<String, Set<String>> exposed = scrape(scrapeUrl);
+        double lastSync = sample(scrapeUrl, "jobguard_job_last_run_seconds", "job=\"sync\"");
+        assertThat(lastSync % 1).as("a whole-second cron fire time").isZero();
+        assertThat(lastSync).as("the newest ended run of sync, a second job every second")
+                .isBetween(System.currentTimeMillis() / 1e3 - 5, System.currentTimeMillis() / 1e3);
 
         List<String> dashboardExprs = dashboardExpressions();
         List<String> ruleExprs = ruleExpressions();
@@ -194,6 +198,18 @@ class ObservabilityIT {
             }
         }
         return out;
+    }
+
+    /** The value of the first sample of the metric whose labels contain {@code label}. */
+    private static double sample(String url, String metric, String label) throws Exception {
+        String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        for (String line : body.split("\n")) {
+            if (line.startsWith(metric + "{") && line.contains(label)) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no sample of " + metric + " with " + label + " in:\n" + body);
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

@@ -98,6 +98,13 @@ class DashboardBrowserIT {
         checkTimelineAgainstLedger(chrome, "billing-sync");
         checkTimelineAgainstLedger(chrome, "invoice-export");
 
+        assertThat(chrome.findElements(By.cssSelector("#jobs tr[data-job='billing-sync'] button[data-action]")))
+                .extracting(e -> e.getAttribute("data-action"))
+                .containsExactly("pause", "resume", "run-now", "force-release");
+        HttpResponse<String> noToken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(a + "/actuator/jobguard/billing-sync")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"pause\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(noToken.statusCode()).as("CSRF protection is on: a POST without the token is refused").isEqualTo(403);
         WebElement pause = chrome.findElement(By.cssSelector("#jobs tr[data-job='billing-sync'] button[data-action='pause']"));
         pause.click();
         wait.until(ExpectedConditions.alertIsPresent()).accept();

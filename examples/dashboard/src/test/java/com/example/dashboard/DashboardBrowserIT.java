@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -43,7 +43,8 @@ import static org.awaitility.Awaitility.await;
  * node A lists both nodes and both jobs; every run shown on its timeline names the node that the job body,
  * writing to a ledger, says ran that fire time; pausing a job with the page's button (confirm dialog, CSRF
  * token sent back from the cookie) shows it paused on both nodes' pages; node B's read-only page has no
- * buttons; an anonymous caller of the secured node gets no data. The browser must be installed:
+ * buttons; an anonymous caller of the secured node gets no data; after Redis loses its data (FLUSHALL) the job shows
+ * as recovering, with HISTORY_LOST marks. The browser must be installed:
  * a missing chromium or chromedriver fails the test naming the Debian packages.
  * <p>
  * {@code -Ddashboard.screenshot=<file.png>} also saves the page of node A there (the README's
@@ -87,30 +88,30 @@ class DashboardBrowserIT {
 
         chrome.get(a + "/actuator/jobguard/dashboard/index.html?refresh=1");
         WebDriverWait wait = new WebDriverWait(chrome, Duration.ofSeconds(15));
+        wait.ignoring(StaleElementReferenceException.class);
         wait.until(d -> d.findElements(By.cssSelector("#nodes tr[data-node='node-b']")).size() == 1
                 && d.findElements(By.cssSelector("#jobs tr[data-job]")).size() == 2);
-        assertThat(chrome.findElements(By.cssSelector("#nodes tr[data-node]"))).extracting(e -> e.getAttribute("data-node"))
-                .contains("node-a", "node-b");
-        assertThat(chrome.findElements(By.cssSelector("#jobs tr[data-job]"))).extracting(e -> e.getAttribute("data-job"))
+        assertThat(attributes(chrome, "#nodes tr[data-node]", "data-node")).contains("node-a", "node-b");
+        assertThat(attributes(chrome, "#jobs tr[data-job]", "data-job"))
                 .containsExactlyInAnyOrder("billing-sync", "invoice-export");
-        assertThat(chrome.findElement(By.cssSelector("#jobs tr[data-job='billing-sync']")).getText())
-                .contains("cron \"* * * * * *\"");
+        assertThat(rowText(chrome, "billing-sync")).contains("cron \"* * * * * *\"");
         checkTimelineAgainstLedger(chrome, "billing-sync");
         checkTimelineAgainstLedger(chrome, "invoice-export");
 
-        assertThat(chrome.findElements(By.cssSelector("#jobs tr[data-job='billing-sync'] button[data-action]")))
-                .extracting(e -> e.getAttribute("data-action"))
+        assertThat(attributes(chrome, "#jobs tr[data-job='billing-sync'] button[data-action]", "data-action"))
                 .containsExactly("pause", "resume", "run-now", "force-release");
         HttpResponse<String> noToken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(a + "/actuator/jobguard/billing-sync")).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"pause\"}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(noToken.statusCode()).as("CSRF protection is on: a POST without the token is refused").isEqualTo(403);
-        WebElement pause = chrome.findElement(By.cssSelector("#jobs tr[data-job='billing-sync'] button[data-action='pause']"));
-        pause.click();
+        wait.until(d -> { // the rows are redrawn on every poll: find and click in one go, again if it went stale
+            d.findElement(By.cssSelector("#jobs tr[data-job='billing-sync'] button[data-action='pause']")).click();
+            return true;
+        });
         wait.until(ExpectedConditions.alertIsPresent()).accept();
         wait.until(d -> d.findElement(By.id("answer")).getText().contains("HTTP 200"));
         assertThat(chrome.findElement(By.id("answer")).getText()).contains("paused cluster-wide");
-        wait.until(d -> "paused".equals(state(d.findElement(By.cssSelector("#jobs tr[data-job='billing-sync']")))));
+        wait.until(d -> "paused".equals(state(chrome, "billing-sync")));
         Instant pausedAt = Instant.now();
         // let a paused fire time or two reach the timeline for the picture, while both nodes refuse them
         await().atMost(Duration.ofSeconds(10)).until(() -> marks(chrome, "billing-sync").stream()
@@ -119,15 +120,20 @@ class DashboardBrowserIT {
 
         chrome.get(b + "/actuator/jobguard/dashboard/index.html?refresh=1");
         wait.until(d -> d.findElements(By.cssSelector("#jobs tr[data-job]")).size() == 2);
-        WebElement row = chrome.findElement(By.cssSelector("#jobs tr[data-job='billing-sync']"));
-        assertThat(state(row)).as("node B's page shows the pause made on A").isEqualTo("paused");
-        assertThat(row.getText()).contains("paused", "node node-a");
-        assertThat(state(chrome.findElement(By.cssSelector("#jobs tr[data-job='invoice-export']")))).isNotEqualTo("paused");
+        assertThat(state(chrome, "billing-sync")).as("node B's page shows the pause made on A").isEqualTo("paused");
+        assertThat(rowText(chrome, "billing-sync")).contains("paused", "node node-a");
+        assertThat(state(chrome, "invoice-export")).isNotEqualTo("paused");
         assertThat(chrome.findElements(By.cssSelector("button[data-action]"))).as("buttons on the read-only page").isEmpty();
         assertThat(chrome.findElement(By.id("actions-head")).isDisplayed()).isFalse();
         assertThat(DashboardApplication.Jobs.ledger()).as("no run of the paused job after the pause")
                 .noneMatch(r -> r.job().equals("billing-sync") && r.fireTime().isAfter(pausedAt.plusSeconds(1)));
         checkTimelineAgainstLedger(chrome, "invoice-export");
+
+        // Redis loses everything: the jobs' next fire times are refused as HISTORY_LOST, the page says so
+        redis.flushAll();
+        wait.until(d -> "recovering".equals(state(chrome, "billing-sync")));
+        assertThat(marks(chrome, "billing-sync")).extracting(m -> m.get("outcome")).contains("HISTORY_LOST");
+        assertThat(rowText(chrome, "billing-sync")).contains("recovering from data loss");
     }
 
     /** Every run mark of the job's timeline names the node the ledger says ran that fire time, and nothing is left out. */
@@ -161,8 +167,25 @@ class DashboardBrowserIT {
                         + " title: g.querySelector('title').textContent}));", job);
     }
 
-    private static String state(WebElement row) {
-        return row.getAttribute("data-state");
+    /** An attribute of every element the selector finds, read in one script call. */
+    @SuppressWarnings("unchecked")
+    private static List<String> attributes(ChromeDriver chrome, String selector, String attribute) {
+        return (List<String>) ((JavascriptExecutor) chrome).executeScript("return Array.from(document.querySelectorAll("
+                + "arguments[0])).map(e => e.getAttribute(arguments[1]));", selector, attribute);
+    }
+
+    /** The text of a job's row as rendered, read in one script call. */
+    private static String rowText(ChromeDriver chrome, String job) {
+        return (String) ((JavascriptExecutor) chrome).executeScript(
+                "const row = document.querySelector('#jobs tr[data-job=\"' + arguments[0] + '\"]');"
+                        + " return row ? row.innerText : null;", job);
+    }
+
+    /** The state a job's row shows, read in one script call (the page redraws its rows on every poll). */
+    private static String state(ChromeDriver chrome, String job) {
+        return (String) ((JavascriptExecutor) chrome).executeScript(
+                "const row = document.querySelector('#jobs tr[data-job=\"' + arguments[0] + '\"]');"
+                        + " return row ? row.getAttribute('data-state') : null;", job);
     }
 
     private static void screenshot(ChromeDriver chrome) throws IOException {

@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The dashboard page's serving rules over real HTTP (the page itself is driven in a real browser by
- * {@code examples/dashboard}'s {@code DashboardBrowserIT}): off by default; with
+ * {@code examples/dashboard}'s {@code DashboardBrowserIT}): off by default, and absent (the app still starts) while
+ * the endpoint is not exposed; with
  * {@code jobguard.actuator.dashboard-enabled=true} its three files are served under the endpoint's path with
  * their content types in servlet and WebFlux apps, nothing else is; the node report it reads lists this node
  * and says that a read-only endpoint allows no writes.
@@ -49,6 +50,12 @@ class DashboardIT {
     void servletAppServesThePageOnlyWhenEnabled(RedisServerProcess redis) throws Exception {
         try (ConfigurableApplicationContext off = start(redis, WebApplicationType.SERVLET, "off-node")) {
             assertThat(send(page(off, "index.html")).statusCode()).as("off by default").isEqualTo(404);
+        }
+        WebApp.reset();
+        try (ConfigurableApplicationContext hidden = start(redis, WebApplicationType.SERVLET, "hidden-node",
+                "jobguard.actuator.dashboard-enabled=true", "management.endpoints.web.exposure.include=health")) {
+            assertThat(send(page(hidden, "index.html")).statusCode()).as("on, but the endpoint is not exposed")
+                    .isEqualTo(404);
         }
         WebApp.reset();
         try (ConfigurableApplicationContext app = start(redis, WebApplicationType.SERVLET, "on-node",

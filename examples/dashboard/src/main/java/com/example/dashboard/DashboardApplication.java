@@ -23,7 +23,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * Two guarded jobs with the {@code jobguard} dashboard turned on ({@code jobguard.actuator.dashboard-enabled=true}):
  * open {@code /actuator/jobguard/dashboard/index.html}. The actuator is behind Spring Security: with
- * {@code app.security=basic} (the default) every actuator request, the page included, needs the user {@code ops};
+ * {@code app.security=basic} (the default) every actuator request, the page included, needs the user {@code ops}
+ * (password {@code ops-secret}, role {@code OPS}: the buttons show);
  * {@code app.security=open} lets anyone in (a test setting, like an actuator on a private management network), with
  * CSRF protection still on in the form a single-page app uses (the page sends the {@code XSRF-TOKEN} cookie back).
  */

@@ -12,7 +12,10 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 
@@ -25,6 +28,7 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
     private final JobGuard guard;
     private final BoundRegistry registry = new BoundRegistry("JobGuardMetrics");
     private final AtomicReference<Duration> clockSkew = new AtomicReference<>();
+    private final Map<List<String>, AtomicReference<Double>> lastRuns = new ConcurrentHashMap<>();
 
     /**
      * Creates the binder.
@@ -43,6 +47,9 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
                 .tags(ns).description("Leases this node holds now").register(meterRegistry);
         Gauge.builder(MetricNames.CLOCK_SKEW, clockSkew, s -> s.get() == null ? Double.NaN : s.get().toNanos() / 1e9)
                 .tags(ns).baseUnit("seconds").description("This node's clock minus the Redis server clock")
+                .register(meterRegistry);
+        Gauge.builder(MetricNames.CLOCK_SKEW_TOLERANCE, guard, g -> g.config().skewTolerance().toNanos() / 1e9)
+                .tags(ns).baseUnit("seconds").description("The configured clock skew tolerance")
                 .register(meterRegistry);
         guard.addListener(this);
     }
@@ -69,9 +76,24 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
         Timer.builder(MetricNames.JOB_ACQUIRE).tags(tags).description("Time to decide a firing, including waits")
                 .register(r).record(event.acquireTime());
         if (event.outcome().bodyStarted()) {
+            lastRun(r, event);
             Timer.builder(MetricNames.JOB_DURATION).tags(tags).description("Run time of guarded job bodies")
                     .register(r).record(event.runTime());
         }
+    }
+
+    /** Moves the job's last-run gauge forward to this run's fire time (never back: run-now and catch-up can be older). */
+    private void lastRun(MeterRegistry r, JobEvent event) {
+        double fireTime = event.nominalFireTime().toEpochMilli() / 1e3;
+        AtomicReference<Double> last = lastRuns.computeIfAbsent(List.of(event.namespace(), event.job()), key -> {
+            AtomicReference<Double> value = new AtomicReference<>(fireTime);
+            Gauge.builder(MetricNames.JOB_LAST_RUN, value, AtomicReference::get)
+                    .tags(MetricNames.TAG_JOB, event.job(), MetricNames.TAG_NAMESPACE, event.namespace())
+                    .baseUnit("seconds").description("Nominal fire time of the newest run that ended on this node")
+                    .register(r);
+            return value;
+        });
+        last.accumulateAndGet(fireTime, Math::max);
     }
 
     @Override

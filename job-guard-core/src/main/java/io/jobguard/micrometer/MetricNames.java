@@ -23,6 +23,17 @@ public final class MetricNames {
     public static final String BATCH_KEYS = "jobguard.batch.keys";
     /** Gauge: this node's clock minus the Redis server clock, in seconds; tag namespace. */
     public static final String CLOCK_SKEW = "jobguard.clock.skew";
+    /**
+     * Gauge: the configured skew tolerance ({@code jobguard.skew-tolerance}), in seconds; tag namespace. Alerts
+     * compare {@link #CLOCK_SKEW} with half of it, where this node starts to WARN.
+     */
+    public static final String CLOCK_SKEW_TOLERANCE = "jobguard.clock.skew.tolerance";
+    /**
+     * Gauge: the nominal fire time of the newest run that ended on this node (ran, failed, caught up or retried),
+     * in seconds since the epoch; tags job, namespace; registered when the job's first run on this node ends. The
+     * cluster's last run of a job is the maximum over its nodes.
+     */
+    public static final String JOB_LAST_RUN = "jobguard.job.last.run";
 
     /** Tag: the job name. */
     public static final String TAG_JOB = "job";

@@ -72,6 +72,20 @@ final class JobControl {
         return new WebEndpointResponse<>(body, 403);
     }
 
+    /**
+     * What a caller may do through the write operations, for the dashboard's buttons: nothing unless Boot maps
+     * them ({@code writable}: endpoint access unrestricted); then each write whose switch is on, if the caller has
+     * the write role (when one is set). The same checks as {@link #apply} and the endpoint's force-release.
+     */
+    static JobGuardEndpoint.Writes writes(JobControl control, boolean writable, boolean forceReleaseEnabled,
+                                         SecurityContext security) {
+        if (!writable) {
+            return new JobGuardEndpoint.Writes(false, false);
+        }
+        boolean roleOk = control == null || control.lacksRole(security, Boolean.TRUE) == null;
+        return new JobGuardEndpoint.Writes(control != null && control.enabled && roleOk, forceReleaseEnabled && roleOk);
+    }
+
     String role() {
         return role;
     }

@@ -2,8 +2,6 @@ package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
 import io.jobguard.batch.BatchLocks;
-import io.jobguard.JobOptions;
-import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +30,9 @@ import java.util.function.Supplier;
  * outcome here) and, cluster-wide, the live run lease of each job (holder node, fire time,
  * acquired-at, expires-in, fencing token); {@code /{job}} adds the job's recent fire times with the
  * node, outcome, duration and fencing token of each (missed, abandoned and paused ones included).
- * Jobs guarded outside {@code @Scheduled} (Quartz) appear through {@link GuardedJobsContributor} beans, with their run leases and recent fires like the others.
+ * Jobs guarded outside {@code @Scheduled} (Quartz) appear through {@link GuardedJobsContributor} beans, with their
+ * run leases and recent fires like the others. The report also lists the nodes seen in those records and what the
+ * caller may write (the dashboard page, {@code JobGuardDashboard}, shows exactly this data).
  * Instants are ISO-8601, durations ISO-8601 ({@code PT5M}). Read-only by
  * default: the delete operation, which force-releases a job's run lease whoever holds it, also
  * needs {@code jobguard.actuator.force-release-enabled=true}; every attempt is logged at WARN.
@@ -43,14 +43,14 @@ public class JobGuardEndpoint {
     private static final Logger log = LoggerFactory.getLogger(JobGuardEndpoint.class);
 
     private final JobGuard guard;
-    private final GuardedJobRegistry registry;
+    private final GuardedJobs jobs;
     private final boolean forceReleaseEnabled;
     private final BatchLeaseView batchLeases;
     private final JobHistoryView view;
     private volatile HeldLocksSource heldLocks = List::of;
-    private volatile Supplier<List<GuardedJobsContributor>> contributors = List::of;
     private volatile Supplier<? extends Collection<String>> declaredNamespaces = List::of;
     private volatile JobControl control;
+    private volatile boolean writable;
 
     /**
      * Creates the endpoint.
@@ -75,7 +75,7 @@ public class JobGuardEndpoint {
     public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled,
                             BatchLocks batchLocks, Collection<String> batchNamespaces) {
         this.guard = Objects.requireNonNull(guard, "guard");
-        this.registry = Objects.requireNonNull(registry, "registry");
+        this.jobs = new GuardedJobs(registry);
         this.forceReleaseEnabled = forceReleaseEnabled;
         this.batchLeases = batchLocks == null ? null : new BatchLeaseView(batchLocks, batchNamespaces);
         this.view = new JobHistoryView(guard);
@@ -106,12 +106,17 @@ public class JobGuardEndpoint {
      * @param source the contributors
      */
     public void contributors(Supplier<List<GuardedJobsContributor>> source) {
-        this.contributors = Objects.requireNonNull(source, "source");
+        jobs.contributors(source);
     }
 
     /** Enables the write operations (pause, resume, run-now), with the role they need if any. */
     void control(JobControl control) {
         this.control = control;
+    }
+
+    /** Whether Boot maps the write operations at all (endpoint access unrestricted). */
+    void writable(boolean writable) {
+        this.writable = writable;
     }
 
     /**
@@ -133,29 +138,39 @@ public class JobGuardEndpoint {
     }
 
     /**
-     * This node, its guarded jobs and their live leases.
+     * This node, its guarded jobs and their live leases, as an anonymous caller would see it.
      *
      * @return the report
      */
-    @ReadOperation
     public NodeReport report() {
-        List<JobSummary> jobs = new ArrayList<>();
+        return report(null);
+    }
+
+    /**
+     * This node, its guarded jobs, their live leases, the nodes seen in their recent fire times, and
+     * whether this caller may write.
+     *
+     * @param security who asks (whether it may write depends on the write role)
+     * @return the report
+     */
+    @ReadOperation
+    public NodeReport report(SecurityContext security) {
+        List<JobSummary> summaries = jobs.summaries();
         List<RunLease> leases = new ArrayList<>();
         Map<String, Paused> paused = new TreeMap<>();
-        for (GuardedJob job : registry.all()) {
-            jobs.add(summary(job));
-            view.lease(job.options().name()).ifPresent(leases::add);
-            view.pausedInto(paused, job.options().name());
-        }
-        for (GuardedJobsContributor.ContributedJob job : contributed()) {
-            jobs.add(summary(job));
-            view.lease(job.name()).ifPresent(leases::add);
+        ClusterNodes nodes = new ClusterNodes(guard.config().nodeId(), guard.config().clock().instant());
+        for (JobSummary job : summaries) {
+            view.lease(job.name()).ifPresent(lease -> {
+                leases.add(lease);
+                nodes.lease(lease);
+            });
             view.pausedInto(paused, job.name());
+            nodes.fires(job.name(), view.fires(job.name()));
         }
         return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
-                guard.config().skewTolerance().toString(), jobs, leases,
+                guard.config().skewTolerance().toString(), summaries, leases,
                 batchLeases == null ? List.of() : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()),
-                paused);
+                paused, nodes.nodes(), JobControl.writes(control, writable, forceReleaseEnabled, security));
     }
 
     /**
@@ -166,10 +181,7 @@ public class JobGuardEndpoint {
      */
     @ReadOperation
     public JobDetail job(@Selector String job) {
-        GuardedJob guarded = registry.forName(job).orElse(null);
-        JobSummary summary = guarded != null ? summary(guarded)
-                : contributed().stream().filter(c -> c.name().equals(job)).findFirst().map(JobGuardEndpoint::summary)
-                        .orElse(null);
+        JobSummary summary = jobs.summary(job).orElse(null);
         if (summary == null) {
             return null;
         }
@@ -203,7 +215,7 @@ public class JobGuardEndpoint {
                     who, guard.config().nodeId(), c.role());
             return noRole;
         }
-        if (registry.forName(job).isEmpty() && contributed().stream().noneMatch(c2 -> c2.name().equals(job))) {
+        if (jobs.summary(job).isEmpty()) {
             return new WebEndpointResponse<>(new ForceRelease(job, false, "no guarded job of that name on this node"),
                     WebEndpointResponse.STATUS_NOT_FOUND);
         }
@@ -217,33 +229,6 @@ public class JobGuardEndpoint {
         }
         return new WebEndpointResponse<>(new ForceRelease(job, released, released ? "run lease deleted"
                 : "no run lease was held"), WebEndpointResponse.STATUS_OK);
-    }
-
-    private JobSummary summary(GuardedJob job) {
-        JobOptions o = job.options();
-        GuardedJob.Last last = job.last();
-        Instant next = job.schedule().nextAfter(job.clock().instant());
-        return new JobSummary(o.name(), GuardedJob.describe(job.beanClass(), job.method()), o.type().name(),
-                o.lease().toString(), o.waitFor().toString(), o.busyGrace().toString(), o.cooldown().toString(),
-                job.schedule().describe(), next,
-                last == null ? null : last.nominalFireTime(), last == null ? null : last.outcome().name());
-    }
-
-    private static JobSummary summary(GuardedJobsContributor.ContributedJob job) {
-        return new JobSummary(job.name(), job.source(), job.type(), job.lease(), job.waitFor(), job.busyGrace(), null,
-                job.schedule(), job.nextFireTime(), null, null);
-    }
-
-    private List<GuardedJobsContributor.ContributedJob> contributed() {
-        List<GuardedJobsContributor.ContributedJob> out = new ArrayList<>();
-        for (GuardedJobsContributor contributor : contributors.get()) {
-            try {
-                out.addAll(contributor.guardedJobs());
-            } catch (RuntimeException e) {
-                log.warn("job-guard: guarded-jobs contributor {} failed: {}", contributor, e.toString());
-            }
-        }
-        return out;
     }
 
     private String skew() {
@@ -266,10 +251,39 @@ public class JobGuardEndpoint {
      * @param batchLeases   live batch leases of the known batch namespaces, cluster-wide
      * @param shedLocks     locks this node holds through job-guard's ShedLock provider
      * @param paused        the jobs paused cluster-wide, by name, with their pause flags
+     * @param nodes         the nodes seen in the jobs' recent fire times and live leases, this one first
+     * @param writes        what this caller may do through the write operations
      */
     public record NodeReport(String node, String namespace, String clockSkew, String skewTolerance,
                              List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseEntry> batchLeases,
-                             List<?> shedLocks, Map<String, Paused> paused) {
+                             List<?> shedLocks, Map<String, Paused> paused, List<ClusterNode> nodes, Writes writes) {
+    }
+
+    /**
+     * A node as the cluster-wide records show it (the recent fire times of this node's jobs and their
+     * live run leases).
+     *
+     * @param node      the node id
+     * @param self      whether it is the node answering
+     * @param lastSeen  the latest Redis time at which it took or decided one of those fire times or took a
+     *                  lease (this node: now, by its clock)
+     * @param clockLead the largest (fire time minus the Redis time at which it took the fire time's lease)
+     *                  over those runs: positive when its clock runs ahead of Redis, negative when it took
+     *                  every lease after the fire time; null when it ran none
+     * @param jobsRan   how many of those fire times it ran, by job
+     */
+    public record ClusterNode(String node, boolean self, Instant lastSeen, String clockLead, Map<String, Integer> jobsRan) {
+    }
+
+    /**
+     * What the caller of a read may do through the write operations: the dashboard shows its buttons
+     * only when allowed.
+     *
+     * @param control      pause, resume and run-now are allowed (access unrestricted,
+     *                     {@code jobguard.actuator.write-enabled=true}, and the caller has the write role if one is set)
+     * @param forceRelease force-release is allowed too ({@code jobguard.actuator.force-release-enabled=true})
+     */
+    public record Writes(boolean control, boolean forceRelease) {
     }
 
     /**

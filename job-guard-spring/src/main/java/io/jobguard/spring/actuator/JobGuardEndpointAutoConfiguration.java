@@ -11,10 +11,14 @@ import io.jobguard.store.LeaseStore;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -49,6 +53,7 @@ public class JobGuardEndpointAutoConfiguration {
      * @param methods     the {@code @BatchLocked} methods, whose namespaces are listed
      * @param store       the lease store: batch locks are only looked up when it has fencing tokens
      * @param beanFactory where run-now finds the bean of a job
+     * @param access      Boot's endpoint access, which decides whether the write operations are mapped
      * @return the endpoint
      */
     @Bean
@@ -58,7 +63,7 @@ public class JobGuardEndpointAutoConfiguration {
                                       ObjectProvider<HeldLocksSource> heldLocks,
                                       ObjectProvider<GuardedJobsContributor> contributors,
                                       ObjectProvider<BatchLockedMethods> methods, ObjectProvider<LeaseStore> store,
-                                      BeanFactory beanFactory) {
+                                      BeanFactory beanFactory, ObjectProvider<EndpointAccessResolver> access) {
         boolean forceRelease = environment.getProperty("jobguard.actuator.force-release-enabled", Boolean.class, false);
         String[] namespaces = environment.getProperty("jobguard.batch.namespaces", String[].class, new String[0]);
         JobGuardEndpoint endpoint = new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new),
@@ -69,12 +74,38 @@ public class JobGuardEndpointAutoConfiguration {
                 environment.getProperty(JobControl.ROLE_PROPERTY),
                 name -> contributors.orderedStream().anyMatch(c -> c.guardedJobs().stream()
                         .anyMatch(j -> j.name().equals(name)))));
+        endpoint.writable(writable(access, environment));
         endpoint.contributors(() -> contributors.orderedStream().toList());
         endpoint.batchNamespaces(() -> {
             BatchLockedMethods found = methods.getIfAvailable();
             return found == null ? List.of() : found.namespaces();
         });
         return endpoint;
+    }
+
+    /** Whether Boot maps the endpoint's write operations: its access resolves to unrestricted. */
+    private static boolean writable(ObjectProvider<EndpointAccessResolver> access, Environment environment) {
+        EndpointAccessResolver resolver = access.getIfAvailable();
+        if (resolver != null) {
+            return resolver.accessFor(EndpointId.of("jobguard"), Access.READ_ONLY) == Access.UNRESTRICTED;
+        }
+        return "unrestricted".equalsIgnoreCase(environment.getProperty(ReadOnlyWrites.ACCESS_PROPERTY, "read-only"));
+    }
+
+    /**
+     * The dashboard page, a web extension of the endpoint, only with {@code jobguard.actuator.dashboard-enabled=true}
+     * in a web application (servlet or reactive).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication
+    @ConditionalOnProperty(name = "jobguard.actuator.dashboard-enabled", havingValue = "true")
+    static class DashboardConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        JobGuardDashboard jobGuardDashboard() {
+            return new JobGuardDashboard();
+        }
     }
 
     /** A store without fencing refuses batch locks: do not create the (lazy) bean just to list leases. */

@@ -15,9 +15,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param unhealthyStatus     The health status of the jobguard indicator when the store is unreachable or the clock
  *                            skew exceeds the tolerance: UNKNOWN (default) keeps the application in service, DOWN or
  *                            OUT_OF_SERVICE takes it out.
+ * @param dashboardEnabled    Whether the dashboard page is served at
+ *                            {@code <actuator base path>/jobguard/dashboard/index.html} (web applications only; it reads
+ *                            the jobguard endpoint and is protected like it). Off by default.
  */
 public record JobGuardActuatorProperties(@DefaultValue("false") boolean forceReleaseEnabled,
                                          @DefaultValue("false") boolean writeEnabled,
                                          String writeRole,
-                                         @DefaultValue("UNKNOWN") String unhealthyStatus) {
+                                         @DefaultValue("UNKNOWN") String unhealthyStatus,
+                                         @DefaultValue("false") boolean dashboardEnabled) {
 }

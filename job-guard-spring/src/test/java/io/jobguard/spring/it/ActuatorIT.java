@@ -93,6 +93,10 @@ class ActuatorIT {
                     .isEqualTo(1.0);
             await().atMost(Duration.ofSeconds(5)).until(() -> Double.isFinite(
                     meters.get(MetricNames.CLOCK_SKEW).tag(MetricNames.TAG_NAMESPACE, "web").gauge().value()));
+            assertThat(meters.get(MetricNames.CLOCK_SKEW_TOLERANCE).tag(MetricNames.TAG_NAMESPACE, "web").gauge().value())
+                    .as("the default jobguard.skew-tolerance, 5 min").isEqualTo(300.0);
+            assertThat(meters.find(MetricNames.JOB_LAST_RUN).tag(MetricNames.TAG_JOB, "held").gauge())
+                    .as("no run of the job has ended yet: the held one is still running").isNull();
         }
     }
 

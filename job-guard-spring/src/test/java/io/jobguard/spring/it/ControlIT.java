@@ -132,6 +132,13 @@ class ControlIT {
         assertThat(release.body()).contains("lacks the role OPS");
         assertThat(JSON.readTree(get(on + "/actuator/jobguard/tick")).path("paused").isNull())
                 .as("no refused write changed anything").isTrue();
+        // what the node report tells the dashboard about its buttons follows the same role check
+        JsonNode viewerWrites = JSON.readTree(getAs(on + "/actuator/jobguard", "mallory", "VIEWER")).path("writes");
+        assertThat(viewerWrites.path("control").asBoolean()).as("a caller without OPS gets no buttons").isFalse();
+        assertThat(viewerWrites.path("forceRelease").asBoolean()).isFalse();
+        JsonNode opsWrites = JSON.readTree(getAs(on + "/actuator/jobguard", "alice", OPS)).path("writes");
+        assertThat(opsWrites.path("control").asBoolean()).as("the OPS caller gets them").isTrue();
+        assertThat(opsWrites.path("forceRelease").asBoolean()).isTrue();
         HttpResponse<String> unknown = post(on + "/actuator/jobguard/tick", "stop", "alice", OPS);
         assertThat(unknown.statusCode()).isEqualTo(400);
         assertThat(unknown.body()).contains("use pause, resume or run-now");
@@ -158,6 +165,13 @@ class ControlIT {
     private String get(String url) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(200);
+        return response.body();
+    }
+
+    private String getAs(String url, String user, String roles) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).header("X-User", user)
+                .header("X-Roles", roles).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(200);
         return response.body();
     }

@@ -1,0 +1,248 @@
+package com.example.dashboard;
+
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dashboard page in a real headless Chromium (driven by Selenium through chromedriver) against two
+ * application nodes on one real Redis running real guarded jobs, plus a third, secured node: the page of
+ * node A lists both nodes and both jobs; every run shown on its timeline names the node that the job body,
+ * writing to a ledger, says ran that fire time; pausing a job with the page's button (confirm dialog, CSRF
+ * token sent back from the cookie) shows it paused on both nodes' pages; node B's read-only page has no
+ * buttons; an anonymous caller of the secured node gets no data; after Redis loses its data (FLUSHALL) the job shows
+ * as recovering, with HISTORY_LOST marks. The browser must be installed:
+ * a missing chromium or chromedriver fails the test naming the Debian packages.
+ * <p>
+ * {@code -Ddashboard.screenshot=<file.png>} also saves the page of node A there (the README's
+ * picture); the screenshot is always saved under {@code target/}.
+ */
+@WithRedis
+class DashboardBrowserIT {
+
+    private static final Path CHROMIUM = Path.of(System.getProperty("chromium.path", "/usr/bin/chromium"));
+    private static final Path CHROMEDRIVER = Path.of(System.getProperty("chromedriver.path", "/usr/bin/chromedriver"));
+    private static final Set<String> RUN_OUTCOMES = Set.of("RAN", "FAILED", "CAUGHT_UP", "RETRIED", "STARTED");
+
+    private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
+    private ChromeDriver browser;
+
+    @AfterEach
+    void close() {
+        if (browser != null) {
+            browser.quit();
+        }
+        apps.forEach(ConfigurableApplicationContext::close);
+    }
+
+    @Test
+    void pageShowsBothNodesTheLedgersRunsAndAPauseEverywhere(RedisServerProcess redis) throws Exception {
+        ChromeDriver chrome = chromium();
+        String secured = start(redis, "node-c", "app.security=basic");
+        HttpResponse<String> anonymous = get(secured + "/actuator/jobguard");
+        assertThat(anonymous.statusCode()).as("anonymous GET of the secured endpoint").isEqualTo(401);
+        assertThat(anonymous.body()).doesNotContain("billing-sync");
+        chrome.get(secured + "/actuator/jobguard/dashboard/index.html");
+        assertThat(chrome.getPageSource()).as("the secured page, anonymously").doesNotContain("billing-sync")
+                .doesNotContain("dashboard.js");
+        apps.remove(0).close();
+
+        String a = start(redis, "node-a", "app.security=open", "jobguard.actuator.write-role=");
+        String b = start(redis, "node-b", "app.security=open", "management.endpoint.jobguard.access=read-only");
+        await().atMost(Duration.ofSeconds(30)).until(() -> DashboardApplication.Jobs.ledger().stream()
+                .filter(r -> r.job().equals("billing-sync")).map(DashboardApplication.Run::node)
+                .collect(Collectors.toSet()).containsAll(Set.of("node-a", "node-b")));
+
+        chrome.get(a + "/actuator/jobguard/dashboard/index.html?refresh=1");
+        WebDriverWait wait = new WebDriverWait(chrome, Duration.ofSeconds(15));
+        wait.ignoring(StaleElementReferenceException.class);
+        wait.until(d -> d.findElements(By.cssSelector("#nodes tr[data-node='node-b']")).size() == 1
+                && d.findElements(By.cssSelector("#jobs tr[data-job]")).size() == 2);
+        assertThat(attributes(chrome, "#nodes tr[data-node]", "data-node")).contains("node-a", "node-b");
+        assertThat(attributes(chrome, "#jobs tr[data-job]", "data-job"))
+                .containsExactlyInAnyOrder("billing-sync", "invoice-export");
+        assertThat(rowText(chrome, "billing-sync")).contains("cron \"* * * * * *\"");
+        checkTimelineAgainstLedger(chrome, "billing-sync");
+        checkTimelineAgainstLedger(chrome, "invoice-export");
+
+        assertThat(attributes(chrome, "#jobs tr[data-job='billing-sync'] button[data-action]", "data-action"))
+                .containsExactly("pause", "resume", "run-now", "force-release");
+        HttpResponse<String> noToken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(a + "/actuator/jobguard/billing-sync")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"pause\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(noToken.statusCode()).as("CSRF protection is on: a POST without the token is refused").isEqualTo(403);
+        wait.until(d -> { // the rows are redrawn on every poll: find and click in one go, again if it went stale
+            d.findElement(By.cssSelector("#jobs tr[data-job='billing-sync'] button[data-action='pause']")).click();
+            return true;
+        });
+        wait.until(ExpectedConditions.alertIsPresent()).accept();
+        wait.until(d -> d.findElement(By.id("answer")).getText().contains("HTTP 200"));
+        assertThat(chrome.findElement(By.id("answer")).getText()).contains("paused cluster-wide");
+        wait.until(d -> "paused".equals(state(chrome, "billing-sync")));
+        Instant pausedAt = Instant.now();
+        // let a paused fire time or two reach the timeline for the picture, while both nodes refuse them
+        await().atMost(Duration.ofSeconds(10)).until(() -> marks(chrome, "billing-sync").stream()
+                .filter(m -> "PAUSED".equals(m.get("outcome"))).count() >= 2);
+        screenshot(chrome);
+
+        chrome.get(b + "/actuator/jobguard/dashboard/index.html?refresh=1");
+        wait.until(d -> d.findElements(By.cssSelector("#jobs tr[data-job]")).size() == 2);
+        assertThat(state(chrome, "billing-sync")).as("node B's page shows the pause made on A").isEqualTo("paused");
+        assertThat(rowText(chrome, "billing-sync")).contains("paused", "node node-a");
+        assertThat(state(chrome, "invoice-export")).isNotEqualTo("paused");
+        assertThat(chrome.findElements(By.cssSelector("button[data-action]"))).as("buttons on the read-only page").isEmpty();
+        assertThat(chrome.findElement(By.id("actions-head")).isDisplayed()).isFalse();
+        assertThat(DashboardApplication.Jobs.ledger()).as("no run of the paused job after the pause")
+                .noneMatch(r -> r.job().equals("billing-sync") && r.fireTime().isAfter(pausedAt.plusSeconds(1)));
+        checkTimelineAgainstLedger(chrome, "invoice-export");
+
+        // Redis loses everything: the jobs' next fire times are refused as HISTORY_LOST, the page says so
+        redis.flushAll();
+        wait.until(d -> "recovering".equals(state(chrome, "billing-sync")));
+        assertThat(marks(chrome, "billing-sync")).extracting(m -> m.get("outcome")).contains("HISTORY_LOST");
+        assertThat(rowText(chrome, "billing-sync")).contains("recovering from data loss");
+    }
+
+    /** Every run mark of the job's timeline names the node the ledger says ran that fire time, and nothing is left out. */
+    private static void checkTimelineAgainstLedger(ChromeDriver chrome, String job) {
+        List<Map<String, Object>> marks = marks(chrome, job);
+        Map<Instant, String> ledger = DashboardApplication.Jobs.ledger().stream().filter(r -> r.job().equals(job))
+                .collect(Collectors.toMap(DashboardApplication.Run::fireTime, DashboardApplication.Run::node));
+        List<Map<String, Object>> runs = marks.stream().filter(m -> RUN_OUTCOMES.contains(m.get("outcome"))).toList();
+        assertThat(runs).as("run marks of %s", job).isNotEmpty();
+        for (Map<String, Object> mark : runs) {
+            Instant fireTime = Instant.parse((String) mark.get("fireTime"));
+            assertThat(mark.get("node")).as("node of %s at %s (ledger %s)", job, fireTime, ledger)
+                    .isEqualTo(ledger.get(fireTime));
+            assertThat(Long.parseLong((String) mark.get("token"))).isPositive();
+            assertThat((String) mark.get("title")).contains("fencing token " + mark.get("token"), "start delay");
+        }
+        Instant oldest = runs.stream().map(m -> Instant.parse((String) m.get("fireTime"))).min(Instant::compareTo).orElseThrow();
+        Instant newest = runs.stream().map(m -> Instant.parse((String) m.get("fireTime"))).max(Instant::compareTo).orElseThrow();
+        Set<Instant> shown = marks.stream().map(m -> Instant.parse((String) m.get("fireTime"))).collect(Collectors.toSet());
+        assertThat(ledger.keySet().stream().filter(t -> !t.isBefore(oldest) && !t.isAfter(newest)))
+                .as("every ledger run of %s in the timeline's span has its mark", job).allMatch(shown::contains);
+    }
+
+    /** The timeline marks of a job as the browser rendered them (one script call, so one consistent snapshot). */
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> marks(ChromeDriver chrome, String job) {
+        return (List<Map<String, Object>>) ((JavascriptExecutor) chrome).executeScript(
+                "return Array.from(document.querySelectorAll('#jobs tr[data-job=\"' + arguments[0] + '\"] g.fire'))"
+                        + ".map(g => ({fireTime: g.getAttribute('data-fire-time'), node: g.getAttribute('data-node'),"
+                        + " outcome: g.getAttribute('data-outcome'), token: g.getAttribute('data-token'),"
+                        + " title: g.querySelector('title').textContent}));", job);
+    }
+
+    /** An attribute of every element the selector finds, read in one script call. */
+    @SuppressWarnings("unchecked")
+    private static List<String> attributes(ChromeDriver chrome, String selector, String attribute) {
+        return (List<String>) ((JavascriptExecutor) chrome).executeScript("return Array.from(document.querySelectorAll("
+                + "arguments[0])).map(e => e.getAttribute(arguments[1]));", selector, attribute);
+    }
+
+    /** The text of a job's row as rendered, read in one script call. */
+    private static String rowText(ChromeDriver chrome, String job) {
+        return (String) ((JavascriptExecutor) chrome).executeScript(
+                "const row = document.querySelector('#jobs tr[data-job=\"' + arguments[0] + '\"]');"
+                        + " return row ? row.innerText : null;", job);
+    }
+
+    /** The state a job's row shows, read in one script call (the page redraws its rows on every poll). */
+    private static String state(ChromeDriver chrome, String job) {
+        return (String) ((JavascriptExecutor) chrome).executeScript(
+                "const row = document.querySelector('#jobs tr[data-job=\"' + arguments[0] + '\"]');"
+                        + " return row ? row.getAttribute('data-state') : null;", job);
+    }
+
+    private static void screenshot(ChromeDriver chrome) throws IOException {
+        chrome.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 900));
+        byte[] png = ((TakesScreenshot) chrome).getScreenshotAs(OutputType.BYTES);
+        Files.createDirectories(Path.of("target"));
+        Files.write(Path.of("target", "dashboard.png"), png);
+        String wanted = System.getProperty("dashboard.screenshot");
+        if (wanted != null && !wanted.isBlank()) {
+            Path out = Path.of(wanted).toAbsolutePath();
+            Files.createDirectories(out.getParent());
+            Files.write(out, png);
+            System.out.println("dashboard screenshot written to " + out);
+        }
+    }
+
+    private ChromeDriver chromium() {
+        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            fail("DashboardBrowserIT needs a real Chromium and its driver: " + CHROMIUM + " and " + CHROMEDRIVER
+                    + " (Debian/Ubuntu: apt-get install -y chromium chromium-driver; .ci/run installs them when missing;"
+                    + " other paths: -Dchromium.path=... -Dchromedriver.path=...)");
+        }
+        try {
+            ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile());
+            options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--window-size=1400,900",
+                    "--user-data-dir=" + Files.createTempDirectory("jobguard-chromium").toAbsolutePath());
+            ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                    .usingAnyFreePort().build();
+            browser = new ChromeDriver(service, options);
+            return browser;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private String start(RedisServerProcess redis, String node, String... props) {
+        List<String> all = new ArrayList<>(List.of(
+                "spring.data.redis.host=" + redis.host(),
+                "spring.data.redis.port=" + redis.port(),
+                "server.port=0",
+                "server.address=127.0.0.1",
+                "jobguard.node-id=" + node,
+                "jobguard.namespace=dashboard-it",
+                "spring.main.banner-mode=off",
+                "logging.level.root=WARN"));
+        all.addAll(List.of(props));
+        // as command-line arguments, so that they override application.properties (the example's localhost:6379)
+        ConfigurableApplicationContext app = new SpringApplicationBuilder(DashboardApplication.class)
+                .run(all.stream().map(p -> "--" + p).toArray(String[]::new));
+        apps.add(app);
+        return "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
+    }
+
+    private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}

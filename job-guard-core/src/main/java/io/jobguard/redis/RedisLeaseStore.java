@@ -28,6 +28,7 @@ import io.jobguard.store.ScheduleClaim;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -65,7 +66,8 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private final ReleaseNotifications notifications;
     private final DurableAcquire durable;
     private final HistoryEpochs epochs = new HistoryEpochs();
-    private final LossWindows lossWindows = new LossWindows();
+    private final LossWindows lossWindows;
+    private final FleetLeads fleetLeads;
     private final String endpoint;
     private final RedisPauseFlags pauseFlags;
     private final RedisRunReads reads;
@@ -83,6 +85,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         this.fireHistory = new RedisFireHistory(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
         this.releases = new RedisRunReleases(scripts, keys, notifications);
+        this.lossWindows = new LossWindows(!(connectionFactory instanceof LettuceConnectionFactory lettuce
+                && lettuce.isClusterAware()));
+        this.fleetLeads = new FleetLeads(scripts, keys, lossWindows);
         this.publications = new SchedulePublications(scripts, keys, lossWindows);
     }
 
@@ -140,14 +145,25 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode) {
+        // no fire time is taken with a lead the fleet could not have read (FleetLeads)
+        call(() -> {
+            fleetLeads.beforeAdmission(r.nodeId());
+            return null;
+        }, "publish this node's clock lead");
+        return acquireRun(r, mode, false);
+    }
+
+    private AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode, boolean judgedAgain) {
         JobId job = r.job();
         // this node's release of the job still in flight goes first (RedisRunReleases.releaseAsync); after a
         // lease duration the lease it frees has expired anyway
         releases.awaitInFlight(job, r.lease());
         long[] acked = {Long.MAX_VALUE};
-        String lastEpoch = epochs.lastSeen(job);
+        String seenEpoch = epochs.lastSeen(job);
+        // Redis lost its data lately: a job this node never saw may have run before the loss
+        String lastEpoch = seenEpoch.isEmpty() && lossWindows.recentLoss() ? "0" : seenEpoch;
         long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
-        long refusalWindow = refusalWindow(job, lastEpoch, configuredWindow);
+        LossWindows.Window window = lossWindows.window(job, lastEpoch, configuredWindow);
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.of(job, JobKey.RUN_LEASE), keys.fireMarker(job, r.nominalFireTime()),
                         keys.of(job, JobKey.FENCE), keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.HISTORY),
@@ -155,10 +171,10 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
                         Integer.toString(r.historySize()), lastEpoch,
-                        Long.toString(refusalWindow), epochs.highestToken(job),
+                        Long.toString(window.millis()), epochs.highestToken(job),
                         RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
                         RecoveryArguments.mode(mode), Long.toString(RUN_RECORD_TTL.toMillis()),
-                        Long.toString(configuredWindow)),
+                        Long.toString(configuredWindow), window.anchor() < 0 ? "" : Long.toString(window.anchor())),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
@@ -168,8 +184,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         epochs.saw(job, epoch);
         String status = ScriptRunner.text(reply.get(0));
         lossWindows.replied(job, epoch, "HISTORY_LOST".equals(status));
-        if ("HISTORY_LOST".equals(status) && !epoch.equals(lastEpoch)) {
-            publications.republish(job); // the fleet's measured window waits for this node's claim after the loss
+        if ("HISTORY_LOST".equals(status) && !judgedAgain && !epoch.equals(lastEpoch) && judgeAgain(job, epoch)) {
+            // this node just learned of the loss: judged with the fleet's leads once they are re-published
+            return acquireRun(r, mode, true);
         }
         if ("ACQUIRED".equals(status)) {
             long token = ScriptRunner.number(reply.get(2));
@@ -201,17 +218,35 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     }
 
     /**
-     * The history-loss window for this acquisition (see {@link LossWindows}): while the job settles after a loss and
-     * the window is not measured yet, this node re-publishes first, since a fresh view of the fleet may narrow it.
+     * After this node learned of a loss of the job's history: waits (at most {@value #MAX_JUDGE_WAIT_MILLIS} ms) until
+     * every live node has re-published its lead after the loss and this node has read it, when that may narrow the
+     * refusal; whether to judge the fire time again.
      */
-    private long refusalWindow(JobId job, String lastEpoch, long configured) {
-        long window = lossWindows.window(job, lastEpoch, configured);
-        if (window < configured || !lossWindows.settling(job, lastEpoch)) {
-            return window;
+    private boolean judgeAgain(JobId job, String epoch) {
+        long until = lossWindows.worthWaitingUntil(job, epoch);
+        if (until < 0) {
+            return false;
         }
-        publications.republish(job);
-        return lossWindows.window(job, lastEpoch, configured);
+        long wait = until - lossWindows.redisNow();
+        if (wait > MAX_JUDGE_WAIT_MILLIS) {
+            return false;
+        }
+        try {
+            if (wait > 0) {
+                Thread.sleep(wait);
+            }
+            fleetLeads.publishNow();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
+
+    /** The longest a firing waits for the fleet's re-publication after a loss (one interval + margin + slack). */
+    static final long MAX_JUDGE_WAIT_MILLIS = 2_000;
 
     /** Durable acquire: the lease was granted but too few replicas acknowledged it; give it back and fail. */
     private void refuseNotDurable(RunLeaseRequest r, long acked) {
@@ -349,6 +384,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public void close() {
+        fleetLeads.close();
         notifications.close();
     }
 

@@ -1,0 +1,153 @@
+package io.jobguard.redis;
+
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.LuaScript;
+import io.jobguard.internal.redis.ScriptRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.ReturnType;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * This node's half of the fleet's clock leads ({@code fleet-leads.lua}, one hash per key prefix): every
+ * {@value #INTERVAL_MILLIS} ms each node writes its lead and reads everybody's in the same call, so at the moment
+ * Redis loses its data every node already holds the fleet's leads in memory ({@link LossWindows}). One call per node
+ * and interval, whatever the number of jobs.
+ *
+ * <p>A node publishes before its first admission and again before any admission once its last publication is older
+ * than {@value #STALE_MILLIS} ms or its wall clock stepped against the monotonic clock by more than
+ * {@value #STEP_MILLIS} ms (then it publishes its lead as unknown, so that the fleet keeps {@code skew-tolerance} for a
+ * loss around the step): no node takes a fire time with a lead the fleet could not have read.
+ */
+final class FleetLeads implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(FleetLeads.class);
+    private static final LuaScript PUBLISH = LuaScript.load("fleet-leads");
+
+    /** How often each node publishes and reads the fleet's leads. */
+    static final long INTERVAL_MILLIS = 500;
+    /** A node whose last publication is older than this publishes again before it takes a fire time. */
+    static final long STALE_MILLIS = 3 * INTERVAL_MILLIS;
+    /** A jump of the wall clock against the monotonic clock this large counts as a step. */
+    static final long STEP_MILLIS = 200;
+    /** Entries older than this are deleted: a node gone this long took no fire time the fleet must cover. */
+    static final long RETENTION_MILLIS = 4 * INTERVAL_MILLIS;
+
+    private final ScriptRunner scripts;
+    private final String key;
+    private final LossWindows windows;
+    private final Set<String> nodes = ConcurrentHashMap.newKeySet();
+    private final Object lock = new Object();
+    private volatile ScheduledExecutorService timer;
+    private volatile long lastPublishNanos;
+    private volatile boolean published;
+    private long wallMinusNano = Long.MIN_VALUE;
+
+    FleetLeads(ScriptRunner scripts, KeySchema keys, LossWindows windows) {
+        this.scripts = scripts;
+        this.key = keys.fleetLeads();
+        this.windows = windows;
+    }
+
+    /**
+     * Makes sure this node's lead is published recently enough to take a fire time: starts the periodic publication
+     * for a node id seen for the first time and publishes now when the last publication is stale or the clock stepped.
+     *
+     * @param nodeId the node about to take a fire time
+     * @throws RuntimeException if the publication fails (the firing is then a store failure)
+     */
+    void beforeAdmission(String nodeId) {
+        boolean first = nodes.add(nodeId);
+        if (first && timer == null) {
+            start();
+        }
+        boolean stepped = checkStep();
+        if (first || stepped || !published || System.nanoTime() - lastPublishNanos > STALE_MILLIS * 1_000_000L) {
+            publishNow();
+            if (first) {
+                publishNow(); // the first publication measured the clock offset, this one carries it
+            }
+        }
+    }
+
+    private synchronized void start() {
+        if (timer != null) {
+            return;
+        }
+        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "job-guard-fleet-leads");
+            thread.setDaemon(true);
+            return thread;
+        });
+        t.scheduleAtFixedRate(this::tick, INTERVAL_MILLIS, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+        timer = t;
+    }
+
+    private void tick() {
+        try {
+            checkStep();
+            publishNow();
+        } catch (RuntimeException e) {
+            log.debug("job-guard: could not publish this node's clock lead: {}", e.toString());
+        }
+    }
+
+    /** Whether the wall clock stepped since the last check; a step marks this node's lead unknown for a while. */
+    private boolean checkStep() {
+        long now = System.currentTimeMillis() - System.nanoTime() / 1_000_000L;
+        synchronized (lock) {
+            long before = wallMinusNano;
+            wallMinusNano = now;
+            if (before != Long.MIN_VALUE && Math.abs(now - before) > STEP_MILLIS) {
+                windows.clockStepped(System.nanoTime());
+                log.warn("job-guard: this node's wall clock stepped by {} ms; its clock lead is published as unknown, so a "
+                        + "loss of Redis' data in the next minutes keeps skew-tolerance", now - before);
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** Publishes every node id of this store and records the replies as views of the fleet. */
+    void publishNow() {
+        for (String node : nodes) {
+            long sent = System.currentTimeMillis();
+            List<Object> reply = scripts.run(PUBLISH, ReturnType.MULTI, List.of(key), List.of(node,
+                    Long.toString(windows.publishedLead()), Long.toString(RETENTION_MILLIS), windows.lineage()));
+            long at = ScriptRunner.number(reply.get(0));
+            // this node's clock minus Redis': a fire time taken now on time has about this lead
+            windows.offset((sent + System.currentTimeMillis()) / 2 - at);
+            String lineage = ScriptRunner.text(reply.get(1));
+            Map<String, long[]> entries = new HashMap<>();
+            for (int i = 2; i + 1 < reply.size(); i += 2) {
+                String value = ScriptRunner.text(reply.get(i + 1));
+                int bar = value.indexOf('|');
+                try {
+                    entries.put(ScriptRunner.text(reply.get(i)), new long[] {Long.parseLong(value.substring(0, bar)),
+                            Long.parseLong(value.substring(bar + 1))});
+                } catch (RuntimeException e) {
+                    entries.put(ScriptRunner.text(reply.get(i)), new long[] {at, -1});
+                }
+            }
+            windows.fleetViewed(at, lineage, entries);
+        }
+        lastPublishNanos = System.nanoTime();
+        published = true;
+    }
+
+    @Override
+    public void close() {
+        ScheduledExecutorService t = timer;
+        if (t != null) {
+            t.shutdownNow();
+        }
+    }
+}

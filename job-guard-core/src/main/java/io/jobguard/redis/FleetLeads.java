@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * This node's half of the fleet's clock leads ({@code fleet-leads.lua}, one hash per key prefix): every
@@ -22,10 +23,12 @@ import java.util.concurrent.TimeUnit;
  * Redis loses its data every node already holds the fleet's leads in memory ({@link LossWindows}). One call per node
  * and interval, whatever the number of jobs.
  *
- * <p>A node publishes before its first admission and again before any admission once its last publication is older
- * than {@value #STALE_MILLIS} ms or its wall clock stepped against the monotonic clock by more than
- * {@value #STEP_MILLIS} ms (then it publishes its lead as unknown, so that the fleet keeps {@code skew-tolerance} for a
- * loss around the step): no node takes a fire time with a lead the fleet could not have read.
+ * <p>A node publishes before its first admission, and again before an admission once its last publication is older
+ * than {@value #STALE_MILLIS} ms, the admission's lead exceeds the one it published, or its wall clock stepped against
+ * the monotonic clock by more than {@value #STEP_MILLIS} ms (then it publishes its lead as unknown for a horizon, so
+ * that the fleet keeps {@code skew-tolerance} for a loss around the step). When the lead it publishes is above every
+ * lead the fleet knows (+ margin), it waits one interval before the admission, so every node reading the fleet
+ * regularly has read it: no node takes a fire time with a lead the fleet could not have read.
  */
 final class FleetLeads implements AutoCloseable {
 
@@ -49,6 +52,8 @@ final class FleetLeads implements AutoCloseable {
     private volatile ScheduledExecutorService timer;
     private volatile long lastPublishNanos;
     private volatile boolean published;
+    private volatile long lastPublishedLead = Long.MIN_VALUE;
+    private volatile LongSupplier wall = System::currentTimeMillis;
     private long wallMinusNano = Long.MIN_VALUE;
 
     FleetLeads(ScriptRunner scripts, KeySchema keys, LossWindows windows) {
@@ -58,24 +63,50 @@ final class FleetLeads implements AutoCloseable {
     }
 
     /**
-     * Makes sure this node's lead is published recently enough to take a fire time: starts the periodic publication
-     * for a node id seen for the first time and publishes now when the last publication is stale or the clock stepped.
+     * Makes sure the fleet knows a lead that covers this admission before it is sent: starts the periodic publication
+     * for a node id seen for the first time; publishes now when the last publication is stale, the clock stepped, or
+     * this admission's lead (its fire time minus Redis' clock as this node estimates it) exceeds the lead it published;
+     * and when the lead it publishes is not covered by the fleet's largest known lead + margin (or is unknown), waits
+     * one interval so that every node has read it before the fire time can be taken.
      *
-     * @param nodeId the node about to take a fire time
+     * @param nodeId     the node about to take a fire time
+     * @param fireMillis the fire time
      * @throws RuntimeException if the publication fails (the firing is then a store failure)
      */
-    void beforeAdmission(String nodeId) {
+    void beforeAdmission(String nodeId, long fireMillis) {
         boolean first = nodes.add(nodeId);
         if (first && timer == null) {
             start();
         }
         boolean stepped = checkStep();
-        if (first || stepped || !published || System.nanoTime() - lastPublishNanos > STALE_MILLIS * 1_000_000L) {
+        if (first || !published) {
+            publishNow(); // measures the clock offset against Redis
+        }
+        long redisNow = windows.redisNow();
+        if (redisNow >= 0) {
+            windows.granted(fireMillis, redisNow); // the lead this admission may have, counted before it is sent
+        }
+        long lead = windows.publishedLead();
+        boolean grown = lead < 0 ? lastPublishedLead >= 0 : lead > lastPublishedLead;
+        if (first || stepped || grown || System.nanoTime() - lastPublishNanos > STALE_MILLIS * 1_000_000L) {
             publishNow();
-            if (first) {
-                publishNow(); // the first publication measured the clock offset, this one carries it
+            if (lead < 0 || lead > windows.fleetMax(nodes) + LossWindows.MARGIN_MILLIS) {
+                try {
+                    Thread.sleep(INTERVAL_MILLIS + READ_SLACK_MILLIS); // every node reads it at its next interval
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while the fleet reads this node's clock lead", e);
+                }
             }
         }
+    }
+
+    /** Added to the interval when a node waits for the fleet to read its lead: one read's own time. */
+    static final long READ_SLACK_MILLIS = 100;
+
+    /** Replaces the wall clock this node's offset and steps are read from (tests step it). */
+    void wallClock(LongSupplier clock) {
+        this.wall = clock; // the next check sees the difference as a step
     }
 
     private synchronized void start() {
@@ -102,7 +133,7 @@ final class FleetLeads implements AutoCloseable {
 
     /** Whether the wall clock stepped since the last check; a step marks this node's lead unknown for a while. */
     private boolean checkStep() {
-        long now = System.currentTimeMillis() - System.nanoTime() / 1_000_000L;
+        long now = wall.getAsLong() - System.nanoTime() / 1_000_000L;
         synchronized (lock) {
             long before = wallMinusNano;
             wallMinusNano = now;
@@ -119,12 +150,14 @@ final class FleetLeads implements AutoCloseable {
     /** Publishes every node id of this store and records the replies as views of the fleet. */
     void publishNow() {
         for (String node : nodes) {
-            long sent = System.currentTimeMillis();
+            long sent = wall.getAsLong();
+            long lead = windows.publishedLead();
             List<Object> reply = scripts.run(PUBLISH, ReturnType.MULTI, List.of(key), List.of(node,
-                    Long.toString(windows.publishedLead()), Long.toString(RETENTION_MILLIS), windows.lineage()));
+                    Long.toString(lead), Long.toString(RETENTION_MILLIS), windows.lineage()));
             long at = ScriptRunner.number(reply.get(0));
+            lastPublishedLead = lead;
             // this node's clock minus Redis': a fire time taken now on time has about this lead
-            windows.offset((sent + System.currentTimeMillis()) / 2 - at);
+            windows.offset((sent + wall.getAsLong()) / 2 - at);
             String lineage = ScriptRunner.text(reply.get(1));
             Map<String, long[]> entries = new HashMap<>();
             for (int i = 2; i + 1 < reply.size(); i += 2) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -120,7 +121,19 @@ final class LossWindows {
         if (step != Long.MIN_VALUE && System.nanoTime() - step < horizonMillis * 1_000_000L) {
             return -1;
         }
-        return Math.max(Math.max(0, offsetMillis), ownLead(System.currentTimeMillis() - offsetMillis));
+        long now = redisNow();
+        return Math.max(Math.max(0, offsetMillis), ownLead(now < 0 ? System.currentTimeMillis() - offsetMillis : now));
+    }
+
+    /** The largest lead this node knows of a node other than {@code own} (0 if none), over the horizon. */
+    long fleetMax(Set<String> own) {
+        long max = 0;
+        for (Map.Entry<String, Known> e : fleet.entrySet()) {
+            if (!own.contains(e.getKey()) && e.getValue().lastAt >= lastViewAt - horizonMillis) {
+                max = Math.max(max, e.getValue().unknownAt >= lastViewAt - horizonMillis ? Long.MAX_VALUE / 4 : e.getValue().lead);
+            }
+        }
+        return max;
     }
 
     /** The lineage of the leads hash this node read last ({@code ""} if none). */
@@ -227,12 +240,15 @@ final class LossWindows {
         long anchor = anchor(job, created, epoch);
         long since = anchor - horizonMillis;
         if (firstViewAt < 0 || firstViewAt >= anchor || lastViewAt < settledAt(anchor)) {
+            log.debug("job-guard: job '{}': loss from {}: skew-tolerance (fleet first read at {}, last at {})", job.name(),
+                    anchor, firstViewAt, lastViewAt);
             return new Window(-1, configured);
         }
         long max = 0;
         for (Known known : fleet.values()) {
             if (known.lastAt >= since) {
                 if (known.unknownAt >= since) {
+                    log.debug("job-guard: job '{}': loss from {}: skew-tolerance (a node's clock stepped)", job.name(), anchor);
                     return new Window(-1, configured);
                 }
                 max = Math.max(max, known.lead);
@@ -245,6 +261,7 @@ final class LossWindows {
             }
         }
         long measured = Math.min(configured, max + MARGIN_MILLIS);
+        log.debug("job-guard: job '{}': loss from {} (epoch {}): window {} ms", job.name(), anchor, epoch, measured);
         if (measured < configured && created.equals(lost.get(job)) && !Long.valueOf(anchor).equals(announced.put(job, anchor))) {
             log.info("job-guard: job '{}' (namespace '{}'): history lost no later than {}; fire times from {} run again "
                     + "(the fleet's largest clock lead known in memory + {} ms = {} ms instead of skew-tolerance, {} ms)",

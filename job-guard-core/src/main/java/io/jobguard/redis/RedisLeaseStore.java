@@ -147,7 +147,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     public AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode) {
         // no fire time is taken with a lead the fleet could not have read (FleetLeads)
         call(() -> {
-            fleetLeads.beforeAdmission(r.nodeId());
+            fleetLeads.beforeAdmission(r.nodeId(), r.nominalFireTime().toEpochMilli());
             return null;
         }, "publish this node's clock lead");
         return acquireRun(r, mode, false);
@@ -247,6 +247,11 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     /** The longest a firing waits for the fleet's re-publication after a loss (one interval + margin + slack). */
     static final long MAX_JUDGE_WAIT_MILLIS = 2_000;
+
+    /** This store's publication of the fleet's clock leads (tests step its wall clock). */
+    FleetLeads fleetLeads() {
+        return fleetLeads;
+    }
 
     /** Durable acquire: the lease was granted but too few replicas acknowledged it; give it back and fail. */
     private void refuseNotDurable(RunLeaseRequest r, long acked) {

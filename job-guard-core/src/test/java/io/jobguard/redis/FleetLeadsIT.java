@@ -83,10 +83,15 @@ class FleetLeadsIT {
         await().atMost(Duration.ofSeconds(5)).until(() -> a.serverTime().isAfter(read));
     }
 
-    /** Flushes, then A's first firing after the loss, for a fire time B ran before it; B never re-publishes. */
-    private AcquireResult.Status flushThenAFires(RedisLeaseStore a, Instant ranByB) {
+    /**
+     * Flushes; A (on time) fires once, learning of the loss, then fires at its own clock's {@code ranAhead}, a fire
+     * time a stopped node ran ahead before the loss; returns that firing's answer.
+     */
+    private AcquireResult.Status flushThenAFires(RedisLeaseStore a, Instant ranAhead) {
         redis.flushAll();
-        return take(a, "a", ranByB);
+        assertThat(take(a, "a", a.serverTime())).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+        awaitRedis(a, ranAhead);
+        return take(a, "a", ranAhead);
     }
 
     @Test
@@ -139,6 +144,7 @@ class FleetLeadsIT {
         // both restart: no memory of the job or the fleet; the job's epoch is gone too, so only the lost lineage tells
         RedisLeaseStore a2 = store();
         RedisLeaseStore b2 = store();
+        awaitRedis(a2, ahead);
         assertThat(take(a2, "a", ahead)).as("B ran it before the loss").isEqualTo(AcquireResult.Status.HISTORY_LOST);
         awaitRedis(a2, ahead.plusMillis(500));
         assertThat(take(b2, "b", b2.serverTime())).isEqualTo(AcquireResult.Status.HISTORY_LOST);

@@ -129,11 +129,16 @@ class MeasuredLossWindowIT {
     @Test
     void aNodeThatStartedAfterTheLossKnowsNoLeadsAndKeepsSkewTolerance() {
         Instant[] t = runThenFlush(false);
-        awaitRedis(a, t[1].plusMillis(3600));
-        // D started during the outage: it never saw the job nor the fleet before the loss, so it must not judge
+        b.close(); // B, which ran t[0] 3 s ahead before the loss, stops: it never re-publishes
+        awaitRedis(a, t[0]);
+        // D started during the outage: it never saw the job nor the fleet before the loss, so it must not judge (from
+        // what it sees, A's lead alone, it would run t[0] again)
         try (RedisLeaseStore d = RedisLeaseStore.create(connectionFactory, "jgtest")) {
-            assertThat(take(d, "d", d.serverTime())).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+            assertThat(take(d, "d", t[0])).isEqualTo(AcquireResult.Status.HISTORY_LOST);
         }
+        // A knew B's lead before the loss: a fire time beyond it runs (counted from the leads hash's re-creation, at
+        // most one publication interval after the flush)
+        awaitRedis(a, t[1].plusMillis(3250 + FleetLeads.INTERVAL_MILLIS + 400));
         assertThat(take(a, "a", a.serverTime())).isEqualTo(AcquireResult.Status.ACQUIRED);
     }
 }

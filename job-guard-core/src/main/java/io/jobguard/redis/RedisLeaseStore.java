@@ -28,7 +28,6 @@ import io.jobguard.store.ScheduleClaim;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -85,8 +84,8 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         this.fireHistory = new RedisFireHistory(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
         this.releases = new RedisRunReleases(scripts, keys, notifications);
-        this.lossWindows = new LossWindows(!(connectionFactory instanceof LettuceConnectionFactory lettuce
-                && lettuce.isClusterAware()));
+        // on Redis Cluster the leads hash and a job's keys live on different masters: one loss says nothing of the other
+        this.lossWindows = new LossWindows(!RedisEndpoints.mayBeCluster(connectionFactory));
         this.fleetLeads = new FleetLeads(scripts, keys, lossWindows);
         this.publications = new SchedulePublications(scripts, keys, lossWindows);
     }

@@ -3,6 +3,7 @@ package io.jobguard.redis;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.JobId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.ReturnType;
@@ -71,9 +72,10 @@ final class FleetLeads implements AutoCloseable {
      *
      * @param nodeId     the node about to take a fire time
      * @param fireMillis the fire time
+     * @return whether this node published
      * @throws RuntimeException if the publication fails (the firing is then a store failure)
      */
-    void beforeAdmission(String nodeId, long fireMillis) {
+    boolean beforeAdmission(String nodeId, long fireMillis) {
         boolean first = nodes.add(nodeId);
         if (first && timer == null) {
             start();
@@ -98,8 +100,45 @@ final class FleetLeads implements AutoCloseable {
                     throw new IllegalStateException("interrupted while the fleet reads this node's clock lead", e);
                 }
             }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * After this node learned of a loss of the job's history (a first {@code HISTORY_LOST} reply for a new epoch):
+     * waits, at most {@value #MAX_JUDGE_WAIT_MILLIS} ms, until every live node has re-published its lead after the
+     * loss and this node has read it, when that may narrow the refusal.
+     *
+     * @param job   the job
+     * @param epoch the lost epoch's creation (Redis millis)
+     * @return whether to judge the fire time once more
+     */
+    boolean awaitRepublication(JobId job, String epoch) {
+        long until = windows.worthWaitingUntil(job, epoch);
+        if (until < 0) {
+            return false;
+        }
+        long wait = until - windows.redisNow();
+        if (wait > MAX_JUDGE_WAIT_MILLIS) {
+            return false;
+        }
+        try {
+            if (wait > 0) {
+                Thread.sleep(wait);
+            }
+            publishNow();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (RuntimeException e) {
+            return false;
         }
     }
+
+    /** The longest a firing waits for the fleet's re-publication after a loss (one interval + margin + slack). */
+    static final long MAX_JUDGE_WAIT_MILLIS = 2_000;
 
     /** Added to the interval when a node waits for the fleet to read its lead: one read's own time. */
     static final long READ_SLACK_MILLIS = 100;

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,6 +68,8 @@ final class LossWindows {
     private final Map<JobId, Long> announced = new ConcurrentHashMap<>();
     /** Per job: the epoch a HISTORY_LOST reply named last (the measured window is logged only for a loss). */
     private final Map<JobId, String> lost = new ConcurrentHashMap<>();
+    /** Per job: the first fire time no longer refused after the loss that refused it last (Redis millis). */
+    private final Map<JobId, Long> refusals = new ConcurrentHashMap<>();
     private final boolean lineageAnchors;
     private volatile long horizonMillis = Duration.ofMinutes(10).toMillis();
     private volatile long offsetMillis;
@@ -136,6 +139,24 @@ final class LossWindows {
         return max;
     }
 
+    /** How long the job's refusal after a loss lasts from Redis' clock now, as this node estimates it. */
+    Duration refusalLeft(JobId job) {
+        Long until = refusals.get(job);
+        return until == null ? null : Duration.ofMillis(Math.max(0, until - redisNow()));
+    }
+
+    /** The jobs whose refusal after a loss lasts beyond Redis' clock now, with its end. */
+    Map<JobId, Instant> recovering() {
+        long now = redisNow() < 0 ? System.currentTimeMillis() : redisNow();
+        Map<JobId, Instant> out = new HashMap<>();
+        refusals.forEach((job, until) -> {
+            if (until > now) {
+                out.put(job, Instant.ofEpochMilli(until));
+            }
+        });
+        return Map.copyOf(out);
+    }
+
     /** The lineage of the leads hash this node read last ({@code ""} if none). */
     String lineage() {
         return lineage;
@@ -196,13 +217,20 @@ final class LossWindows {
         return lastViewAt < 0 ? -1 : lastViewAt + (System.nanoTime() - lastViewNanos) / 1_000_000L;
     }
 
-    /** Records the epoch an acquisition's reply named; the lineage read then dates a later loss of it. */
-    void replied(JobId job, String created, boolean historyLost) {
+    /**
+     * Records an acquisition's reply: the epoch it named (the lineage read then dates a later loss of it) and, for a
+     * {@code HISTORY_LOST} refusal, the first fire time no longer refused ({@code refusedUntil}, Redis millis).
+     */
+    void replied(JobId job, String created, String status, long refusedUntil) {
+        if ("ACQUIRED".equals(status)) {
+            refusals.remove(job);
+        }
         if (created == null || created.isEmpty()) {
             return;
         }
-        if (historyLost) {
+        if ("HISTORY_LOST".equals(status)) {
             lost.put(job, created);
+            refusals.put(job, refusedUntil);
         }
         String now = lineage;
         sights.compute(job, (j, s) -> s == null || !s.epoch().equals(created)

@@ -29,10 +29,10 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -144,11 +144,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode) {
-        // no fire time is taken with a lead the fleet could not have read (FleetLeads)
-        call(() -> {
-            fleetLeads.beforeAdmission(r.nodeId(), r.nominalFireTime().toEpochMilli());
-            return null;
-        }, "publish this node's clock lead");
+        call(() -> fleetLeads.beforeAdmission(r.nodeId(), r.nominalFireTime().toEpochMilli()), "publish this node's clock lead");
         return acquireRun(r, mode, false);
     }
 
@@ -158,8 +154,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         // lease duration the lease it frees has expired anyway
         releases.awaitInFlight(job, r.lease());
         long[] acked = {Long.MAX_VALUE};
-        String seenEpoch = epochs.lastSeen(job);
-        // Redis lost its data lately: a job this node never saw may have run before the loss
+        String seenEpoch = epochs.lastSeen(job); // after a recent loss a job this node never saw may have run before it:
         String lastEpoch = seenEpoch.isEmpty() && lossWindows.recentLoss() ? "0" : seenEpoch;
         long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
         LossWindows.Window window = lossWindows.window(job, lastEpoch, configuredWindow);
@@ -182,8 +177,8 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         String epoch = ScriptRunner.text(reply.get(reply.size() - 1));
         epochs.saw(job, epoch);
         String status = ScriptRunner.text(reply.get(0));
-        lossWindows.replied(job, epoch, "HISTORY_LOST".equals(status));
-        if ("HISTORY_LOST".equals(status) && !judgedAgain && !epoch.equals(lastEpoch) && judgeAgain(job, epoch)) {
+        lossWindows.replied(job, epoch, status, "HISTORY_LOST".equals(status) ? ScriptRunner.number(reply.get(2)) : -1);
+        if ("HISTORY_LOST".equals(status) && !judgedAgain && !epoch.equals(lastEpoch) && fleetLeads.awaitRepublication(job, epoch)) {
             // this node just learned of the loss: judged with the fleet's leads once they are re-published
             return acquireRun(r, mode, true);
         }
@@ -205,7 +200,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         }
         if ("HISTORY_LOST".equals(status)) {
             return AcquireResult.refused(AcquireResult.Status.HISTORY_LOST,
-                    HistoryEpochs.record(ScriptRunner.text(reply.get(1))), null);
+                    HistoryEpochs.record(ScriptRunner.text(reply.get(1))), lossWindows.refusalLeft(job));
         }
         Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
         LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
@@ -217,38 +212,16 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     }
 
     /**
-     * After this node learned of a loss of the job's history: waits (at most {@value #MAX_JUDGE_WAIT_MILLIS} ms) until
-     * every live node has re-published its lead after the loss and this node has read it, when that may narrow the
-     * refusal; whether to judge the fire time again.
+     * The jobs this node was refused after Redis lost their history ({@code HISTORY_LOST}) whose refusal still lasts,
+     * each with the fire time from which it runs again (Redis time); empty when none. For health checks.
+     *
+     * @return job to the first fire time no longer refused
      */
-    private boolean judgeAgain(JobId job, String epoch) {
-        long until = lossWindows.worthWaitingUntil(job, epoch);
-        if (until < 0) {
-            return false;
-        }
-        long wait = until - lossWindows.redisNow();
-        if (wait > MAX_JUDGE_WAIT_MILLIS) {
-            return false;
-        }
-        try {
-            if (wait > 0) {
-                Thread.sleep(wait);
-            }
-            fleetLeads.publishNow();
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (RuntimeException e) {
-            return false;
-        }
+    public Map<JobId, Instant> recoveringFromDataLoss() {
+        return lossWindows.recovering();
     }
 
-    /** The longest a firing waits for the fleet's re-publication after a loss (one interval + margin + slack). */
-    static final long MAX_JUDGE_WAIT_MILLIS = 2_000;
-
-    /** This store's publication of the fleet's clock leads (tests step its wall clock). */
-    FleetLeads fleetLeads() {
+    FleetLeads fleetLeads() { // tests step its wall clock
         return fleetLeads;
     }
 
@@ -408,10 +381,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     private static long millis(Duration d) {
         return Math.max(1, d.toMillis());
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The client's own message is often only "Error in execution": carry Redis's words (NOPERM, WRONGTYPE). */

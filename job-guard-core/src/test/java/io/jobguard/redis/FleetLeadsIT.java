@@ -168,4 +168,22 @@ class FleetLeadsIT {
         awaitRedis(a, lastGrant.plusMillis(1500));
         assertThat(take(a, "a", a.serverTime())).isEqualTo(AcquireResult.Status.ACQUIRED);
     }
+
+    /**
+     * A job of a longer period (a minute, a day) meets the loss at its first fire time after Redis returned: counted
+     * from that acquisition (the epoch's creation) the fire time itself would be refused and the job would lose a
+     * whole period; counted from the leads hash's re-creation, which came with the nodes' first publication after the
+     * restart, it runs.
+     */
+    @Test
+    void theFirstFireTimeOfALongerPeriodAfterRedisRestartedEmptyRuns() {
+        RedisLeaseStore a = store();
+        RedisLeaseStore b = store();
+        twoNodesOnTime(a, b);
+        redis.restart(); // without persistence: the data is gone
+        Instant returned = a.serverTime();
+        awaitRedis(a, returned.plusMillis(1500));
+        assertThat(take(a, "a", a.serverTime())).as("the minute job's first fire time after the restart")
+                .isEqualTo(AcquireResult.Status.ACQUIRED);
+    }
 }

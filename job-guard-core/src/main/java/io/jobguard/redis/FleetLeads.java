@@ -89,7 +89,8 @@ final class FleetLeads implements AutoCloseable {
             windows.granted(fireMillis, redisNow); // the lead this admission may have, counted before it is sent
         }
         long lead = windows.publishedLead();
-        boolean grown = lead < 0 ? lastPublishedLead >= 0 : lead > lastPublishedLead;
+        // a lead above the published one by more than scheduler jitter (the margin covers the rest)
+        boolean grown = lead < 0 ? lastPublishedLead >= 0 : lead > lastPublishedLead + GROWTH_MILLIS;
         if (first || stepped || grown || System.nanoTime() - lastPublishNanos > STALE_MILLIS * 1_000_000L) {
             publishNow();
             if (lead < 0 || lead > windows.fleetMax(nodes) + LossWindows.MARGIN_MILLIS) {
@@ -139,6 +140,9 @@ final class FleetLeads implements AutoCloseable {
 
     /** The longest a firing waits for the fleet's re-publication after a loss (one interval + margin + slack). */
     static final long MAX_JUDGE_WAIT_MILLIS = 2_000;
+
+    /** A lead this much above the published one is published before the admission (the margin covers less). */
+    static final long GROWTH_MILLIS = 100;
 
     /** Added to the interval when a node waits for the fleet to read its lead: one read's own time. */
     static final long READ_SLACK_MILLIS = 100;

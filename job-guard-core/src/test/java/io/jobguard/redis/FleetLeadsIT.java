@@ -186,4 +186,22 @@ class FleetLeadsIT {
         assertThat(take(a, "a", a.serverTime())).as("the minute job's first fire time after the restart")
                 .isEqualTo(AcquireResult.Status.ACQUIRED);
     }
+
+    /**
+     * A node that started after the job's last run (a daily job) but read the fleet before the loss: it never saw the
+     * job's epoch, yet the loss emptied the leads hash it had read, so the job's first fire time after it runs.
+     */
+    @Test
+    void aNodeThatNeverSawTheJobButKnewTheFleetBeforeTheLossRunsItsNextFireTime() {
+        RedisLeaseStore a = store();
+        RedisLeaseStore b = store();
+        twoNodesOnTime(a, b);
+        RedisLeaseStore d = store();
+        RunLeaseRequest other = new RunLeaseRequest(new JobId("loss", "other"), d.serverTime(), "d-token", "d",
+                Duration.ofSeconds(5), Duration.ofMinutes(5), 0, CONFIGURED);
+        assertThat(d.acquireRun(other).status()).isEqualTo(AcquireResult.Status.ACQUIRED); // D reads the fleet from now on
+        redis.restart();
+        awaitRedis(d, d.serverTime().plusMillis(1500));
+        assertThat(take(d, "d", d.serverTime())).as("the daily job's next fire time").isEqualTo(AcquireResult.Status.ACQUIRED);
+    }
 }

@@ -119,10 +119,12 @@ class MeasuredLossWindowIT {
     @Test
     void aNodeWithALargerLeadThatJoinedJustBeforeTheLossWidensTheWindow() {
         Instant[] t = runThenFlush(true);
-        awaitRedis(a, t[1].plusMillis(4500));
-        assertThat(take(a, "a", a.serverTime())).as("B's lead alone (3.25 s) would let this run")
+        // B's first firing after the loss, 3 s ahead as always: past A's and B's leads (3.25 s) from the loss, but C,
+        // 5 s ahead, may have run it; B judges only once every live node re-published after the loss, C included
+        awaitRedis(b, t[1].plusMillis(800));
+        assertThat(take(b, "b", b.serverTime().plusSeconds(3))).as("the leads A and B knew (3.25 s) would let this run")
                 .isEqualTo(AcquireResult.Status.HISTORY_LOST);
-        awaitRedis(a, t[1].plusMillis(5600));
+        awaitRedis(a, t[1].plusMillis(5250 + FleetLeads.INTERVAL_MILLIS + 400));
         assertThat(take(a, "a", a.serverTime())).isEqualTo(AcquireResult.Status.ACQUIRED);
     }
 
@@ -130,10 +132,14 @@ class MeasuredLossWindowIT {
     void aNodeThatStartedAfterTheLossKnowsNoLeadsAndKeepsSkewTolerance() {
         Instant[] t = runThenFlush(false);
         b.close(); // B, which ran t[0] 3 s ahead before the loss, stops: it never re-publishes
+        // A fires on time right after the flush: it dates the loss (the epoch) and is refused
+        assertThat(take(a, "a", a.serverTime())).isEqualTo(AcquireResult.Status.HISTORY_LOST);
         awaitRedis(a, t[0]);
         // D started during the outage: it never saw the job nor the fleet before the loss, so it must not judge (from
         // what it sees, A's lead alone, it would run t[0] again)
         try (RedisLeaseStore d = RedisLeaseStore.create(connectionFactory, "jgtest")) {
+            assertThat(take(d, "d", t[0])).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+            // its next attempt knows the lost epoch, still not the fleet before the loss
             assertThat(take(d, "d", t[0])).isEqualTo(AcquireResult.Status.HISTORY_LOST);
         }
         // A knew B's lead before the loss: a fire time beyond it runs (counted from the leads hash's re-creation, at

@@ -76,6 +76,8 @@ final class LossWindows {
     private volatile long stepNanos = Long.MIN_VALUE;
     private volatile String lineage = "";
     private volatile long firstViewAt = -1;
+    /** The lineage of this node's first read of the fleet: what it knew first, for jobs it never saw before a loss. */
+    private volatile String firstLineage;
     private volatile long lastViewAt = -1;
     private volatile long lastViewNanos;
 
@@ -198,6 +200,7 @@ final class LossWindows {
         this.lineage = lineage;
         if (firstViewAt < 0) {
             firstViewAt = at;
+            firstLineage = lineage;
         }
         entries.forEach((node, e) -> fleet.merge(node, known(e[0], e[1]), (old, now) -> new Known(
                 now.lead >= old.lead || old.leadAt < now.lastAt - horizonMillis ? now.lead : old.lead,
@@ -241,8 +244,13 @@ final class LossWindows {
     private long anchor(JobId job, String created, long epoch) {
         Sight sight = sights.get(job);
         String current = lineage;
-        if (lineageAnchors && sight != null && sight.epoch().equals(created) && sight.previousLineage() != null
-                && !sight.previousLineage().isEmpty() && !current.isEmpty() && !current.equals(sight.previousLineage())) {
+        if (!lineageAnchors || sight == null || !sight.epoch().equals(created)) {
+            return epoch;
+        }
+        // the lineage when this node saw the job's previous epoch; for a job it meets first with this (lost) epoch,
+        // the lineage of its first read: a loss of the job's keys before that read would not date after it
+        String before = sight.previousLineage() != null ? sight.previousLineage() : firstLineage;
+        if (before != null && !before.isEmpty() && !current.isEmpty() && !current.equals(before)) {
             return Math.min(epoch, created(current));
         }
         return epoch;

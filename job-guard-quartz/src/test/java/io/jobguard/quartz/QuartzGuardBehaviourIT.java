@@ -121,8 +121,8 @@ class QuartzGuardBehaviourIT {
 
     @Test
     void redisDownVetoesAndCountsTheFiringWithoutAnExceptionReachingQuartzAndTheNextFiringRuns() throws Exception {
-        // the restart loses Redis' data: fire times within this node's lead + 250 ms of Redis' return may be
-        // HISTORY_LOST (the node knows its lead, about 0, so at most the first firing after the return)
+        // the restart loses Redis' data: the outage's fire times that Quartz fires late, after Redis returned, and
+        // those within this node's lead + 250 ms of the return are HISTORY_LOST
         QuartzNode node = QuartzNode.builder("a", redis, namespace).recorder(recorder)
                 .skewTolerance(Duration.ofSeconds(1)).build();
         nodes.add(node);
@@ -157,7 +157,7 @@ class QuartzGuardBehaviourIT {
         redis.restart();
         await().atMost(Duration.ofSeconds(10)).until(() -> node.count(RunOutcome.RAN) > ranBefore);
         node.scheduler.standby();
-        assertThat(node.count(RunOutcome.HISTORY_LOST)).as("fire times refused after the data loss").isLessThanOrEqualTo(2);
+        assertThat(node.count(RunOutcome.HISTORY_LOST)).as("fire times refused after the data loss").isPositive();
 
         assertThat(vetoed.get()).as("vetoed firings").isGreaterThanOrEqualTo(2);
         assertThat(schedulerErrors.get()).as("errors Quartz saw from listeners").isZero();

@@ -32,8 +32,9 @@ final class FiringWarnings {
         this.repeated = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
     }
 
-    void historyLost(JobOptions job, Instant fireTime, LeaseRecord epoch) {
-        historyLoss.warn(job.name(), fireTime, epoch);
+    void historyLost(JobOptions job, Instant fireTime, LeaseRecord epoch, Duration refusalLeft) {
+        historyLoss.warn(job.name(), fireTime, epoch,
+                refusalLeft == null ? null : config.clock().instant().plus(refusalLeft));
     }
 
     /** The line names the store (its Redis endpoint) and carries every cause's own words. */

@@ -164,7 +164,7 @@ public final class JobGuard implements AutoCloseable {
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     case HISTORY_LOST:
-                        warnings.historyLost(job, nominalFireTime, result.holder());
+                        warnings.historyLost(job, nominalFireTime, result.holder(), result.retryAfter());
                         return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null);
                     case PAUSED:
                         return refuse(job, nominalFireTime, RunOutcome.PAUSED, null, started, null);

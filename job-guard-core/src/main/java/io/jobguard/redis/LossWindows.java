@@ -13,93 +13,80 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The history-loss window of each job measured from the fleet's clock leads (issue 16), never wider than
- * the configured one ({@code skew-tolerance}).
+ * Which fire times a node refuses after Redis lost a job's history, judged from the fleet's clock leads this node
+ * holds in memory ({@link FleetLeads}), never wider than the configured window ({@code skew-tolerance}).
  *
- * <p>After Redis lost a job's history (epoch created at {@code C}, Redis time), a fire time {@code T} may
- * have run before the loss only if some node took it with a lead {@code L = T − grant time > T − C}; so
- * refusing {@code T < C + max L} over every node that may have taken a fire time before the loss is
- * enough. Each node measures its own lead from its grants (fire time minus the Redis {@code TIME} of the
- * grant, the largest over a horizon longer than any refusal) and publishes it with its schedule
- * ({@code schedule-publish.lua}, prefixed {@value #PREFIX}); each publication answers with the claims of
- * every live node, and those replies are this node's <em>views</em> of the fleet.
+ * <p>A fire time {@code T} may have run before the loss only if some node took it with a lead {@code L = T − grant
+ * time} before the loss, so refusing {@code T < U + max L} is enough, where {@code U} is no earlier than the loss. Each
+ * node publishes, before it takes any fire time, a lead that covers it (the largest over its grants in a horizon longer
+ * than any refusal, and its clock's current offset against Redis); each node reads every node's lead every
+ * {@value FleetLeads#INTERVAL_MILLIS} ms and keeps them in memory for that horizon, so they are known without Redis.
  *
- * <p>The measured window is used only when it is safe; otherwise the configured window is:
- * <ul>
- * <li>a view taken at least one check interval (a third of the claims' time to live) plus {@value #MARGIN_MILLIS}
- *     ms after {@code C}: every node alive since the loss has re-published by then (it publishes every interval,
- *     and at once when it learns of the loss), with a lead that covers its grants before the loss; only the
- *     claims of that view published at or after {@code C} count (a claim that survived a lossy failover says
- *     nothing of the grants after it); and a view taken before {@code C} (the nodes live before the loss);</li>
- * <li>every node of the view before the loss re-published after it (a node that stopped may have taken a
- *     fire time with a lead it never published), and every node of both published a lead (a node without
- *     the publication, e.g. an older version, is unknown);</li>
- * <li>every node this node saw taking fire times shortly before the loss (named in a refusal) re-published
- *     after it.</li>
- * </ul>
- * While a job's lost epoch has no such view yet ({@link #settling}), the store re-publishes before each
- * acquisition, so the first safe view comes with the first firing one interval after the loss instead of at
- * the next scheduled check.
- * Not covered: a node that joined after this node's last view before the loss and stopped before the first
- * view after it, or that never publishes, having taken fire times with a larger lead than every other node,
- * unseen by this one.
+ * <p>{@code U} is the lost epoch's creation; when the fleet's leads hash was re-created (its lineage changed) after
+ * this node last saw the job's previous epoch, the loss emptied both and {@code U} is the hash's re-creation, which
+ * comes with the nodes' first publication after Redis returned, before the jobs' first firings (not on Redis Cluster,
+ * where the hash and the job live on different masters).
+ *
+ * <p>The measured window is used only when this node saw the fleet before {@code U} (a node that started during the
+ * outage knows nothing), read it again at least one interval + {@value #MARGIN_MILLIS} ms after {@code U} (every live
+ * node, including one that joined unseen just before the loss, has re-published by then), no node seen in the horizon
+ * published its lead as unknown (a clock step), and every node seen taking fire times of the job (named in a refusal)
+ * is among the publishers. Otherwise it is the configured window.
+ * Not covered: a node that joined while this node could not read the fleet, took fire times with a larger lead than
+ * every other node and stopped before Redis lost its data.
  */
 final class LossWindows {
 
     private static final Logger log = LoggerFactory.getLogger(LossWindows.class);
 
-    /** Marks a publication that carries the publisher's lead: {@code jglead:<millis>|<schedule>}. */
+    /** Marks a schedule publication that carries the publisher's lead: {@code jglead:<millis>|<schedule>}. */
     static final String PREFIX = "jglead:";
 
-    /** Views kept per job: enough to still hold one from before a loss several intervals after it. */
-    private static final int VIEWS_KEPT = 8;
-
-    /** Added to the measured lead: scheduler jitter between the grants a lead was measured on. */
+    /** Added to the measured lead: scheduler jitter and the error of the measured clock offset. */
     static final long MARGIN_MILLIS = 250;
 
-    private final Deque<long[]> ownLeads = new ArrayDeque<>();
-    private final Map<JobId, Deque<View>> views = new ConcurrentHashMap<>();
-    /** Per job, per node: the Redis time of the latest grant of that node named in a reply to this one. */
-    private final Map<JobId, Map<String, Long>> holders = new ConcurrentHashMap<>();
-    private volatile long horizonMillis = Duration.ofMinutes(10).toMillis();
-
-    /** Per job: the creation (Redis millis) of the lost epoch this node was refused by and has no measured window for. */
-    private final Map<JobId, Long> unsettled = new ConcurrentHashMap<>();
-    /**
-     * Per job: the last view before the loss this node learned of, taken when it learned of it (the views after
-     * the loss, one per acquisition while it settles, would soon push it out of the kept ones).
-     */
-    private final Map<JobId, View> beforeLoss = new ConcurrentHashMap<>();
-    /** Per job: the loss (epoch creation) whose measured window was logged, so it is logged once. */
-    private final Map<JobId, Long> announced = new ConcurrentHashMap<>();
-
-    /**
-     * One publication's reply: the Redis time of it, the claims' time to live, each live node's lead (-1: unknown)
-     * and the Redis time each node's claim was published.
-     */
-    private record View(long at, long ttlMillis, Map<String, Long> leads, Map<String, Long> published) {
-
-        /** The leads of the nodes that published at or after {@code since}. */
-        Map<String, Long> leadsSince(long since) {
-            Map<String, Long> recent = new HashMap<>();
-            leads.forEach((node, lead) -> {
-                if (published.getOrDefault(node, -1L) >= since) {
-                    recent.put(node, lead);
-                }
-            });
-            return recent;
-        }
+    /** The window judged for one acquisition: refuse fire times before {@code anchor + millis}; anchor -1: the epoch's. */
+    record Window(long anchor, long millis) {
     }
 
-    /**
-     * Records one of this node's grants.
-     *
-     * @param fireMillis  the nominal fire time granted
-     * @param grantMillis the Redis time of the grant
-     */
+    /** A node's largest lead in the horizon (and when it was published), its last publication, its last unknown lead. */
+    private record Known(long lead, long leadAt, long lastAt, long unknownAt) {
+    }
+
+    /** Per job: the epoch this node saw last, the lineage it read then, and the lineage when it saw the epoch before. */
+    private record Sight(String epoch, String lineage, String previousLineage) {
+    }
+
+    private final Deque<long[]> ownLeads = new ArrayDeque<>();
+    private final Map<String, Known> fleet = new ConcurrentHashMap<>();
+    private final Map<JobId, Map<String, Long>> holders = new ConcurrentHashMap<>();
+    private final Map<JobId, Sight> sights = new ConcurrentHashMap<>();
+    private final Map<JobId, Long> announced = new ConcurrentHashMap<>();
+    /** Per job: the epoch a HISTORY_LOST reply named last (the measured window is logged only for a loss). */
+    private final Map<JobId, String> lost = new ConcurrentHashMap<>();
+    /** Per job: the first fire time no longer refused after the loss that refused it last (Redis millis). */
+    private final Map<JobId, Long> refusals = new ConcurrentHashMap<>();
+    private final boolean lineageAnchors;
+    private volatile long horizonMillis = Duration.ofMinutes(10).toMillis();
+    private volatile long offsetMillis;
+    private volatile long stepNanos = Long.MIN_VALUE;
+    private volatile String lineage = "";
+    private volatile long firstViewAt = -1;
+    /** The lineage of this node's first read of the fleet: what it knew first, for jobs it never saw before a loss. */
+    private volatile String firstLineage;
+    private volatile long lastViewAt = -1;
+    private volatile long lastViewNanos;
+
+    /** @param lineageAnchors whether the leads hash lives with the jobs' keys (not on Redis Cluster) */
+    LossWindows(boolean lineageAnchors) {
+        this.lineageAnchors = lineageAnchors;
+    }
+
+    /** Records one of this node's grants: fire time and the Redis time of the grant. */
     synchronized void granted(long fireMillis, long grantMillis) {
         long lead = Math.max(0, fireMillis - grantMillis);
         while (!ownLeads.isEmpty() && ownLeads.peekLast()[1] <= lead) {
@@ -108,21 +95,14 @@ final class LossWindows {
         ownLeads.addLast(new long[] {grantMillis, lead});
     }
 
-    /**
-     * Records a grant of another node that a reply named (the holder in {@code ALREADY_RAN} or {@code BUSY}): a
-     * node seen taking fire times must be in the view after a loss, publishing or not.
-     *
-     * @param job         the job
-     * @param nodeId      the node that took it
-     * @param grantMillis the Redis time of its grant
-     */
+    /** Records a grant of another node that a reply named: a node seen taking fire times must be a publisher. */
     void sawHolder(JobId job, String nodeId, long grantMillis) {
         if (nodeId != null && !nodeId.isEmpty()) {
             holders.computeIfAbsent(job, j -> new ConcurrentHashMap<>()).merge(nodeId, grantMillis, Math::max);
         }
     }
 
-    /** This node's largest lead over the horizon, as of Redis time {@code now}. */
+    /** This node's largest lead from its grants over the horizon, as of Redis time {@code now}. */
     synchronized long ownLead(long now) {
         while (!ownLeads.isEmpty() && ownLeads.peekFirst()[0] < now - horizonMillis) {
             ownLeads.pollFirst();
@@ -130,170 +110,231 @@ final class LossWindows {
         return ownLeads.isEmpty() ? 0 : ownLeads.peekFirst()[1];
     }
 
-    /** The schedule as published: with this node's lead (the horizon is long, so the local clock may trim it). */
-    String publication(String schedule) {
-        return PREFIX + ownLead(System.currentTimeMillis()) + "|" + schedule;
+    /** Records this node's clock minus Redis' clock, measured by a publication. */
+    void offset(long millis) {
+        offsetMillis = millis;
     }
 
-    /**
-     * Records a publication's reply as a view of the fleet and returns the claims with the leads taken out.
-     *
-     * @param job    the job published
-     * @param nodeId this node, whose own claim carries the reply's Redis time
-     * @param claims the claims as stored
-     * @param ttl    the claims' time to live: three check intervals
-     * @return the claims as the schedules were given
-     */
-    List<ScheduleClaim> viewed(JobId job, String nodeId, List<ScheduleClaim> claims, Duration ttl) {
+    /** Records a step of this node's wall clock: its lead is unknown for the horizon. */
+    void clockStepped(long nanos) {
+        stepNanos = nanos;
+    }
+
+    /** The lead this node publishes: -1 (unknown) for a horizon after a clock step. */
+    long publishedLead() {
+        long step = stepNanos;
+        if (step != Long.MIN_VALUE && System.nanoTime() - step < horizonMillis * 1_000_000L) {
+            return -1;
+        }
+        long now = redisNow();
+        return Math.max(Math.max(0, offsetMillis), ownLead(now < 0 ? System.currentTimeMillis() - offsetMillis : now));
+    }
+
+    /** The largest lead this node knows of a node other than {@code own} (0 if none), over the horizon. */
+    long fleetMax(Set<String> own) {
+        long max = 0;
+        for (Map.Entry<String, Known> e : fleet.entrySet()) {
+            if (!own.contains(e.getKey()) && e.getValue().lastAt >= lastViewAt - horizonMillis) {
+                max = Math.max(max, e.getValue().unknownAt >= lastViewAt - horizonMillis ? Long.MAX_VALUE / 4 : e.getValue().lead);
+            }
+        }
+        return max;
+    }
+
+    /** How long the job's refusal after a loss lasts from Redis' clock now, as this node estimates it. */
+    Duration refusalLeft(JobId job) {
+        Long until = refusals.get(job);
+        return until == null ? null : Duration.ofMillis(Math.max(0, until - redisNow()));
+    }
+
+    /** The jobs whose refusal after a loss lasts beyond Redis' clock now, with its end. */
+    Map<JobId, Instant> recovering() {
+        long now = redisNow() < 0 ? System.currentTimeMillis() : redisNow();
+        Map<JobId, Instant> out = new HashMap<>();
+        refusals.forEach((job, until) -> {
+            if (until > now) {
+                out.put(job, Instant.ofEpochMilli(until));
+            }
+        });
+        return Map.copyOf(out);
+    }
+
+    /** The lineage of the leads hash this node read last ({@code ""} if none). */
+    String lineage() {
+        return lineage;
+    }
+
+    /** Whether the leads hash was re-created after a loss within the horizon, as of the last read. */
+    boolean recentLoss() {
+        String current = lineage;
+        return current.endsWith("|lost") && lastViewAt - created(current) < horizonMillis;
+    }
+
+    /** The schedule as published: with this node's lead (kept for nodes of earlier versions). */
+    String publication(String schedule) {
+        return PREFIX + Math.max(0, publishedLead()) + "|" + schedule;
+    }
+
+    /** The claims of a schedule publication with the leads taken out. */
+    List<ScheduleClaim> viewed(List<ScheduleClaim> claims) {
         List<ScheduleClaim> plain = new ArrayList<>(claims.size());
-        Map<String, Long> leads = new HashMap<>();
-        Map<String, Long> published = new HashMap<>();
-        long at = -1;
         for (ScheduleClaim claim : claims) {
             String schedule = claim.schedule();
-            long lead = -1;
             int bar = schedule.indexOf('|');
             if (schedule.startsWith(PREFIX) && bar > PREFIX.length()) {
-                try {
-                    lead = Long.parseLong(schedule.substring(PREFIX.length(), bar));
-                    schedule = schedule.substring(bar + 1);
-                } catch (NumberFormatException e) {
-                    lead = -1;
-                }
-            }
-            leads.put(claim.nodeId(), lead);
-            published.put(claim.nodeId(), claim.publishedAt().toEpochMilli());
-            if (claim.nodeId().equals(nodeId)) {
-                at = claim.publishedAt().toEpochMilli();
+                schedule = schedule.substring(bar + 1);
             }
             plain.add(new ScheduleClaim(claim.nodeId(), schedule, claim.publishedAt()));
-        }
-        horizonMillis = Math.max(horizonMillis, ttl.toMillis() * 2 + Duration.ofMinutes(1).toMillis());
-        if (at >= 0) {
-            Deque<View> kept = views.computeIfAbsent(job, j -> new ArrayDeque<>());
-            synchronized (kept) {
-                kept.addLast(new View(at, ttl.toMillis(), Map.copyOf(leads), Map.copyOf(published)));
-                while (kept.size() > VIEWS_KEPT) {
-                    kept.pollFirst();
-                }
-            }
         }
         return plain;
     }
 
     /**
-     * The window to refuse fire times in after a loss of the job's history whose epoch was created at
-     * {@code created}: the measured one when safe (see the class comment), else {@code configured}.
+     * Records one read of the fleet's leads.
+     *
+     * @param at      the Redis time of the read
+     * @param lineage the leads hash's lineage
+     * @param entries per node: {published-at, lead}
+     */
+    void fleetViewed(long at, String lineage, Map<String, long[]> entries) {
+        this.lineage = lineage;
+        if (firstViewAt < 0) {
+            firstViewAt = at;
+            firstLineage = lineage;
+        }
+        entries.forEach((node, e) -> fleet.merge(node, known(e[0], e[1]), (old, now) -> new Known(
+                now.lead >= old.lead || old.leadAt < now.lastAt - horizonMillis ? now.lead : old.lead,
+                now.lead >= old.lead || old.leadAt < now.lastAt - horizonMillis ? now.leadAt : old.leadAt,
+                Math.max(old.lastAt, now.lastAt), Math.max(old.unknownAt, now.unknownAt))));
+        fleet.values().removeIf(k -> k.lastAt < at - horizonMillis && k.unknownAt < at - horizonMillis);
+        lastViewAt = Math.max(lastViewAt, at);
+        lastViewNanos = System.nanoTime();
+    }
+
+    private static Known known(long at, long lead) {
+        return lead < 0 ? new Known(0, at, at, at) : new Known(lead, at, at, Long.MIN_VALUE);
+    }
+
+    /** This node's estimate of Redis' clock now, from its last read (-1 if none). */
+    long redisNow() {
+        return lastViewAt < 0 ? -1 : lastViewAt + (System.nanoTime() - lastViewNanos) / 1_000_000L;
+    }
+
+    /**
+     * Records an acquisition's reply: the epoch it named (the lineage read then dates a later loss of it) and, for a
+     * {@code HISTORY_LOST} refusal, the first fire time no longer refused ({@code refusedUntil}, Redis millis).
+     */
+    void replied(JobId job, String created, String status, long refusedUntil) {
+        if ("ACQUIRED".equals(status)) {
+            refusals.remove(job);
+        }
+        if (created == null || created.isEmpty()) {
+            return;
+        }
+        if ("HISTORY_LOST".equals(status)) {
+            lost.put(job, created);
+            refusals.put(job, refusedUntil);
+        }
+        String now = lineage;
+        sights.compute(job, (j, s) -> s == null || !s.epoch().equals(created)
+                ? new Sight(created, now, s == null ? null : s.lineage()) : new Sight(created, now, s.previousLineage()));
+    }
+
+    /** The earliest Redis time the loss of the job's epoch created at {@code epoch} may have happened after. */
+    private long anchor(JobId job, String created, long epoch) {
+        Sight sight = sights.get(job);
+        String current = lineage;
+        if (!lineageAnchors || sight == null || !sight.epoch().equals(created)) {
+            return epoch;
+        }
+        // the lineage when this node saw the job's previous epoch; for a job it meets first with this (lost) epoch,
+        // the lineage of its first read: a loss of the job's keys before that read would not date after it
+        String before = sight.previousLineage() != null ? sight.previousLineage() : firstLineage;
+        if (before != null && !before.isEmpty() && !current.isEmpty() && !current.equals(before)) {
+            return Math.min(epoch, created(current));
+        }
+        return epoch;
+    }
+
+    /**
+     * The window to refuse fire times in after a loss of the job's history whose epoch was created at {@code created}:
+     * measured when safe (see the class comment), else {@code configured} from the epoch.
      *
      * @param job        the job
      * @param created    the epoch's creation (Redis millis) this node saw last; {@code ""} if none
      * @param configured the configured window, in millis
-     * @return the window in millis, at most {@code configured}
+     * @return the window
      */
-    long window(JobId job, String created, long configured) {
+    Window window(JobId job, String created, long configured) {
         horizonMillis = Math.max(horizonMillis, configured + Duration.ofMinutes(1).toMillis());
         long epoch;
         try {
             epoch = Long.parseLong(created);
         } catch (NumberFormatException e) {
-            return configured;
+            return new Window(-1, configured);
         }
-        Deque<View> kept = views.get(job);
-        if (kept == null) {
-            return configured;
-        }
-        View before = lastBefore(job, epoch);
-        Map<String, Long> after = null;
-        synchronized (kept) {
-            for (View view : kept) {
-                if (view.at() >= epoch + view.ttlMillis() / 3 + MARGIN_MILLIS) {
-                    after = view.leadsSince(epoch);
-                }
-            }
-        }
-        if (before == null || after == null || !after.keySet().containsAll(before.leads().keySet())) {
-            return configured;
-        }
-        for (Map.Entry<String, Long> holder : holders.getOrDefault(job, Map.of()).entrySet()) {
-            // a grant before E - configured took a fire time below E: refused by any window
-            if (holder.getValue() >= epoch - configured && !after.containsKey(holder.getKey())) {
-                return configured;
-            }
+        long anchor = anchor(job, created, epoch);
+        long since = anchor - horizonMillis;
+        if (firstViewAt < 0 || firstViewAt >= anchor || lastViewAt < settledAt(anchor)) {
+            log.debug("job-guard: job '{}': loss from {}: skew-tolerance (fleet first read at {}, last at {})", job.name(),
+                    anchor, firstViewAt, lastViewAt);
+            return new Window(-1, configured);
         }
         long max = 0;
-        for (Map<String, Long> leads : List.of(before.leads(), after)) {
-            for (long lead : leads.values()) {
-                if (lead < 0) {
-                    return configured;
+        for (Known known : fleet.values()) {
+            if (known.lastAt >= since) {
+                if (known.unknownAt >= since) {
+                    log.debug("job-guard: job '{}': loss from {}: skew-tolerance (a node's clock stepped)", job.name(), anchor);
+                    return new Window(-1, configured);
                 }
-                max = Math.max(max, lead);
+                max = Math.max(max, known.lead);
+            }
+        }
+        for (Map.Entry<String, Long> holder : holders.getOrDefault(job, Map.of()).entrySet()) {
+            Known known = fleet.get(holder.getKey());
+            if (holder.getValue() >= epoch - configured && (known == null || known.lastAt < since)) {
+                return new Window(-1, configured); // a node took fire times of the job without publishing its lead
             }
         }
         long measured = Math.min(configured, max + MARGIN_MILLIS);
-        if (measured < configured && !Long.valueOf(epoch).equals(announced.put(job, epoch))) {
-            log.info("job-guard: job '{}' (namespace '{}'): every live node re-published its clock lead after the history "
-                    + "loss noticed at {}; fire times from {} run again (the fleet's largest lead + {} ms = {} ms "
-                    + "instead of skew-tolerance, {} ms)", job.name(), job.namespace(), Instant.ofEpochMilli(epoch),
-                    Instant.ofEpochMilli(epoch + measured), MARGIN_MILLIS, measured, configured);
+        log.debug("job-guard: job '{}': loss from {} (epoch {}): window {} ms", job.name(), anchor, epoch, measured);
+        if (measured < configured && created.equals(lost.get(job)) && !Long.valueOf(anchor).equals(announced.put(job, anchor))) {
+            log.info("job-guard: job '{}' (namespace '{}'): history lost no later than {}; fire times from {} run again "
+                    + "(the fleet's largest clock lead known in memory + {} ms = {} ms instead of skew-tolerance, {} ms)",
+                    job.name(), job.namespace(), Instant.ofEpochMilli(anchor), Instant.ofEpochMilli(anchor + measured),
+                    MARGIN_MILLIS, measured, configured);
         }
-        return measured;
+        return new Window(anchor, measured);
+    }
+
+    /** When every live node has re-published after {@code anchor} and this node has read it. */
+    static long settledAt(long anchor) {
+        return anchor + FleetLeads.INTERVAL_MILLIS + MARGIN_MILLIS;
     }
 
     /**
-     * Records the reply of an acquisition: a {@code HISTORY_LOST} refusal starts the job's settling after the loss,
-     * any other reply ends it.
+     * Whether waiting for the fleet's re-publication may narrow the window for a loss this node just learned of
+     * (it saw the fleet before), and until which Redis time.
      *
-     * @param job     the job
-     * @param created the epoch's creation (Redis millis) the reply named
-     * @param lost    whether the reply was {@code HISTORY_LOST}
+     * @return the Redis time to wait for, or -1 when waiting cannot help
      */
-    void replied(JobId job, String created, boolean lost) {
-        if (!lost) {
-            unsettled.remove(job);
-            return;
-        }
+    long worthWaitingUntil(JobId job, String created) {
         long epoch;
         try {
             epoch = Long.parseLong(created);
         } catch (NumberFormatException e) {
-            unsettled.remove(job);
-            return;
+            return -1;
         }
-        if (!Long.valueOf(epoch).equals(unsettled.put(job, epoch))) {
-            View before = lastBefore(job, epoch);
-            if (before != null) {
-                beforeLoss.put(job, before);
-            }
-        }
+        long anchor = anchor(job, created, epoch);
+        return firstViewAt >= 0 && firstViewAt < anchor ? settledAt(anchor) : -1;
     }
 
-    /** The last view of the job taken before {@code epoch}: kept when the loss was learned, else among the kept views. */
-    private View lastBefore(JobId job, long epoch) {
-        View before = beforeLoss.get(job);
-        Deque<View> kept = views.get(job);
-        if (kept != null) {
-            synchronized (kept) {
-                for (View view : kept) {
-                    if (view.at() < epoch && (before == null || view.at() > before.at())) {
-                        before = view;
-                    }
-                }
-            }
+    private static long created(String lineage) {
+        int bar = lineage.indexOf('|');
+        try {
+            return Long.parseLong(bar > 0 ? lineage.substring(0, bar) : lineage);
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
         }
-        return before != null && before.at() < epoch ? before : null;
-    }
-
-    /**
-     * Whether the job is settling after a loss: this node was refused ({@code HISTORY_LOST}) for the epoch it saw
-     * last, and no other reply came since. While the window for it is not measured yet, the store re-publishes
-     * before each acquisition.
-     *
-     * @param job     the job
-     * @param created the epoch's creation (Redis millis) this node saw last
-     * @return {@code true} while the job settles after the loss of that epoch
-     */
-    boolean settling(JobId job, String created) {
-        Long epoch = unsettled.get(job);
-        return epoch != null && Long.toString(epoch).equals(created);
     }
 }

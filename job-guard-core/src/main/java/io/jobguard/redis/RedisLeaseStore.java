@@ -29,10 +29,10 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -65,7 +65,8 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private final ReleaseNotifications notifications;
     private final DurableAcquire durable;
     private final HistoryEpochs epochs = new HistoryEpochs();
-    private final LossWindows lossWindows = new LossWindows();
+    private final LossWindows lossWindows;
+    private final FleetLeads fleetLeads;
     private final String endpoint;
     private final RedisPauseFlags pauseFlags;
     private final RedisRunReads reads;
@@ -83,6 +84,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         this.fireHistory = new RedisFireHistory(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
         this.releases = new RedisRunReleases(scripts, keys, notifications);
+        // on Redis Cluster the leads hash and a job's keys live on different masters: one loss says nothing of the other
+        this.lossWindows = new LossWindows(!RedisEndpoints.mayBeCluster(connectionFactory));
+        this.fleetLeads = new FleetLeads(scripts, keys, lossWindows);
         this.publications = new SchedulePublications(scripts, keys, lossWindows);
     }
 
@@ -140,14 +144,20 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode) {
+        call(() -> fleetLeads.beforeAdmission(r.nodeId(), r.nominalFireTime().toEpochMilli()), "publish this node's clock lead");
+        return acquireRun(r, mode, false);
+    }
+
+    private AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode, boolean judgedAgain) {
         JobId job = r.job();
         // this node's release of the job still in flight goes first (RedisRunReleases.releaseAsync); after a
         // lease duration the lease it frees has expired anyway
         releases.awaitInFlight(job, r.lease());
         long[] acked = {Long.MAX_VALUE};
-        String lastEpoch = epochs.lastSeen(job);
+        String seenEpoch = epochs.lastSeen(job); // after a recent loss a job this node never saw may have run before it:
+        String lastEpoch = seenEpoch.isEmpty() && lossWindows.recentLoss() ? "0" : seenEpoch;
         long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
-        long refusalWindow = refusalWindow(job, lastEpoch, configuredWindow);
+        LossWindows.Window window = lossWindows.window(job, lastEpoch, configuredWindow);
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.of(job, JobKey.RUN_LEASE), keys.fireMarker(job, r.nominalFireTime()),
                         keys.of(job, JobKey.FENCE), keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.HISTORY),
@@ -155,10 +165,10 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
                         Integer.toString(r.historySize()), lastEpoch,
-                        Long.toString(refusalWindow), epochs.highestToken(job),
+                        Long.toString(window.millis()), epochs.highestToken(job),
                         RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
                         RecoveryArguments.mode(mode), Long.toString(RUN_RECORD_TTL.toMillis()),
-                        Long.toString(configuredWindow)),
+                        Long.toString(configuredWindow), window.anchor() < 0 ? "" : Long.toString(window.anchor())),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
@@ -167,9 +177,10 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         String epoch = ScriptRunner.text(reply.get(reply.size() - 1));
         epochs.saw(job, epoch);
         String status = ScriptRunner.text(reply.get(0));
-        lossWindows.replied(job, epoch, "HISTORY_LOST".equals(status));
-        if ("HISTORY_LOST".equals(status) && !epoch.equals(lastEpoch)) {
-            publications.republish(job); // the fleet's measured window waits for this node's claim after the loss
+        lossWindows.replied(job, epoch, status, "HISTORY_LOST".equals(status) ? ScriptRunner.number(reply.get(2)) : -1);
+        if ("HISTORY_LOST".equals(status) && !judgedAgain && !epoch.equals(lastEpoch) && fleetLeads.awaitRepublication(job, epoch)) {
+            // this node just learned of the loss: judged with the fleet's leads once they are re-published
+            return acquireRun(r, mode, true);
         }
         if ("ACQUIRED".equals(status)) {
             long token = ScriptRunner.number(reply.get(2));
@@ -189,7 +200,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         }
         if ("HISTORY_LOST".equals(status)) {
             return AcquireResult.refused(AcquireResult.Status.HISTORY_LOST,
-                    HistoryEpochs.record(ScriptRunner.text(reply.get(1))), null);
+                    HistoryEpochs.record(ScriptRunner.text(reply.get(1))), lossWindows.refusalLeft(job));
         }
         Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
         LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
@@ -201,16 +212,17 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     }
 
     /**
-     * The history-loss window for this acquisition (see {@link LossWindows}): while the job settles after a loss and
-     * the window is not measured yet, this node re-publishes first, since a fresh view of the fleet may narrow it.
+     * The jobs this node was refused after Redis lost their history ({@code HISTORY_LOST}) whose refusal still lasts,
+     * each with the fire time from which it runs again (Redis time); empty when none. For health checks.
+     *
+     * @return job to the first fire time no longer refused
      */
-    private long refusalWindow(JobId job, String lastEpoch, long configured) {
-        long window = lossWindows.window(job, lastEpoch, configured);
-        if (window < configured || !lossWindows.settling(job, lastEpoch)) {
-            return window;
-        }
-        publications.republish(job);
-        return lossWindows.window(job, lastEpoch, configured);
+    public Map<JobId, Instant> recoveringFromDataLoss() {
+        return lossWindows.recovering();
+    }
+
+    FleetLeads fleetLeads() { // tests step its wall clock
+        return fleetLeads;
     }
 
     /** Durable acquire: the lease was granted but too few replicas acknowledged it; give it back and fail. */
@@ -349,6 +361,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public void close() {
+        fleetLeads.close();
         notifications.close();
     }
 
@@ -368,10 +381,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     private static long millis(Duration d) {
         return Math.max(1, d.toMillis());
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The client's own message is often only "Error in execution": carry Redis's words (NOPERM, WRONGTYPE). */

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param acquiredAt   for {@link Status#ACQUIRED}: when, by the store's clock (null if unknown)
  * @param holder       for the refusals: who holds the marker or the lease, if known
  * @param retryAfter   for {@link Status#BUSY} and {@link Status#COOLDOWN}: time until the blocking
- *                     lease or cool-down expires by itself, if known
+ *                     lease or cool-down expires by itself, if known; for {@link Status#HISTORY_LOST}: time
+ *                     until the fire times are no longer refused (by the store's clock), if known
  * @param record       for the recovery statuses ({@link Status#CATCH_UP}, {@link Status#RETRY},
  *                     {@link Status#ABANDONED}): what the store's run record said, else null
  */

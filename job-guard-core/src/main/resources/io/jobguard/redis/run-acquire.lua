@@ -20,6 +20,9 @@
 -- ARGV[13] run record TTL (ms)
 -- ARGV[14] history-loss window (ms) used instead of ARGV[8] when the epoch is not the one in ARGV[7]:
 --          ARGV[8] may be measured for that epoch only (issue 16, LossWindows.java); '' = always ARGV[8]
+-- ARGV[15] with ARGV[8], when the epoch is the one in ARGV[7]: the Redis time no earlier than the loss the window
+--          counts from, if earlier than the epoch's creation (the fleet's leads hash was re-created by the same
+--          loss, LossWindows.java); '' = the epoch's creation
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
@@ -206,8 +209,13 @@ if marker and not retrying then
   return {'ALREADY_RAN', marker, redis.call('PTTL', KEYS[2]), created}
 end
 if kind == 'lost' then
-  local window = (ARGV[14] ~= nil and ARGV[14] ~= '' and created ~= ARGV[7]) and ARGV[14] or ARGV[8]
-  local refusedUntil = tonumber(created) + tonumber(window)
+  local known = created == ARGV[7]
+  local window = (ARGV[14] ~= nil and ARGV[14] ~= '' and not known) and ARGV[14] or ARGV[8]
+  local from = tonumber(created)
+  if known and ARGV[15] ~= nil and ARGV[15] ~= '' then
+    from = math.min(from, tonumber(ARGV[15]))
+  end
+  local refusedUntil = from + tonumber(window)
   if tonumber(ARGV[3]) < refusedUntil then
     return {'HISTORY_LOST', epoch, refusedUntil, created}
   end

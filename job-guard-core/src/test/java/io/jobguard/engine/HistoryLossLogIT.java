@@ -20,6 +20,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -81,5 +83,13 @@ class HistoryLossLogIT {
         assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
                 .anyMatch(m -> m.contains("outcome HISTORY_LOST"))
                 .noneMatch(m -> m.contains("blocks the job"));
+        // the loss's WARN names when the job runs again: this lone node (on time) knows its own lead, so within a
+        // second of the flush, not skew-tolerance (1 min) later
+        String warned = lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("outcome HISTORY_LOST")).findFirst().orElseThrow();
+        Matcher from = Pattern.compile("fire times from about (\\S+) on run again")
+                .matcher(warned);
+        assertThat(from.find()).as(warned).isTrue();
+        assertThat(Instant.parse(from.group(1))).isBefore(Instant.now().plusSeconds(5));
     }
 }

@@ -121,7 +121,8 @@ class QuartzGuardBehaviourIT {
 
     @Test
     void redisDownVetoesAndCountsTheFiringWithoutAnExceptionReachingQuartzAndTheNextFiringRuns() throws Exception {
-        // the restart loses Redis' data: fire times up to the skew tolerance after that is noticed are HISTORY_LOST
+        // the restart loses Redis' data: the outage's fire times that Quartz fires late, after Redis returned, and
+        // those within this node's lead + 250 ms of the return are HISTORY_LOST
         QuartzNode node = QuartzNode.builder("a", redis, namespace).recorder(recorder)
                 .skewTolerance(Duration.ofSeconds(1)).build();
         nodes.add(node);

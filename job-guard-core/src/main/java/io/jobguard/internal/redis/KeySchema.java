@@ -164,6 +164,17 @@ public record KeySchema(String prefix) {
     }
 
     /**
+     * Returns the hash of the fleet's clock leads ({@code fleet-leads.lua}): one field per node, written by each
+     * node every half second, and the hash's lineage (when it was created). Not in any job's slot: it tells a
+     * node how far ahead the fleet ran when Redis lost its data.
+     *
+     * @return the leads hash of this prefix
+     */
+    public String fleetLeads() {
+        return prefix + ":leads";
+    }
+
+    /**
      * Returns the pub/sub channel on which releases are announced.
      *
      * @return the pub/sub channel on which releases are announced

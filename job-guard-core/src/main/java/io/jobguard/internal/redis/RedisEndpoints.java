@@ -62,6 +62,22 @@ public final class RedisEndpoints {
         return factory.getClass().getSimpleName();
     }
 
+    /**
+     * Whether the factory may talk to a Redis Cluster, where keys of different hash tags live on different masters.
+     *
+     * @param factory the connection factory
+     * @return {@code false} only when the factory says it is not cluster-aware (Lettuce's or Jedis' factory)
+     */
+    public static boolean mayBeCluster(RedisConnectionFactory factory) {
+        try {
+            Object jedis = call(factory, "isRedisClusterAware");
+            Object lettuce = call(factory, "isClusterAware");
+            return jedis == null && lettuce == null || Boolean.TRUE.equals(jedis) || Boolean.TRUE.equals(lettuce);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return true;
+        }
+    }
+
     private static Object call(Object target, String name) throws ReflectiveOperationException {
         Method method;
         try {

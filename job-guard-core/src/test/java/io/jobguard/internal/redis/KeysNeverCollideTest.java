@@ -35,6 +35,8 @@ class KeysNeverCollideTest {
         Instant t = Instant.parse("2026-01-01T00:00:00Z");
         Map<String, String> owners = new HashMap<>();
         Map<String, String> messages = new HashMap<>();
+        claim(owners, keys.fleetLeads(), "fleet leads");
+        claim(owners, keys.prefix() + ":batch-mode", "batch mode");
         for (String ns : namespaces) {
             claim(owners, keys.batchFence(ns), "batch " + ns);
             claim(owners, keys.batchHeld(keys.batchBase(ns)), "batch " + ns);

@@ -1,12 +1,19 @@
 package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.JobId;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The {@code jobguard} health indicator: whether this node can reach the lease store (with the
@@ -16,6 +23,10 @@ import java.util.Objects;
  * alone does not take the application out of service (a node that cannot reach Redis skips its
  * guarded firings, fail closed, and serves everything else). Set
  * {@code jobguard.actuator.unhealthy-status=DOWN} (or {@code OUT_OF_SERVICE}) to take it out.
+ *
+ * <p>After Redis lost its data, while fire times of a job are still refused ({@code HISTORY_LOST}), the details say
+ * {@code "dataLoss": "recovering from a data loss until <T>"} (the latest end over the jobs) and list the jobs in
+ * {@code recovering}; the status stays {@code UP}: the node works, the refusal is by design.
  */
 public final class JobGuardHealthIndicator implements HealthIndicator {
 
@@ -51,6 +62,13 @@ public final class JobGuardHealthIndicator implements HealthIndicator {
         Duration roundTrip = Duration.ofNanos(System.nanoTime() - started);
         health.withDetail("store", "reachable").withDetail("roundTrip", roundTrip.toString())
                 .withDetail("clockSkew", skew.toString());
+        if (guard.store() instanceof RedisLeaseStore redis) {
+            Map<JobId, Instant> recovering = redis.recoveringFromDataLoss();
+            recovering.values().stream().max(Comparator.naturalOrder()).ifPresent(until -> health
+                    .withDetail("dataLoss", "recovering from a data loss until " + until)
+                    .withDetail("recovering", recovering.entrySet().stream().collect(Collectors.toMap(
+                            e -> e.getKey().name(), e -> e.getValue().toString(), (x, y) -> x, TreeMap::new))));
+        }
         if (skew.abs().compareTo(tolerance) > 0) {
             health.status(unhealthy).withDetail("problem", "clock skew " + skew + " exceeds the tolerance "
                     + tolerance + " (jobguard.skew-tolerance): fire times may be decided on a wrong clock");

@@ -1,5 +1,8 @@
 package io.jobguard.spring.it;
 
+import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
+import io.jobguard.RunOutcome;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -14,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,6 +87,26 @@ class HealthIT {
         assertThat(jobguard.path("status").asString()).isEqualTo("UNKNOWN");
         assertThat(jobguard.path("details").path("problem").asString())
                 .contains("exceeds the tolerance PT5M (jobguard.skew-tolerance)");
+    }
+
+    /** After a loss of Redis' data, while a job's fire times are refused, the indicator says until when (still UP). */
+    @Test
+    void aJobRecoveringFromADataLossIsShownUntilItsRefusalEnds(RedisServerProcess redis) throws Exception {
+        ConfigurableApplicationContext app = start(redis, "health-loss");
+        JobGuard guard = app.getBean(JobGuard.class);
+        JobOptions job = JobOptions.of("loss-report", Duration.ofSeconds(10));
+        // this node fires 3 s ahead once, so after the loss the fire times of the next 3.25 s may have run
+        assertThat(guard.run(job, Instant.now().plusSeconds(3), () -> { })).isEqualTo(RunOutcome.RAN);
+        redis.flushAll();
+        assertThat(guard.run(job, Instant.now(), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        HttpResponse<String> response = health(base(app));
+        JsonNode jobguard = JSON.readTree(response.body()).path("components").path("jobguard");
+        assertThat(jobguard.path("status").asString()).as(response.body()).isEqualTo("UP");
+        assertThat(jobguard.path("details").path("dataLoss").asString()).as(response.body())
+                .startsWith("recovering from a data loss until ");
+        Instant until = Instant.parse(jobguard.path("details").path("recovering").path("loss-report").asString());
+        assertThat(until).as("the fleet's lead (3 s) + 250 ms, not skew-tolerance")
+                .isBetween(Instant.now(), Instant.now().plusSeconds(5));
     }
 
     private ConfigurableApplicationContext start(RedisServerProcess redis, String node, String... props) {

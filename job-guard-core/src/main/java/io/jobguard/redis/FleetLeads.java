@@ -1,0 +1,229 @@
+package io.jobguard.redis;
+
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.LuaScript;
+import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.store.JobId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.ReturnType;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * This node's half of the fleet's clock leads ({@code fleet-leads.lua}, one hash per key prefix): every
+ * {@value #INTERVAL_MILLIS} ms each node writes its lead and reads everybody's in the same call, so at the moment
+ * Redis loses its data every node already holds the fleet's leads in memory ({@link LossWindows}). One call per node
+ * and interval, whatever the number of jobs.
+ *
+ * <p>A node publishes before its first admission, and again before an admission once its last publication is older
+ * than {@value #STALE_MILLIS} ms, the admission's lead exceeds the one it published, or its wall clock stepped against
+ * the monotonic clock by more than {@value #STEP_MILLIS} ms (then it publishes its lead as unknown for a horizon, so
+ * that the fleet keeps {@code skew-tolerance} for a loss around the step). When the lead it publishes is above every
+ * lead the fleet knows (+ margin), it waits one interval before the admission, so every node reading the fleet
+ * regularly has read it: no node takes a fire time with a lead the fleet could not have read.
+ */
+final class FleetLeads implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(FleetLeads.class);
+    private static final LuaScript PUBLISH = LuaScript.load("fleet-leads");
+
+    /** How often each node publishes and reads the fleet's leads. */
+    static final long INTERVAL_MILLIS = 500;
+    /** A node whose last publication is older than this publishes again before it takes a fire time. */
+    static final long STALE_MILLIS = 3 * INTERVAL_MILLIS;
+    /** A jump of the wall clock against the monotonic clock this large counts as a step. */
+    static final long STEP_MILLIS = 200;
+    /** Entries older than this are deleted: a node gone this long took no fire time the fleet must cover. */
+    static final long RETENTION_MILLIS = 4 * INTERVAL_MILLIS;
+
+    private final ScriptRunner scripts;
+    private final String key;
+    private final LossWindows windows;
+    private final Set<String> nodes = ConcurrentHashMap.newKeySet();
+    private final Object lock = new Object();
+    private volatile ScheduledExecutorService timer;
+    private volatile long lastPublishNanos;
+    private volatile boolean published;
+    private volatile long lastPublishedLead = Long.MIN_VALUE;
+    private volatile LongSupplier wall = System::currentTimeMillis;
+    private long wallMinusNano = Long.MIN_VALUE;
+
+    FleetLeads(ScriptRunner scripts, KeySchema keys, LossWindows windows) {
+        this.scripts = scripts;
+        this.key = keys.fleetLeads();
+        this.windows = windows;
+    }
+
+    /**
+     * Makes sure the fleet knows a lead that covers this admission before it is sent: starts the periodic publication
+     * for a node id seen for the first time; publishes now when the last publication is stale, the clock stepped, or
+     * this admission's lead (its fire time minus Redis' clock as this node estimates it) exceeds the lead it published;
+     * and when the lead it publishes is not covered by the fleet's largest known lead + margin (or is unknown), waits
+     * one interval so that every node has read it before the fire time can be taken.
+     *
+     * @param nodeId     the node about to take a fire time
+     * @param fireMillis the fire time
+     * @return whether this node published
+     * @throws RuntimeException if the publication fails (the firing is then a store failure)
+     */
+    boolean beforeAdmission(String nodeId, long fireMillis) {
+        boolean first = nodes.add(nodeId);
+        if (first && timer == null) {
+            start();
+        }
+        boolean stepped = checkStep();
+        if (first || !published) {
+            publishNow(); // measures the clock offset against Redis
+        }
+        long redisNow = windows.redisNow();
+        if (redisNow >= 0) {
+            windows.granted(fireMillis, redisNow); // the lead this admission may have, counted before it is sent
+        }
+        long lead = windows.publishedLead();
+        // a lead above the published one by more than scheduler jitter (the margin covers the rest)
+        boolean grown = lead < 0 ? lastPublishedLead >= 0 : lead > lastPublishedLead + GROWTH_MILLIS;
+        if (first || stepped || grown || System.nanoTime() - lastPublishNanos > STALE_MILLIS * 1_000_000L) {
+            publishNow();
+            if (lead < 0 || lead > windows.fleetMax(nodes) + LossWindows.MARGIN_MILLIS) {
+                try {
+                    Thread.sleep(INTERVAL_MILLIS + READ_SLACK_MILLIS); // every node reads it at its next interval
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while the fleet reads this node's clock lead", e);
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * After this node learned of a loss of the job's history (a first {@code HISTORY_LOST} reply for a new epoch):
+     * waits, at most {@value #MAX_JUDGE_WAIT_MILLIS} ms, until every live node has re-published its lead after the
+     * loss and this node has read it, when that may narrow the refusal.
+     *
+     * @param job   the job
+     * @param epoch the lost epoch's creation (Redis millis)
+     * @return whether to judge the fire time once more
+     */
+    boolean awaitRepublication(JobId job, String epoch) {
+        long until = windows.worthWaitingUntil(job, epoch);
+        if (until < 0) {
+            return false;
+        }
+        long wait = until - windows.redisNow();
+        if (wait > MAX_JUDGE_WAIT_MILLIS) {
+            return false;
+        }
+        try {
+            if (wait > 0) {
+                Thread.sleep(wait);
+            }
+            publishNow();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The longest a firing waits for the fleet's re-publication after a loss (one interval + margin + slack). */
+    static final long MAX_JUDGE_WAIT_MILLIS = 2_000;
+
+    /** A lead this much above the published one is published before the admission (the margin covers less). */
+    static final long GROWTH_MILLIS = 100;
+
+    /** Added to the interval when a node waits for the fleet to read its lead: one read's own time. */
+    static final long READ_SLACK_MILLIS = 100;
+
+    /** Replaces the wall clock this node's offset and steps are read from (tests step it). */
+    void wallClock(LongSupplier clock) {
+        this.wall = clock; // the next check sees the difference as a step
+    }
+
+    private synchronized void start() {
+        if (timer != null) {
+            return;
+        }
+        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "job-guard-fleet-leads");
+            thread.setDaemon(true);
+            return thread;
+        });
+        t.scheduleAtFixedRate(this::tick, INTERVAL_MILLIS, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+        timer = t;
+    }
+
+    private void tick() {
+        try {
+            checkStep();
+            publishNow();
+        } catch (RuntimeException e) {
+            log.debug("job-guard: could not publish this node's clock lead: {}", e.toString());
+        }
+    }
+
+    /** Whether the wall clock stepped since the last check; a step marks this node's lead unknown for a while. */
+    private boolean checkStep() {
+        long now = wall.getAsLong() - System.nanoTime() / 1_000_000L;
+        synchronized (lock) {
+            long before = wallMinusNano;
+            wallMinusNano = now;
+            if (before != Long.MIN_VALUE && Math.abs(now - before) > STEP_MILLIS) {
+                windows.clockStepped(System.nanoTime());
+                log.warn("job-guard: this node's wall clock stepped by {} ms; its clock lead is published as unknown, so a "
+                        + "loss of Redis' data in the next minutes keeps skew-tolerance", now - before);
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** Publishes every node id of this store and records the replies as views of the fleet. */
+    void publishNow() {
+        for (String node : nodes) {
+            long sent = wall.getAsLong();
+            long lead = windows.publishedLead();
+            List<Object> reply = scripts.run(PUBLISH, ReturnType.MULTI, List.of(key), List.of(node,
+                    Long.toString(lead), Long.toString(RETENTION_MILLIS), windows.lineage()));
+            long at = ScriptRunner.number(reply.get(0));
+            lastPublishedLead = lead;
+            // this node's clock minus Redis': a fire time taken now on time has about this lead
+            windows.offset((sent + wall.getAsLong()) / 2 - at);
+            String lineage = ScriptRunner.text(reply.get(1));
+            Map<String, long[]> entries = new HashMap<>();
+            for (int i = 2; i + 1 < reply.size(); i += 2) {
+                String value = ScriptRunner.text(reply.get(i + 1));
+                int bar = value.indexOf('|');
+                try {
+                    entries.put(ScriptRunner.text(reply.get(i)), new long[] {Long.parseLong(value.substring(0, bar)),
+                            Long.parseLong(value.substring(bar + 1))});
+                } catch (RuntimeException e) {
+                    entries.put(ScriptRunner.text(reply.get(i)), new long[] {at, -1});
+                }
+            }
+            windows.fleetViewed(at, lineage, entries);
+        }
+        lastPublishNanos = System.nanoTime();
+        published = true;
+    }
+
+    @Override
+    public void close() {
+        ScheduledExecutorService t = timer;
+        if (t != null) {
+            t.shutdownNow();
+        }
+    }
+}

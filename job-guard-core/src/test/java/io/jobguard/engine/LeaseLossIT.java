@@ -217,6 +217,7 @@ class LeaseLossIT {
         JobGuard b = node("b", direct, false);
         JobOptions job = JobOptions.of("lost-reply-job", Duration.ofSeconds(60));
         JobId id = new JobId(NAMESPACE, "lost-reply-job");
+        publishedItsLead(a);
 
         proxy.dropReplies();
         assertThat(a.admit(job, T).refusal()).isEqualTo(RunOutcome.STORE_ERROR);
@@ -242,6 +243,7 @@ class LeaseLossIT {
         store.serverTime(); // the connection is up before its replies start to get lost
         JobGuard a = node("a", store, false);
         JobOptions job = JobOptions.of("lost-reply-self", Duration.ofSeconds(60));
+        publishedItsLead(a);
 
         proxy.dropReplies();
         assertThat(a.admit(job, T).refusal()).isEqualTo(RunOutcome.STORE_ERROR);
@@ -334,5 +336,14 @@ class LeaseLossIT {
         RedisLeaseStore store = RedisLeaseStore.create(factory);
         toClose.add(store);
         return store;
+    }
+
+    /**
+     * A node publishes its clock lead to the fleet before its first admission; running one firing of another job
+     * first makes the next admission's one command the acquire whose reply the test loses.
+     */
+    private static void publishedItsLead(JobGuard node) {
+        assertThat(node.run(JobOptions.of("warm-up", Duration.ofSeconds(60)), T, () -> { }))
+                .as("the warm-up firing").isEqualTo(RunOutcome.RAN);
     }
 }

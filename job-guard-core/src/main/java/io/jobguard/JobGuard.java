@@ -144,7 +144,7 @@ public final class JobGuard implements AutoCloseable {
         long sent = 0;
         boolean acquireSent = false;
         try {
-            // a lease that an earlier acquire's lost reply may have left goes first, so this node never holds two leases of one job
+            // a lease that an earlier acquire's lost reply may have left goes first: a lost reply costs one firing, never the lease's TTL
             lostReplies.reconcile();
             if (waits && !bound.isZero()) {
                 watch = releaseWaits.watch(id);

@@ -21,7 +21,7 @@ public final class Admission {
         return new Admission(Objects.requireNonNull(permit), null);
     }
 
-    /** A recovery answer of the store (issue 15): not a firing's outcome, handled by {@link MissedFireTimes}. */
+    /** A recovery answer of the store (catch up, run again, history lost): not a firing's outcome, handled by {@link MissedFireTimes}. */
     static Admission recovery(io.jobguard.store.AcquireResult found) {
         Admission admission = new Admission(null, RunOutcome.BUSY);
         admission.recovery = found;

@@ -127,7 +127,7 @@ public final class JobGuard implements AutoCloseable {
         return admit(job, nominalFireTime, AcquireMode.REGULAR);
     }
 
-    /** {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (issue 15, {@link MissedFireTimes}). */
+    /** {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (used by {@link MissedFireTimes}). */
     Admission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode) {
         Objects.requireNonNull(job, "job");
         TimeBounds.fireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
@@ -144,7 +144,7 @@ public final class JobGuard implements AutoCloseable {
         long sent = 0;
         boolean acquireSent = false;
         try {
-            // a lease that an earlier acquire's lost reply may have left goes first (issue 14)
+            // a lease that an earlier acquire's lost reply may have left goes first: a lost reply costs one firing, never the lease's TTL
             lostReplies.reconcile();
             if (waits && !bound.isZero()) {
                 watch = releaseWaits.watch(id);

@@ -245,7 +245,7 @@ public final class JobPermit implements AutoCloseable {
             return attempt;
         }
 
-        /** The outcome of a body that completed: RAN, or CAUGHT_UP / RETRIED for the recovery runs (issue 15). */
+        /** The outcome of a body that completed: RAN, or CAUGHT_UP / RETRIED for the recovery runs of missed fire times. */
         RunOutcome completed() {
             return switch (kind) {
                 case CATCH_UP -> RunOutcome.CAUGHT_UP;

@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * No fire time lost in silence (issue 15): admits a job's regular firings like
+ * No fire time lost in silence: admits a job's regular firings like
  * {@link JobGuard#admit(JobOptions, Instant)} and, before the regular run, recovers what the job's
  * run record in the store shows was lost:
  * <ul>

@@ -5,7 +5,7 @@ import io.jobguard.internal.TimeBounds;
 import java.time.Duration;
 
 /**
- * How one job recovers fire times that were lost (issue 15): missed fire times nobody started
+ * How one job recovers fire times that were lost: missed fire times nobody started
  * ({@link MisfirePolicy}) and runs that started and never completed ({@link Delivery}). Immutable;
  * every instance is valid. Used by {@link MissedFireTimes}.
  *

@@ -148,7 +148,7 @@ final class BatchPlan {
     /**
      * The hash tags of a namespace's buckets: {@code <ns>~batch~<n>} with the smallest {@code n}
      * whose slot falls in the bucket's slot range. Deterministic, so every node computes the same.
-     * Computed per call rather than cached in a static map (no static mutable state, issue 18): it
+     * Computed per call rather than cached in a static map (no static mutable state: nothing is shared between engines or tests): it
      * takes a few dozen CRC16s of short strings, next to a batch's network round trips.
      */
     static String[] bucketTags(String namespace) {

@@ -135,7 +135,7 @@ record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int m
                 List.of("begin", Long.toString(leaseMs), token, nodeId)));
         long fence = ScriptRunner.number(reply.get(0));
         if (fence <= 0) {
-            // a foreign or corrupted counter (issue 20): never hand out a token that is not positive
+            // a foreign or corrupted counter: never hand out a token that is not positive
             throw new LeaseStoreException("job-guard: fencing counter " + schema.batchFence(namespace) + " gave "
                     + fence + ", not a positive token; the batch is refused (delete the key only if no batch lease "
                     + "of the namespace is live)");

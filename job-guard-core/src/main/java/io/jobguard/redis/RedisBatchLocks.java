@@ -307,7 +307,7 @@ public final class RedisBatchLocks implements BatchLocks {
         try (RedisConnection c = runner.connectionFactory().getConnection()) {
             Long nowMs = c.serverCommands().time(TimeUnit.MILLISECONDS);
             if (nowMs == null) {
-                // Expiries are Redis TIME; this JVM's clock is no stand-in (issue 19).
+                // Expiries are Redis TIME; this JVM's clock is no stand-in (clocks of nodes differ).
                 throw new IllegalStateException("Redis TIME gave no reply");
             }
             Set<Tuple> entries = c.zSetCommands().zRangeWithScores(key, 0, -1);

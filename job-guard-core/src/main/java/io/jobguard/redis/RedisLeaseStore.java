@@ -132,7 +132,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     }
 
     /**
-     * How long a job's run record (issue 15) outlives its last write: longer than the longest gap
+     * How long a job's run record (what missed-fire-time recovery reads) outlives its last write: longer than the longest gap
      * between two fire times that catch-up serves (a monthly job) and than the longest catch-up window.
      */
     static final Duration RUN_RECORD_TTL = Duration.ofDays(35);

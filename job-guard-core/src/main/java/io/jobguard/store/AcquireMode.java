@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What a run-lease attempt is for, and which recovery checks it asks the store to make (issue 15:
+ * What a run-lease attempt is for, and which recovery checks it asks the store to make (the
  * catch-up of missed fire times and at-least-once delivery). Stores that keep no run record treat
  * every attempt as {@link Kind#REGULAR} without checks and refuse the other kinds as
  * {@link AcquireResult.Status#SUPERSEDED}.
@@ -21,7 +21,7 @@ import java.util.Objects;
  */
 public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int maxAttempts, int attempt) {
 
-    /** A regular firing without recovery checks: the behaviour before issue 15. */
+    /** A regular firing without recovery checks: what a store without a run record does. */
     public static final AcquireMode REGULAR = new AcquireMode(Kind.REGULAR, null, null, 1, 0);
 
     /**

@@ -82,7 +82,7 @@ public record AcquireResult(Status status, long fencingToken, Instant acquiredAt
          * replica that missed writes, eviction) after the fire time may have run; it is never run.
          */
         HISTORY_LOST,
-        /** Gap check: fire times before this one were never handled; nothing was taken (issue 15). */
+        /** Gap check: fire times before this one were never handled; nothing was taken. */
         CATCH_UP,
         /** Dead-run check: the latest started run never completed and may run again; nothing was taken. */
         RETRY,

@@ -35,7 +35,7 @@ public interface LeaseStore extends AutoCloseable {
 
     /**
      * Like {@link #acquireRun(RunLeaseRequest)}, with the recovery checks or the recovery kind of
-     * {@code mode} (issue 15), in the same single step. Stores without a run record (the default)
+     * {@code mode} (catch-up, dead-run retry), in the same single step. Stores without a run record (the default)
      * run regular attempts without checks and refuse the other kinds as
      * {@link AcquireResult.Status#SUPERSEDED}.
      *

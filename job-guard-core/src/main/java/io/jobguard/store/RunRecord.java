@@ -3,7 +3,7 @@ package io.jobguard.store;
 import java.time.Instant;
 
 /**
- * A job's run record in the store (issue 15), written by the scripts that acquire and release run
+ * A job's run record in the store, written by the scripts that acquire and release run
  * leases: what the store knows about the job's latest fire times.
  *
  * @param handled   the latest fire time started or declared missed, or null if unknown

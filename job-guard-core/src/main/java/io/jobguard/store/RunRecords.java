@@ -3,7 +3,7 @@ package io.jobguard.store;
 import java.util.Optional;
 
 /**
- * Optional store capability: the run record of a job (issue 15), which the recovery of missed fire times
+ * Optional store capability: the run record of a job, which the recovery of missed fire times
  * and dead runs reads ({@code io.jobguard.MissedFireTimes}). A store without it recovers nothing: its
  * {@link LeaseStore#acquireRun(RunLeaseRequest, AcquireMode)} refuses recovery attempts as superseded.
  * Asked through {@link LeaseStore#capability(Class)}.

@@ -25,7 +25,7 @@
 -- max(counter + 1, Redis TIME in microseconds), which assumes the Redis servers' clocks differ by
 -- less than the time the loss and the way back take. Exact in Lua's doubles until the year 2255.
 
--- BEGIN key type check (issue 20; checkCounter and checkType are in prelude.lua)
+-- BEGIN key type check (all before the first write; checkCounter and checkType are in prelude.lua)
 if ARGV[7] == '1' then
   local problem = checkCounter(KEYS[3]) or checkType(KEYS[4], 'zset')
   if problem then

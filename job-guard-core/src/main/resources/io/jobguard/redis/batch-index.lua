@@ -25,7 +25,7 @@
 -- max(counter + 1, Redis TIME in microseconds), which assumes the Redis servers' clocks differ by
 -- less than the time the loss and the way back take. Exact in Lua's doubles until the year 2255.
 
--- BEGIN key type check (issue 20; checkCounter and checkType come from prelude.lua)
+-- BEGIN key type check (all before the first write; checkCounter and checkType come from prelude.lua)
 local problem = checkCounter(KEYS[1]) or checkType(KEYS[2], 'zset')
 if problem then
   return redis.error_reply(problem)
@@ -41,7 +41,7 @@ if ARGV[1] == 'end' then
     call('ZREM', KEYS[2], ARGV[3])
   end
   -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
-  -- the release has happened all the same and waiters fall back to polling (issue 20)
+  -- the release has happened all the same and waiters fall back to polling
   if ARGV[5] ~= '' then
     redis.pcall('PUBLISH', ARGV[4], ARGV[5])
   end

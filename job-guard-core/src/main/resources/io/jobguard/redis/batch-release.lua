@@ -18,7 +18,7 @@
 --
 -- Returns the number of keys released.
 
--- BEGIN key type check (issue 20; checkType is in prelude.lua)
+-- BEGIN key type check (all before the first write; checkType is in prelude.lua)
 local problem = ARGV[3] == '1' and checkType(KEYS[3], 'zset')
 if problem then
   return redis.error_reply(problem)
@@ -63,7 +63,7 @@ if ARGV[2] == '1' then
 end
 if ARGV[6] ~= '' then
   -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
-  -- the release has happened all the same and waiters fall back to polling (issue 20)
+  -- the release has happened all the same and waiters fall back to polling
   redis.pcall('PUBLISH', ARGV[5], ARGV[6])
 end
 return released

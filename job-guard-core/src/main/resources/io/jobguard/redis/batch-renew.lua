@@ -8,7 +8,7 @@
 --
 -- Returns 1 when the lease was extended, 0 when its record or the hash is gone (lease lost).
 
--- BEGIN key type check (issue 20; checkType is in prelude.lua)
+-- BEGIN key type check (all before the first write; checkType is in prelude.lua)
 local problem = ARGV[2] == '1' and checkType(KEYS[3], 'zset')
 if problem then
   return redis.error_reply(problem)

@@ -1,4 +1,4 @@
--- job-guard's Lua prelude (issue 18): LuaScript puts this file in front of every script of this
+-- job-guard's Lua prelude: LuaScript puts this file in front of every script of this
 -- folder when it loads one, so EVALSHA still sends one script and every script shares one reading of
 -- the server clock and one set of key checks. It only defines local functions and writes nothing.
 -- Redis reports errors by line of the combined text ('user_script:<n>'): a script's own line is
@@ -17,7 +17,7 @@ local function serverTime()
 end
 
 -- Redis does not roll a script back when a command fails, so every key a script may write with a
--- type-sensitive command is checked before its first write (issue 20): a key of another type, or a
+-- type-sensitive command is checked before its first write: a key of another type, or a
 -- fencing counter that is not a count from 0 below 2^53 (the next token would not be positive, or not
 -- exact as a Lua number), fails the call with an error naming the key, and nothing is written.
 local function counterProblem(key, text, kind)

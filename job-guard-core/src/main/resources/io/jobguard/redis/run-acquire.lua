@@ -8,7 +8,7 @@
 -- ARGV[7] the epoch this node saw last for the job ('<created millis>', '' if none)
 -- ARGV[8] history-loss window (ms): after a loss, fire times before epoch start + window are refused
 -- ARGV[9] the highest fencing token this node saw for the job ('0' if none)
--- KEYS[7] the job's run record (hash, issue 15; see below)
+-- KEYS[7] the job's run record (hash; see below)
 -- ARGV[10] gap check: the schedule's fire time immediately before ARGV[3] (epoch millis), '' for none
 --          (none when it is older than the catch-up window): a regular firing is granted only once the
 --          record's s has reached it, so it never moves s past fire times nobody handled
@@ -19,7 +19,7 @@
 --          attempt <a> started and never completed
 -- ARGV[13] run record TTL (ms)
 -- ARGV[14] history-loss window (ms) used instead of ARGV[8] when the epoch is not the one in ARGV[7]:
---          ARGV[8] may be measured for that epoch only (issue 16, LossWindows.java); '' = always ARGV[8]
+--          ARGV[8] may be measured for that epoch only (LossWindows.java); '' = always ARGV[8]
 -- ARGV[15] with ARGV[8], when the epoch is the one in ARGV[7]: the Redis time no earlier than the loss the window
 --          counts from, if earlier than the epoch's creation (the fleet's leads hash was re-created by the same
 --          loss, LossWindows.java); '' = the epoch's creation
@@ -42,7 +42,7 @@
 --   {'PAUSED', pauseValue, -1, epoch}                     an operator paused the job cluster-wide;
 --                                                  nothing is written ('' as epoch when none exists)
 --
--- The run record (issue 15, a hash whose TTL, ARGV[13], is renewed by every release and by an
+-- The run record (a hash whose TTL, ARGV[13], is renewed by every release and by an
 -- acquire once every ARGV[13] / 32: field r = when an acquire last renewed it, so the record lives at
 -- least 31/32 of ARGV[13] after its last write): s = the latest fire time
 -- handled (started or declared missed), st = the latest fire time started, a = its attempt,
@@ -73,14 +73,14 @@
 -- back to ARGV[6] once it reaches twice that (one LTRIM every ARGV[6] firings instead of each time);
 -- readers take the first ARGV[6].
 --
--- Cost (issue 19): a command called from Lua costs Redis more than most commands themselves, so a
+-- Cost: a command called from Lua costs Redis more than most commands themselves, so a
 -- granted firing runs nine: MGET (every string key of the job), EXISTS, HMGET, TIME (serverTime() in
 -- prelude.lua), LPUSH, three SETs, HSET; LTRIM and the record's PEXPIRE only now and then.
 --
 -- Values are 'jg1|<token>|<T millis>|<acquired-at millis>|<fencing token>|<node id>'. A value of
 -- another shape or type is somebody else's and is reported, never parsed here.
 
--- Everything is read before the first write (issue 20: Redis does not roll a script back when a
+-- Everything is read before the first write (Redis does not roll a script back when a
 -- command fails). MGET answers nil both for a missing key and for one of another type; EXISTS tells
 -- them apart in one more call, and only a key of another type sends the script to the slow path.
 local stringKeys = {KEYS[8], KEYS[6], KEYS[3], KEYS[2], KEYS[1], KEYS[4]}
@@ -109,7 +109,7 @@ local problem = counter and counterProblem(KEYS[3], counter)
 if problem then
   return redis.error_reply(problem)
 end
--- The run record and the recovery modes (issue 15): see the header.
+-- The run record and the recovery modes: see the header.
 local rec = redis.pcall('HMGET', KEYS[7], 's', 'st', 'a', 'c', 'x', 'm', 'r')
 if rec.err then
   return redis.error_reply(checkType(KEYS[7], 'hash') or rec.err)
@@ -119,7 +119,7 @@ local function owner(value)
   return string.match(value, '^jg1|([^|]*)|')
 end
 
--- The pause flag (issue 17): read in this same call, so pausing costs no extra round trip. A paused
+-- The pause flag: read in this same call, so pausing costs no extra round trip. A paused
 -- firing writes nothing: no marker, so resuming before the fire time's window ends lets it run.
 if paused then
   return {'PAUSED', paused, -1, epoch and string.match(epoch, '^(%d+)|') or ''}
@@ -227,7 +227,7 @@ if cooldown then
   return {'COOLDOWN', cooldown, redis.call('PTTL', KEYS[4]), created}
 end
 
--- Recovery checks before a grant (issue 15): see the header.
+-- Recovery checks before a grant: see the header.
 if mode == 'catchup' and rec[1] ~= modeArg then
   return {'SUPERSEDED', rec[1] or '', '', created}
 end

@@ -8,7 +8,7 @@
 local deleted = redis.call('DEL', KEYS[1])
 if deleted == 1 then
   -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
-  -- the release has happened all the same and waiters fall back to polling (issue 20)
+  -- the release has happened all the same and waiters fall back to polling
   redis.pcall('PUBLISH', ARGV[1], ARGV[2])
 end
 return deleted

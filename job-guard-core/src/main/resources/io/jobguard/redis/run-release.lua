@@ -10,7 +10,7 @@
 -- ARGV[7] the run's outcome ('' to leave the history entry alone)   ARGV[8] the run's duration (ms)
 --
 -- The history entry run-acquire.lua pushed (the lease value) becomes
--- 'o|<outcome>|<duration ms>|<lease value>' (issue 17), found by value among the kept entries;
+-- 'o|<outcome>|<duration ms>|<lease value>' (the run's outcome for its history), found by value among the kept entries;
 -- an entry already trimmed away is not written again.
 --
 -- Returns 1 if released, 0 if the lease had been lost (expired or held by another token).
@@ -20,7 +20,7 @@ if type(lease) ~= 'string' or string.match(lease, '^jg1|([^|]*)|') ~= ARGV[1] th
   return 0
 end
 redis.call('DEL', KEYS[1])
--- the run completed: the record's c is the latest fire time completed (issue 15); a record key of
+-- the run completed: the record's c is the latest fire time completed (dead-run recovery reads it); a record key of
 -- another type is left alone (the release itself must not fail)
 local fireTime = tonumber(string.match(lease, '^jg1|[^|]*|(%d+)|'))
 local completed = fireTime and redis.pcall('HGET', KEYS[4], 'c')
@@ -50,6 +50,6 @@ if type(redis.pcall('PEXPIRE', KEYS[2], ARGV[2], 'GT')) == 'table' then
   end
 end
 -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
--- the release has happened all the same and waiters fall back to polling (issue 20)
+-- the release has happened all the same and waiters fall back to polling
 redis.pcall('PUBLISH', ARGV[4], ARGV[5])
 return 1

@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * All or nothing across a client crash between buckets (issue 19): a client in a JVM of its own starts a
+ * All or nothing across a client crash between buckets: a client in a JVM of its own starts a
  * spread-mode batch of 3,000 keys on a 3-master Redis Cluster while one master is frozen (SIGSTOP), so the
  * buckets on the other two masters are taken and those on the frozen one are not; the client is then
  * SIGKILLed and the master thawed (it still runs whatever calls were already in its socket: a few more

@@ -15,7 +15,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The batch key layout follows the topology unless set (issue 19): spread on a Redis Cluster with several
+ * The batch key layout follows the topology unless set: spread on a Redis Cluster with several
  * masters, one hash tag on standalone and on a one-master cluster; the first node's choice is recorded and
  * later nodes follow it, so one fleet never locks the same keys in two layouts; an explicit setting wins.
  */

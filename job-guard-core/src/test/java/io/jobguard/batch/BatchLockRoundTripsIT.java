@@ -61,7 +61,7 @@ class BatchLockRoundTripsIT {
         BatchLease lease = locks.tryAcquire("sku", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
         assertThat(calls()).containsEntry("evalsha", 1L).doesNotContainKey("eval");
         // The work per key stays inside a few multi-key commands, not one command per key; the two SETs
-        // are the fencing counter (max(counter + 1, TIME), issue 16) and the lease record.
+        // are the fencing counter (max(counter + 1, TIME)) and the lease record.
         assertThat(calls()).containsEntry("hmget", 3L).containsEntry("hset", 3L).containsEntry("set", 2L);
 
         server.resetStats();

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 19 item 1: a firing's release is sent without waiting for its reply on the caller's thread, yet
+ * A firing's release is sent without waiting for its reply on the caller's thread, yet
  * the next acquire of the same node is executed after it (one shared Lettuce connection keeps the order),
  * {@code JobGuard.close()} waits for releases in flight, and a failed release is still counted. Real
  * redis-server behind a {@link TcpProxy} that stalls, delays or swallows the bytes.

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 17 item 3 on a real redis-server: each fire time in a job's recent fire times carries the
+ * On a real redis-server: each fire time in a job's recent fire times carries the
  * node, the outcome, the run's duration and the fencing token; the outcome is written by the release
  * itself, and a fire time decided without a run is kept once however many nodes report it.
  */

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 16, items 1 and 2 on a real redis-server: when Redis loses its data (restart without
+ * On a real redis-server: when Redis loses its data (restart without
  * persistence, FLUSHALL, an evicted key), fencing tokens keep growing and no fire time that may
  * have run before the loss runs again; later fire times run as usual.
  */

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 16 item 2 on a real redis-server: a refusal after a loss is reported once as HISTORY_LOST,
+ * On a real redis-server: a refusal after a loss is reported once as HISTORY_LOST,
  * not also as an entry without expiry that blocks the job (the epoch has no TTL by design).
  */
 @WithRedis

@@ -301,7 +301,7 @@ abstract class JobGuardContract {
         JobPermit second = b.admit(job.toBuilder().lease(Duration.ofSeconds(10)).build(), BASE.plusSeconds(1))
                 .permit();
         assertThat(first.finish(null)).isEqualTo(RunOutcome.RAN);
-        // the release's reply comes off the finishing thread (issue 19): the loss is reported when it arrives
+        // the release's reply comes off the finishing thread: the loss is reported when it arrives
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(lost).extracting(RunContext::fencingToken)
                 .containsExactly(first.context().fencingToken()));
         assertThat(first.context().isLeaseLost()).isTrue();

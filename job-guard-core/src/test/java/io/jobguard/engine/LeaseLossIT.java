@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Lease loss as it happens (issue 14): a renewal stalled on one connection by a TCP proxy, a lease taken
+ * Lease loss as it happens: a renewal stalled on one connection by a TCP proxy, a lease taken
  * away under a running job, an acquire whose reply is lost. Real redis-server, real Lettuce, real sockets.
  */
 @WithRedis

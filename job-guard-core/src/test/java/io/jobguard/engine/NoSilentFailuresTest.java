@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 17 item 7: failures that were logged at DEBUG (keep-alive renewals) or at WARN on every
+ * Failures that were logged at DEBUG (keep-alive renewals) or at WARN on every
  * call (listeners) now log at WARN once per job per minute.
  */
 class NoSilentFailuresTest {

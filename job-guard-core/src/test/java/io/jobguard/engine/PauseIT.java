@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 17 item 4 on a real redis-server: a job paused through one node is skipped as PAUSED on
+ * On a real redis-server: a job paused through one node is skipped as PAUSED on
  * every node, by the acquire call itself (nothing is written for the fire time, so the same fire
  * time runs once resumed), and its flag records who paused it.
  */

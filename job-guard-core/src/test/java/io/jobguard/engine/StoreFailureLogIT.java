@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * What job-guard logs when the store fails or a key it did not write blocks a job: the line names
  * the Redis endpoint and carries Redis's own error text, and it comes once per job per minute with
- * a count of the suppressed repeats (issue 13 item 5, issue 20 rows 8 and 13).
+ * a count of the suppressed repeats.
  */
 @WithRedis
 class StoreFailureLogIT {

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 20, row 7: a Redis ACL user without channel rights ({@code resetchannels}, Redis 7's default
+ * A Redis ACL user without channel rights ({@code resetchannels}, Redis 7's default
  * for new users) may use every key but can neither SUBSCRIBE nor PUBLISH. Its WAIT firings fall back
  * to polling instead of failing with STORE_ERROR, and its releases, which delete the lease before
  * the denied PUBLISH, are reported as releases.

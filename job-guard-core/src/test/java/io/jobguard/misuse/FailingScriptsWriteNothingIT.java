@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 20, rows 9 and 12: Redis does not roll a script back when a command in it fails, so each
+ * Redis does not roll a script back when a command in it fails, so each
  * script checks the keys it writes before its first write. A key of the wrong type where job-guard
  * keeps a list or sorted set, or a fencing counter that would hand out a token that is not
  * positive, fails the call with an error naming the key, and nothing is written: no orphan lease

@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 15, delivery of runs that died, with a real death: a node in its own JVM takes fire time t1
+ * Delivery of runs that died, with a real death: a node in its own JVM takes fire time t1
  * and is killed with SIGKILL mid-run; two nodes with their own connections and skewed clocks fire
  * t2 at once after its lease expired. With AT_LEAST_ONCE t1 runs again exactly once, attempt 2, with
  * a higher fencing token; with AT_MOST_ONCE it does not run again and is reported ABANDONED once.

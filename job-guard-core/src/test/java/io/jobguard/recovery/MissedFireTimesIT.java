@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 15 on a real redis-server, with nodes that have their own connections and skewed clocks:
+ * Missed fire times on a real redis-server, with nodes that have their own connections and skewed clocks:
  * fire times nobody started are caught up (or reported) once in the cluster as the misfire policy
  * says, at start and at the next firing, and a run that died runs again once under at-least-once.
  */
@@ -348,7 +348,7 @@ class MissedFireTimesIT {
             assertThat(fire(a, job, recovery, times.get(i))).isEqualTo(RunOutcome.RAN);
             assertThat(fire(b, job, recovery, times.get(i))).isEqualTo(RunOutcome.ALREADY_RAN);
         }
-        // three script calls per pair, all EVALSHA: two acquires and a's release (sent without waiting, issue 19;
+        // three script calls per pair, all EVALSHA: two acquires and a's release (sent without waiting;
         // EVAL only when Redis has lost a script)
         assertThat(redis.commandStats()).containsEntry("evalsha", 39L * 3).doesNotContainKey("eval")
                 .doesNotContainKey("hgetall");

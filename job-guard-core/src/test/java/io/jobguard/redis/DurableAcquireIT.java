@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 16 item 3 on a real primary, replica and Sentinel: with durable acquire on, a firing runs
+ * Durable acquire on a real primary, replica and Sentinel: with durable acquire on, a firing runs
  * only once the replica acknowledged its lease, and is refused (STORE_ERROR, lease given back)
  * while the replica is stopped.
  */

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 16 item 3 through a real Sentinel failover that loses the last write: the replica is
+ * Durable acquire through a real Sentinel failover that loses the last write: the replica is
  * stopped (SIGSTOP) and its link cut while node a takes fire time T1, then the primary is shut down and the replica,
  * resumed, is promoted without T1's marker. Node b then fires T1 on the new primary. Without durable
  * acquire T1 runs twice; with it, a's firing is refused because the replica never acknowledged it,

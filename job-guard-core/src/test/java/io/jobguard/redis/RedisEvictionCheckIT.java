@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 16 item 4: the startup check of Redis' maxmemory-policy, against a real redis-server set
+ * The startup check of Redis' maxmemory-policy, against a real redis-server set
  * to each kind of policy with CONFIG SET, a user whose ACL forbids CONFIG, and a Cluster.
  */
 @WithRedis

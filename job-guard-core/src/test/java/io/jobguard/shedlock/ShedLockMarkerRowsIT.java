@@ -18,7 +18,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Bounded rows (issue 14): 10,000 fire times through the ShedLock bridge on ShedLock's JDBC provider (H2) leave
+ * Bounded rows: 10,000 fire times through the ShedLock bridge on ShedLock's JDBC provider (H2) leave
  * a bounded number of rows with a {@link JdbcMarkerReaper}, and one row per fire time without. The store's
  * clock moves one minute per fire time, so markers expire by that clock, not by waiting.
  */

@@ -99,13 +99,13 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
     public static final String BUSY_GRACE = "jobguard.busyGrace";
     /** JobDataMap entry: whether the lease is renewed while the job runs (default {@code true}). */
     public static final String KEEP_ALIVE = "jobguard.keepAlive";
-    /** JobDataMap entry (issue 15): {@code SKIP}, {@code RUN_LATEST} or {@code RUN_ALL} (default: from the trigger's misfire instruction). */
+    /** JobDataMap entry: {@code SKIP}, {@code RUN_LATEST} or {@code RUN_ALL} (default: from the trigger's misfire instruction). */
     public static final String MISFIRE_POLICY = "jobguard.misfirePolicy";
-    /** JobDataMap entry (issue 15): {@code AT_MOST_ONCE} or {@code AT_LEAST_ONCE}. */
+    /** JobDataMap entry: {@code AT_MOST_ONCE} or {@code AT_LEAST_ONCE}. */
     public static final String DELIVERY = "jobguard.delivery";
-    /** JobDataMap entry (issue 15): how old a missed fire time may be and still be run or reported (default 1h). */
+    /** JobDataMap entry: how old a missed fire time may be and still be run or reported (default 1h). */
     public static final String CATCH_UP_WINDOW = "jobguard.catchUpWindow";
-    /** JobDataMap entry (issue 15): the most missed fire times RUN_ALL runs at once (default 10). */
+    /** JobDataMap entry: the most missed fire times RUN_ALL runs at once (default 10). */
     public static final String CATCH_UP_MAX = "jobguard.catchUpMax";
     /** JobExecutionContext entry holding the run's fencing token ({@code Long}). */
     public static final String FENCING_TOKEN_KEY = "jobguard.fencingToken";
@@ -289,7 +289,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
             admission.guardedJobs().resolveAll(scheduler);
             listeners.addJobListener(this, EverythingMatcher.allJobs());
             listeners.addTriggerListener(this, EverythingMatcher.allTriggers());
-            // issue 15 item 3: fire times lost while no node ran are caught up at start, not at the next firing
+            // fire times lost while no node ran are caught up at start, not at the next firing
             admission.startupRecovery().install(scheduler);
             log.info("job-guard: guarding Quartz scheduler {} on node {} ({} guarded jobs so far)",
                     scheduler.getSchedulerName(), nodeId(), admission.guardedJobs().seen().size());

@@ -21,7 +21,7 @@ import java.util.Locale;
 import java.util.TimeZone;
 
 /**
- * A Quartz job's recovery of lost fire times (issue 15): from its {@code JobDataMap}
+ * A Quartz job's recovery of lost fire times: from its {@code JobDataMap}
  * ({@link ClusterSingletonListener#MISFIRE_POLICY}, {@link ClusterSingletonListener#DELIVERY},
  * {@link ClusterSingletonListener#CATCH_UP_WINDOW}, {@link ClusterSingletonListener#CATCH_UP_MAX}),
  * else the misfire policy from the trigger's own misfire instruction where the meaning is the same:

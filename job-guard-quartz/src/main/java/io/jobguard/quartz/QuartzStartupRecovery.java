@@ -20,7 +20,7 @@ import java.util.Date;
 import java.util.function.Function;
 
 /**
- * Catch-up at node start for Quartz jobs (issue 15 item 3), the mirror of the Spring background
+ * Catch-up at node start for Quartz jobs (so lost fire times are not left until the next firing), the mirror of the Spring background
  * recovery pass: when the scheduler starts (at install, if it runs already), every guarded job gets
  * one extra firing marked {@value #MARKER}; job-guard vetoes that firing itself and, on the Quartz
  * worker it was given, asks {@link MissedFireTimes#recover} for each of the job's triggers that has a

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 15 on Quartz: a cron job with {@code jobguard.misfirePolicy = RUN_ALL} in its JobDataMap; every
+ * Missed fire times on Quartz: a cron job with {@code jobguard.misfirePolicy = RUN_ALL} in its JobDataMap; every
  * node is down across at least 3 fire times; when two nodes come back, the first regular firing
  * finds the gap and each missed fire time runs once in the cluster, in order, before it.
  */

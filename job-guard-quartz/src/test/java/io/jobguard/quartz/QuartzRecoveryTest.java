@@ -17,7 +17,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Issue 15: a Quartz job's recovery options from its JobDataMap and its trigger's misfire instruction. */
+/** A Quartz job's recovery options from its JobDataMap and its trigger's misfire instruction. */
 class QuartzRecoveryTest {
 
     private static Trigger cron(CronScheduleBuilder schedule) {

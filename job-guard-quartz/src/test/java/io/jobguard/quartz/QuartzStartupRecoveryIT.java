@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 15 item 3 on Quartz, real Redis and two scheduler instances: a daily job whose fire time fell
+ * Catch-up at start on Quartz, real Redis and two scheduler instances: a daily job whose fire time fell
  * into a cluster-wide outage (the run record shows yesterday's run, nobody started today's) is caught
  * up when the nodes start, once in the cluster, not at its next firing a day later; with SKIP it is
  * reported MISSED once and listed so in the job's recent fire times.

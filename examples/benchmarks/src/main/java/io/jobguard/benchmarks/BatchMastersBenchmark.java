@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Batch locks on a 1-master vs a 3-master local Redis Cluster (issue 19), in both key layouts: several
+ * Batch locks on a 1-master vs a 3-master local Redis Cluster, in both key layouts: several
  * client threads lock and release batches of 3,000 random keys from a pool of a billion (so batches rarely
  * meet), and each master's Redis CPU ({@code INFO cpu}, user + system, idle rate subtracted) is read before
  * and after. What it reports does not depend on how many cores this machine has: each master's share of

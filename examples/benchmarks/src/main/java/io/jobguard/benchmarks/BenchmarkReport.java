@@ -22,7 +22,7 @@ import java.util.TreeMap;
 
 /**
  * Draws the benchmark charts and writes the generated tables of {@code docs/benchmarks.md} from the
- * CSV files the benchmarks wrote (issue 19 items 4 and 5). Reads only {@code <data>/*.csv}; a missing
+ * CSV files the benchmarks wrote. Reads only {@code <data>/*.csv}; a missing
  * file fails with its name and the command that produces it, so a chart is never silently stale.
  *
  * <p>Arguments: data directory (default {@code docs/benchmarks/data}), chart directory (default

@@ -41,7 +41,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One guarded firing beside its peers (issue 19): every contender takes and gives back one lock per
+ * One guarded firing beside its peers: every contender takes and gives back one lock per
  * firing, uncontended, one caller, against one private {@code redis-server} this class starts on a
  * free loopback port. Rounds alternate the contenders' order; each round measures every contender's
  * client latency per firing ({@code System.nanoTime}) and the Redis server CPU per firing
@@ -50,7 +50,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Arguments: rounds (default 21), firings per round (default 1,000), output directory (default
  * {@code docs/benchmarks/data}). Writes {@code firing.csv} (one row per contender and round),
  * {@code firing-latency.csv} (the last round's latencies, at most 2,000 per contender),
- * {@code firing-summary.csv} (the medians over rounds) and {@code firing-ratios.csv} (issue 19's ratios
+ * {@code firing-summary.csv} (the medians over rounds) and {@code firing-ratios.csv} (the cost ratios
  * and their bounds, each the median over rounds of that round's ratio), and prints the last two.
  */
 public final class FiringBenchmark {

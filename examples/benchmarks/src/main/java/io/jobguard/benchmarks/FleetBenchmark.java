@@ -29,7 +29,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A fleet on one Redis (issue 19 item 3): K simulated nodes, each its own {@link JobGuard} with its
+ * A fleet on one Redis: K simulated nodes, each its own {@link JobGuard} with its
  * own node id and its own Lettuce connection, all deciding the same J every-second jobs for S
  * consecutive fire times. Every node asks for every fire time of every job, as N identical instances
  * firing the same {@code @Scheduled} method do; exactly one wins each, the rest are refused.

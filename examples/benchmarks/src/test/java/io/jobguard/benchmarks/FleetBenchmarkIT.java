@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The fleet benchmark and the chart generator at a tiny size, in every build (issue 19): the
+ * The fleet benchmark and the chart generator at a tiny size, in every build: the
  * benchmark's own checks hold (each fire time granted once in the fleet), the key count does not grow
  * with the number of fire times, and the report draws every chart from the CSV columns it documents.
  * The real run is {@code bash examples/run-benchmarks.sh}.

@@ -47,7 +47,7 @@ public record KeySchema(String prefix) {
         /** The job's fixed-delay cool-down. */
         COOLDOWN("cooldown"),
         /**
-         * The job's run record (issue 15): a hash of the latest fire times handled, started and completed,
+         * The job's run record (read by missed-fire-time recovery): a hash of the latest fire times handled, started and completed,
          * written by the acquire and release scripts.
          */
         RUN_RECORD("record"),

@@ -10,7 +10,7 @@ import java.util.HexFormat;
 
 /**
  * A Lua script loaded once from {@code io/jobguard/redis/<name>.lua}, with its SHA-1 for EVALSHA.
- * The loaded text is {@code prelude.lua} (server time and key checks shared by every script, issue 18)
+ * The loaded text is {@code prelude.lua} (server time and key checks shared by every script)
  * followed by the script's own file, so one EVALSHA still carries one whole script; a line {@code n}
  * that Redis names in an error ({@code user_script:n}) is line {@code n - }{@link #preludeLines()} of
  * the script's file.

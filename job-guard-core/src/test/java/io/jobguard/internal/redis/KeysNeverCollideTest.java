@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * Issue 20, row 5: every name the validator accepts gives keys and release messages no other name
+ * Every name the validator accepts gives keys and release messages no other name
  * gives. Checked exhaustively over all names of up to three characters drawn from letters and every
  * separator job-guard uses; before the namespace rule, namespace {@code a:b} with job {@code c} and
  * namespace {@code a} with job {@code b:c} shared every key.

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The Lua prelude (issue 18): every script is loaded as {@code prelude.lua} followed by its own file,
+ * The Lua prelude: every script is loaded as {@code prelude.lua} followed by its own file,
  * hashed as one text for EVALSHA, and the prelude's functions (server time, key checks) work on a
  * real Redis; Redis' error line numbers are offset by {@link LuaScript#preludeLines()}.
  */

@@ -9,8 +9,8 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 
 /**
- * Refuses, at startup, every {@code @ClusterSingleton} that job-guard could not honour (issue 20,
- * rows 1 to 3). The guard is a CGLIB proxy around the bean: a method the proxy cannot override
+ * Refuses, at startup, every {@code @ClusterSingleton} that job-guard could not honour, rather than
+ * letting it run unguarded. The guard is a CGLIB proxy around the bean: a method the proxy cannot override
  * (static, private, final, or of a final class) would be called by the scheduler directly, with no
  * lease, on every node, while the annotation says it is guarded. A class-level annotation on a
  * Spring bean guards nothing, since job-guard guards each {@code @Scheduled} method. A one-time

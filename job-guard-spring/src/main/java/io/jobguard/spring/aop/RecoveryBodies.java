@@ -9,7 +9,7 @@ import org.springframework.aop.ProxyMethodInvocation;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Instant;
 
-/** The recovery runs (issue 15) of a guarded method: each a fresh pass through the rest of the advice chain. */
+/** The recovery runs (missed fire times, dead runs) of a guarded method: each a fresh pass through the rest of the advice chain. */
 final class RecoveryBodies {
 
     private RecoveryBodies() {

@@ -12,7 +12,7 @@ import java.util.stream.BaseStream;
  * any {@link Iterable}, {@link Iterator}, {@link java.util.stream.Stream} (also {@code IntStream}
  * and friends) or array, or a single value. A {@link Map} is refused, because it is unclear whether
  * its keys or values are meant; never does a container become one key through its
- * {@code toString()}, which would let two calls for the same item run at once (issue 20, row 4).
+ * {@code toString()}, which would let two calls for the same item run at once.
  */
 final class BatchKeys {
 

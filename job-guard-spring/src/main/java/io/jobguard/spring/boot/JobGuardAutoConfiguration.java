@@ -153,7 +153,7 @@ public class JobGuardAutoConfiguration {
 
     /**
      * Resolves each guarded job's recovery of lost fire times and runs it once the application is
-     * ready (issue 15).
+     * ready, so fire times lost while no node ran are not left until the next firing.
      *
      * @param properties the properties
      * @param registry   the guarded {@code @Scheduled} methods

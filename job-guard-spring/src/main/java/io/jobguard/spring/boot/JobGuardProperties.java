@@ -42,7 +42,7 @@ import java.util.Map;
  * @param scheduleCheckInterval  How often this node publishes its job schedules to Redis and compares them with the
  *                               other nodes' (WARN when they differ, e.g. a cron in another zone); a node counts for
  *                               three intervals after it last published.
- * @param misfirePolicy          What happens to fire times nobody started (issue 15); unset: no recovery unless a
+ * @param misfirePolicy          What happens to fire times nobody started; unset: no recovery unless a
  *                               job sets one.
  * @param catchUpWindow          How old a missed fire time may be and still be run or reported (default 1 hour).
  * @param catchUpMax             The most missed fire times RUN_ALL runs at once (default 10).

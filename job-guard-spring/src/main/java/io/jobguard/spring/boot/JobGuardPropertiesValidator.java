@@ -14,8 +14,8 @@ import java.util.function.BiFunction;
  * Checks the {@code jobguard.*} properties when Spring Boot binds them, so that a bad value fails
  * startup with Boot's report naming the property, its value and where it was set (for example
  * {@code jobguard.namespace=billing   # a comment}, where {@code #} is no comment in a
- * {@code .properties} file), instead of surfacing at the first firing or first batch (issue 20, row
- * 11; issue 13, item 2). Names follow job-guard's one name rule ({@link Names}); durations and
+ * {@code .properties} file), instead of surfacing at the first firing or first batch, where the
+ * cause would be far from the setting. Names follow job-guard's one name rule ({@link Names}); durations and
  * counts the ranges the core accepts ({@link TimeBounds}, {@link Counts}).
  */
 final class JobGuardPropertiesValidator {

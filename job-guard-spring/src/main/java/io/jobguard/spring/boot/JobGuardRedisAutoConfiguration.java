@@ -16,7 +16,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import java.time.Duration;
 
 /**
- * What job-guard needs from the application's Redis beyond its scripts (issue 16): a startup check
+ * What job-guard needs from the application's Redis beyond its scripts: a startup check
  * that Redis will not evict job-guard's keys ({@code jobguard.redis.eviction-check}), and prompt
  * reconnects of Boot's Lettuce client after Redis went away ({@code jobguard.redis.reconnect-delay-max}).
  * Both apply only with {@code jobguard.store=redis} (the default).

@@ -9,7 +9,7 @@ import java.time.Duration;
 
 /**
  * {@code jobguard.redis.*}: how job-guard protects itself against Redis losing or evicting its
- * keys and how fast it reconnects (issue 16). Immutable once bound; checked by {@link JobGuardPropertiesValidator}
+ * keys and how fast it reconnects. Immutable once bound; checked by {@link JobGuardPropertiesValidator}
  * at startup.
  *
  * @param evictionCheck     What the startup check of Redis' maxmemory-policy does when the policy may evict any key

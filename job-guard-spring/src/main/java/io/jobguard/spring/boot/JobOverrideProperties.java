@@ -17,7 +17,7 @@ import java.time.Duration;
  *                       skipped.
  * @param type           RETURN or WAIT.
  * @param keepAlive      Whether the lease is renewed while the run is alive.
- * @param misfirePolicy  What happens to fire times nobody started (issue 15); unset: no recovery unless a job sets
+ * @param misfirePolicy  What happens to fire times nobody started; unset: no recovery unless a job sets
  *                       one.
  * @param catchUpWindow  How old a missed fire time may be and still be run or reported (default 1 hour).
  * @param catchUpMax     The most missed fire times RUN_ALL runs at once (default 10).

@@ -36,7 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Issue 15 for {@code @Scheduled} jobs: at startup, works out each guarded job's
+ * Recovery of lost fire times for {@code @Scheduled} jobs: at startup, works out each guarded job's
  * {@link RecoveryOptions} (per-job {@code jobguard.jobs.<name>.*} over {@code @ClusterSingleton}
  * attributes over {@code jobguard.*}; a job recovers lost fire times only when a misfire policy or
  * a delivery is set somewhere), failing startup on a bad value with the job and the setting named;

@@ -22,7 +22,7 @@ import java.util.function.Predicate;
 /**
  * Warns at startup about each {@code jobguard.*} property that no job-guard setting binds, such as
  * the typo {@code jobguard.namspace}: Spring Boot ignores unknown keys, so the intended setting
- * would silently keep its default (issue 20, row 11). One WARN per unknown key, with the nearest
+ * would silently keep its default. One WARN per unknown key, with the nearest
  * known property when one is close.
  */
 final class UnknownPropertiesCheck implements SmartInitializingSingleton {

@@ -132,7 +132,7 @@ public final class GuardedJob {
     }
 
     /**
-     * How the job recovers lost fire times (issue 15), or null when it does not.
+     * How the job recovers lost fire times, or null when it does not.
      *
      * @return the recovery options, or null
      */

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 17 item 6: a guarded method that returns a {@code Mono} or a {@code CompletableFuture}, or
+ * A guarded method that returns a {@code Mono} or a {@code CompletableFuture}, or
  * is a Kotlin {@code suspend} function, holds its run lease, kept alive past its 2 s lease, until the returned work completes; then the
  * lease is released and the outcome recorded.
  */

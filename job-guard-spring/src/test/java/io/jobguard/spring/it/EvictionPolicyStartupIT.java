@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 16 item 4 through Boot: a Redis whose maxmemory-policy may evict any key fails the
+ * The eviction-policy check through Boot: a Redis whose maxmemory-policy may evict any key fails the
  * context at startup, naming the policy, the fix and the property that turns it into a WARN.
  */
 @WithRedis

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 17 item 1: a guarded schedule that goes around job-guard's nominal-fire-time scheduler
+ * A guarded schedule that goes around job-guard's nominal-fire-time scheduler
  * fails the startup naming the method; {@code jobguard.scheduler-bypass=warn} starts and says so.
  */
 @WithRedis

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 15 through Boot: every node of an every-2-seconds {@code RUN_ALL} cron job is down across
+ * Missed fire times through Boot: every node of an every-2-seconds {@code RUN_ALL} cron job is down across
  * at least 3 fire times; when two nodes with skewed clocks come back, each missed fire time runs
  * once in the cluster, late, as a catch-up, and the regular fire times go on.
  */

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 17 item 2 through the OpenTelemetry bridge (Micrometer Tracing 1.7 to the OpenTelemetry SDK),
+ * Observations through the OpenTelemetry bridge (Micrometer Tracing 1.7 to the OpenTelemetry SDK),
  * unchanged from the Brave one ({@link TracingBridgeIT}): each guarded firing is one span
  * {@code jobguard run traced} with the job, type, outcome, fire time, node and fencing token as
  * attributes, a child of the span of Spring's scheduled-method observation in the same trace.

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A node for issue 15: an every-2-seconds cron job with {@code misfirePolicy = "RUN_ALL"}, on a
+ * A node for the recovery tests: an every-2-seconds cron job with {@code misfirePolicy = "RUN_ALL"}, on a
  * clock offset by {@code test.clock-offset-ms}; every run is written to {@link #RUNS}.
  */
 @SpringBootConfiguration

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 15's settings through Boot: where a job's misfire policy, delivery, catch-up window and
+ * The recovery settings through Boot: where a job's misfire policy, delivery, catch-up window and
  * maximum come from, and bad values failing startup with the job and the setting named.
  */
 @WithRedis

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 15 through Boot, Redis stopped at a fire time: both nodes get STORE_ERROR for it; Redis comes
+ * Recovery through Boot, Redis stopped at a fire time: both nodes get STORE_ERROR for it; Redis comes
  * back (with its data). The job fires every 10 s with an 8 s catch-up window, so its next firing
  * would find that fire time too old: the background recovery pass, which wakes once the fire time
  * is settled, catches it up, once in the cluster.

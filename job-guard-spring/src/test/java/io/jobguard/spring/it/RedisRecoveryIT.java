@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 16 item 5: after Redis was down for about ten seconds and comes back (same port, data kept
+ * After Redis was down for about ten seconds and comes back (same port, data kept
  * in an RDB file), the first guarded run of an every-second job starts within one period plus one
  * second. Lettuce's default reconnect backoff doubles up to 30 s, so before
  * {@code jobguard.redis.reconnect-delay-max} the first run came seconds later (issue: 7.2 s).

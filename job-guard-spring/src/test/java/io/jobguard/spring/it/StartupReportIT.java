@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * At Boot's default log level a guarded application says, in one INFO line, that job-guard is on,
  * which Redis it uses, its namespace and node id and every guarded job with its schedule; without
- * {@code @EnableScheduling} it warns that the guarded methods never fire (issue 13 item 4).
+ * {@code @EnableScheduling} it warns that the guarded methods never fire.
  */
 @WithRedis
 class StartupReportIT {

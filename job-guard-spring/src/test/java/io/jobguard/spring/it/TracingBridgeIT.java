@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 17 item 2 through a real tracing bridge (Micrometer Tracing 1.7 to Brave): each guarded firing
+ * Observations through a real tracing bridge (Micrometer Tracing 1.7 to Brave): each guarded firing
  * is one Brave span {@code jobguard run traced} with the job, type, outcome, fire time, node and
  * fencing token as tags, a child of the span of Spring's scheduled-method observation in the same trace.
  */

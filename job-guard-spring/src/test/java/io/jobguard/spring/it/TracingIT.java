@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 17 item 2: every guarded firing is one {@code jobguard.run} observation, with job, type and
+ * Every guarded firing is one {@code jobguard.run} observation, with job, type and
  * outcome as low-cardinality keys and fire time, node and fencing token as high-cardinality ones,
  * whose parent is Spring's observation of the scheduled method.
  */

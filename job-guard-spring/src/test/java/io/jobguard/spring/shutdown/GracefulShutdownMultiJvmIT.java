@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * SIGTERM to a Boot node mid-run (issue 14): the node releases its 60 s lease before its Redis connections close,
+ * SIGTERM to a Boot node mid-run: the node releases its 60 s lease before its Redis connections close,
  * so another node runs the next fire time without waiting for the TTL. Once with Boot's default scheduler
  * shutdown (the run is given up and told), once with {@code await-termination} (the run finishes and releases).
  */

@@ -21,7 +21,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 14's end-to-end case, with two JVM processes sharing one redis-server and one PostgreSQL from the
+ * The fencing end-to-end case, with two JVM processes sharing one redis-server and one PostgreSQL from the
  * harness: node A's run is frozen (SIGSTOP) inside its transaction past its lease; node B runs the next fire time
  * and commits through the fence; A, continued, cannot commit (LeaseLostException, rolled back) and its fenced write
  * with the lower token is refused; the fence table holds B's token.

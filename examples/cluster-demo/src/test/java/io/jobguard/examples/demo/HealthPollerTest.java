@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The demo's startup wait on a slow machine (issue 13 item 10): a health request that times out is
+ * The demo's startup wait on a slow machine: a health request that times out is
  * "not yet", never the end of the demo, and the informational calls cannot abort it.
  */
 class HealthPollerTest {

@@ -1,0 +1,127 @@
+package io.jobguard.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/architecture.md names only types that exist: every backticked Java type name it mentions
+ * ({@code JobGuard}, {@code AcquireResult.Status}, {@code io.jobguard.store.LeaseStore},
+ * {@code JobGuard.admit(options, fireTime)}, {@code Type#method}) is declared in some {@code src/main} or
+ * {@code src/test} tree of the repository, or is a JDK or library type on this test's class path; a
+ * method named with its type is declared in that type's source file. A class renamed, moved into
+ * another name or removed without the document following fails here with the name.
+ */
+class ArchitectureDocTest {
+
+    /** A backticked span that is a type name: optional package, types joined by dots, optional member. */
+    private static final Pattern TYPE_REFERENCE = Pattern.compile(
+            "(?:[a-z][a-z0-9_]*\\.)*([A-Z][a-z][A-Za-z0-9]*(?:\\.[A-Z][A-Za-z0-9]*)*)(?:[.#]([a-z][A-Za-z0-9]*)(?:\\(.*\\))?)?");
+    private static final Pattern BACKTICKED = Pattern.compile("`([^`\\n]+)`");
+    private static final Pattern DECLARATION = Pattern.compile("\\b(?:class|interface|enum|record)\\s+([A-Z]\\w*)");
+    /** Packages of the outside types the document may name (the JDK's, ShedLock's, Spring Data Redis's). */
+    private static final List<String> LIBRARY_PACKAGES = List.of("java.lang", "java.util", "java.util.concurrent",
+            "java.time", "net.javacrumbs.shedlock.core", "org.springframework.data.redis.connection");
+
+    @Test
+    void namesOnlyTypesThatExist() throws IOException {
+        Path root = repositoryRoot();
+        Map<String, List<String>> sourcesByType = declaredTypes(root);
+        String doc = Files.readString(root.resolve("docs/architecture.md"), StandardCharsets.UTF_8);
+
+        Set<String> references = new TreeSet<>();
+        Set<String> unknown = new TreeSet<>();
+        Matcher span = BACKTICKED.matcher(doc);
+        while (span.find()) {
+            Matcher reference = TYPE_REFERENCE.matcher(span.group(1).trim());
+            if (!reference.matches()) {
+                continue;
+            }
+            references.add(span.group(1));
+            String[] types = reference.group(1).split("\\.");
+            for (String type : types) {
+                if (!sourcesByType.containsKey(type) && !isLibraryType(type)) {
+                    unknown.add(span.group(1) + " (no type " + type + ")");
+                }
+            }
+            String member = reference.group(2);
+            String owner = types[types.length - 1];
+            if (member != null && sourcesByType.containsKey(owner) && sourcesByType.get(owner).stream()
+                    .noneMatch(source -> Pattern.compile("\\b" + member + "\\s*\\(").matcher(source).find())) {
+                unknown.add(span.group(1) + " (no method " + member + " in " + owner + ")");
+            }
+        }
+
+        // the extraction itself must see the document's type names, or this test would prove nothing
+        assertThat(references).contains("JobGuard", "LeaseStore", "RedisLeaseStore", "AcquireResult");
+        assertThat(unknown).as("type names in docs/architecture.md that no source declares").isEmpty();
+    }
+
+    /** The directory holding docs/architecture.md and the parent pom: this module's parent, wherever the build runs. */
+    private static Path repositoryRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("docs/architecture.md")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("no docs/architecture.md above " + Path.of("").toAbsolutePath());
+    }
+
+    /** Every type declared in a src/main or src/test Java file of the repository, with the sources declaring it. */
+    private static Map<String, List<String>> declaredTypes(Path root) throws IOException {
+        Map<String, List<String>> byType = new HashMap<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            files.filter(ArchitectureDocTest::isSourceFile).forEach(file -> {
+                String source = read(file);
+                String fileName = file.getFileName().toString();
+                byType.computeIfAbsent(fileName.substring(0, fileName.length() - ".java".length()),
+                        k -> new ArrayList<>()).add(source);
+                Matcher declaration = DECLARATION.matcher(source);
+                while (declaration.find()) {
+                    byType.computeIfAbsent(declaration.group(1), k -> new ArrayList<>()).add(source);
+                }
+            });
+        }
+        return byType;
+    }
+
+    private static boolean isSourceFile(Path file) {
+        String path = file.toString().replace('\\', '/');
+        return path.endsWith(".java") && (path.contains("/src/main/java/") || path.contains("/src/test/java/"))
+                && !path.contains("/target/") && !path.contains("/.git/");
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean isLibraryType(String simpleName) {
+        for (String pkg : LIBRARY_PACKAGES) {
+            try {
+                Class.forName(pkg + "." + simpleName, false, ArchitectureDocTest.class.getClassLoader());
+                return true;
+            } catch (ClassNotFoundException e) {
+                // not in this package: try the next
+            }
+        }
+        return false;
+    }
+}

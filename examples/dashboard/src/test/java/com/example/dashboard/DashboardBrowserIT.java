@@ -1,5 +1,8 @@
 package com.example.dashboard;
 
+import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
+import io.jobguard.RunOutcome;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -44,7 +47,7 @@ import static org.awaitility.Awaitility.await;
  * writing to a ledger, says ran that fire time; pausing a job with the page's button (confirm dialog, CSRF
  * token sent back from the cookie) shows it paused on both nodes' pages; node B's read-only page has no
  * buttons; an anonymous caller of the secured node gets no data; after Redis loses its data (FLUSHALL) the job shows
- * as recovering, with HISTORY_LOST marks. The browser must be installed:
+ * as "recovering from a data loss until T" while its fire times are refused, then idle with HISTORY_LOST marks. The browser must be installed:
  * a missing chromium or chromedriver fails the test naming the Debian packages.
  * <p>
  * {@code -Ddashboard.screenshot=<file.png>} also saves the page of node A there (the README's
@@ -129,11 +132,19 @@ class DashboardBrowserIT {
                 .noneMatch(r -> r.job().equals("billing-sync") && r.fireTime().isAfter(pausedAt.plusSeconds(1)));
         checkTimelineAgainstLedger(chrome, "invoice-export");
 
-        // Redis loses everything: the jobs' next fire times are refused as HISTORY_LOST, the page says so
+        // Redis loses everything: the jobs' next fire times are refused as HISTORY_LOST, and while node B refuses
+        // them the page says until when. Node B once ran a fire time 5 s ahead, so the refusal lasts about 5 s.
+        JobGuard guardB = apps.get(1).getBean(JobGuard.class);
+        JobOptions export = JobOptions.of("invoice-export", Duration.ofSeconds(10));
+        assertThat(guardB.run(export, Instant.now().plusSeconds(5), () -> { })).isEqualTo(RunOutcome.RAN);
         redis.flushAll();
-        wait.until(d -> "recovering".equals(state(chrome, "billing-sync")));
-        assertThat(marks(chrome, "billing-sync")).extracting(m -> m.get("outcome")).contains("HISTORY_LOST");
-        assertThat(rowText(chrome, "billing-sync")).contains("recovering from data loss");
+        assertThat(guardB.run(export, Instant.now(), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        wait.until(d -> String.valueOf(rowText(chrome, "invoice-export")).contains("recovering from a data loss until "));
+        assertThat(state(chrome, "invoice-export")).isEqualTo("recovering");
+        wait.until(d -> marks(chrome, "billing-sync").stream().anyMatch(m -> "HISTORY_LOST".equals(m.get("outcome"))));
+        // once the refusal has ended the page no longer says so, though the HISTORY_LOST marks stay
+        wait.until(d -> "idle".equals(state(chrome, "invoice-export")));
+        assertThat(marks(chrome, "invoice-export")).extracting(m -> m.get("outcome")).contains("HISTORY_LOST");
     }
 
     /** Every run mark of the job's timeline names the node the ledger says ran that fire time, and nothing is left out. */

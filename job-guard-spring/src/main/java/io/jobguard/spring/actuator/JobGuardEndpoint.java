@@ -167,10 +167,10 @@ public class JobGuardEndpoint {
             view.pausedInto(paused, job.name());
             nodes.fires(job.name(), view.fires(job.name()));
         }
-        return new NodeReport(guard.config().nodeId(), guard.config().namespace(), skew(),
-                guard.config().skewTolerance().toString(), summaries, leases,
-                batchLeases == null ? List.of() : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()),
-                paused, nodes.nodes(), JobControl.writes(control, writable, forceReleaseEnabled, security));
+        return new NodeReport(guard.config().nodeId(), guard.config().namespace(), StoreReadings.skew(guard),
+                guard.config().skewTolerance().toString(), summaries, leases, batchLeases == null ? List.of()
+                : batchLeases.leases(declaredNamespaces.get()), List.copyOf(heldLocks.heldLocks()), paused, nodes.nodes(),
+                JobControl.writes(control, writable, forceReleaseEnabled, security), StoreReadings.dataLoss(guard));
     }
 
     /**
@@ -181,11 +181,8 @@ public class JobGuardEndpoint {
      */
     @ReadOperation
     public JobDetail job(@Selector String job) {
-        JobSummary summary = jobs.summary(job).orElse(null);
-        if (summary == null) {
-            return null;
-        }
-        return new JobDetail(summary, view.lease(job).orElse(null), view.fires(job), view.pause(job));
+        return jobs.summary(job).map(summary -> new JobDetail(summary, view.lease(job).orElse(null), view.fires(job),
+                view.pause(job))).orElse(null);
     }
 
     /**
@@ -231,14 +228,6 @@ public class JobGuardEndpoint {
                 : "no run lease was held"), WebEndpointResponse.STATUS_OK);
     }
 
-    private String skew() {
-        try {
-            return guard.measureClockSkew().toString();
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
     /**
      * What the endpoint shows by default.
      *
@@ -253,10 +242,21 @@ public class JobGuardEndpoint {
      * @param paused        the jobs paused cluster-wide, by name, with their pause flags
      * @param nodes         the nodes seen in the jobs' recent fire times and live leases, this one first
      * @param writes        what this caller may do through the write operations
+     * @param dataLoss      the recovery from a loss of Redis' data while it lasts, else null
      */
     public record NodeReport(String node, String namespace, String clockSkew, String skewTolerance,
                              List<JobSummary> jobs, List<RunLease> runLeases, List<BatchLeaseEntry> batchLeases,
-                             List<?> shedLocks, Map<String, Paused> paused, List<ClusterNode> nodes, Writes writes) {
+                             List<?> shedLocks, Map<String, Paused> paused, List<ClusterNode> nodes, Writes writes,
+                             DataLoss dataLoss) {
+    }
+
+    /**
+     * After Redis lost its data, the jobs whose fire times this node still refuses, as the health indicator shows.
+     *
+     * @param recoveringUntil the latest end of a refusal ({@code HISTORY_LOST}), by Redis time
+     * @param jobs            the first fire time no longer refused, by job name
+     */
+    public record DataLoss(Instant recoveringUntil, Map<String, Instant> jobs) {
     }
 
     /**

@@ -1,19 +1,12 @@
 package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
-import io.jobguard.redis.RedisLeaseStore;
-import io.jobguard.store.JobId;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Comparator;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * The {@code jobguard} health indicator: whether this node can reach the lease store (with the
@@ -62,12 +55,10 @@ public final class JobGuardHealthIndicator implements HealthIndicator {
         Duration roundTrip = Duration.ofNanos(System.nanoTime() - started);
         health.withDetail("store", "reachable").withDetail("roundTrip", roundTrip.toString())
                 .withDetail("clockSkew", skew.toString());
-        if (guard.store() instanceof RedisLeaseStore redis) {
-            Map<JobId, Instant> recovering = redis.recoveringFromDataLoss();
-            recovering.values().stream().max(Comparator.naturalOrder()).ifPresent(until -> health
-                    .withDetail("dataLoss", "recovering from a data loss until " + until)
-                    .withDetail("recovering", recovering.entrySet().stream().collect(Collectors.toMap(
-                            e -> e.getKey().name(), e -> e.getValue().toString(), (x, y) -> x, TreeMap::new))));
+        JobGuardEndpoint.DataLoss loss = StoreReadings.dataLoss(guard);
+        if (loss != null) {
+            health.withDetail("dataLoss", "recovering from a data loss until " + loss.recoveringUntil())
+                    .withDetail("recovering", loss.jobs());
         }
         if (skew.abs().compareTo(tolerance) > 0) {
             health.status(unhealthy).withDetail("problem", "clock skew " + skew + " exceeds the tolerance "

@@ -120,7 +120,14 @@
       return ['running', 'running on ' + lease.holder, 'fire time ' + time(lease.nominalFireTime) + ', lease '
         + human(millis(lease.expiresIn)) + ' left, token ' + lease.fencingToken];
     }
-    if (newest && newest.outcome === 'HISTORY_LOST') {
+    var loss = report.dataLoss;
+    var until = loss && loss.jobs && loss.jobs[job.name];
+    if (until) {
+      return ['recovering', 'recovering from a data loss until ' + time(until),
+        'Redis lost this job\'s history; its fire times before ' + time(until) + ' are refused (HISTORY_LOST)'];
+    }
+    // a node without the dataLoss field: infer the recovery from the newest fire time
+    if (!('dataLoss' in report) && newest && newest.outcome === 'HISTORY_LOST') {
       return ['recovering', 'recovering from data loss', 'Redis lost this job\'s history; fire times are refused until it is safe'];
     }
     return ['idle', 'idle', job.lastOutcome ? 'last here: ' + job.lastOutcome + ' at ' + time(job.lastFireTime) : ''];

@@ -5,6 +5,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
@@ -107,17 +108,34 @@ class HealthIT {
         Instant until = Instant.parse(jobguard.path("details").path("recovering").path("loss-report").asString());
         assertThat(until).as("the fleet's lead (3 s) + 250 ms, not skew-tolerance")
                 .isBetween(Instant.now(), Instant.now().plusSeconds(5));
+        // the endpoint (and the dashboard reading it) shows the same recovery, then nothing once it has ended
+        HttpResponse<String> report = endpoint(base(app));
+        JsonNode loss = JSON.readTree(report.body()).path("dataLoss");
+        assertThat(Instant.parse(loss.path("recoveringUntil").asString())).as(report.body()).isEqualTo(until);
+        assertThat(Instant.parse(loss.path("jobs").path("loss-report").asString())).as(report.body()).isEqualTo(until);
+        assertThat(jobguard.path("details").path("dataLoss").asString()).endsWith(until.toString());
+        Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(JSON.readTree(health(base(app)).body()).path("components").path("jobguard").path("details")
+                    .has("dataLoss")).isFalse();
+            HttpResponse<String> after = endpoint(base(app));
+            assertThat(JSON.readTree(after.body()).path("dataLoss").isNull()).as(after.body()).isTrue();
+        });
     }
 
     private ConfigurableApplicationContext start(RedisServerProcess redis, String node, String... props) {
         List<String> all = new ArrayList<>(List.of("server.port=0", "jobguard.node-id=" + node,
-                "jobguard.namespace=health", "management.endpoints.web.exposure.include=health",
+                "jobguard.namespace=health", "management.endpoints.web.exposure.include=health,jobguard",
                 "management.endpoint.health.show-details=always", "spring.data.redis.timeout=2s",
                 "management.health.redis.enabled=false"));
         all.addAll(List.of(props));
         ConfigurableApplicationContext app = Nodes.context(redis, ControlApp.class, WebApplicationType.SERVLET, all);
         apps.add(app);
         return app;
+    }
+
+    private HttpResponse<String> endpoint(String base) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/jobguard")).timeout(Duration.ofSeconds(30))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static String base(ConfigurableApplicationContext app) {

@@ -1,6 +1,5 @@
 package io.jobguard.redis;
 
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.JobId;
@@ -19,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * This node's half of the fleet's clock leads ({@code fleet-leads.lua}, one hash per key prefix): every
- * {@value #INTERVAL_MILLIS} ms each node writes its lead and reads everybody's in the same call, so at the moment
- * Redis loses its data every node already holds the fleet's leads in memory ({@link LossWindows}). One call per node
- * and interval, whatever the number of jobs.
+ * This node's half of the fleet's clock leads ({@code fleet-leads.lua}, one hash per key prefix, on Redis Cluster one
+ * per master: {@link LeadShards}): every {@value #INTERVAL_MILLIS} ms each node writes its lead and reads everybody's
+ * in the same call, so at the moment Redis loses its data every node already holds the fleet's leads in memory
+ * ({@link LossWindows}). One call per node, hash and interval, whatever the number of jobs.
  *
  * <p>A node publishes before its first admission, and again before an admission once its last publication is older
  * than {@value #STALE_MILLIS} ms, the admission's lead exceeds the one it published, or its wall clock stepped against
@@ -46,7 +45,7 @@ final class FleetLeads implements AutoCloseable {
     static final long RETENTION_MILLIS = 4 * INTERVAL_MILLIS;
 
     private final ScriptRunner scripts;
-    private final String key;
+    private final LeadShards shards;
     private final LossWindows windows;
     private final Set<String> nodes = ConcurrentHashMap.newKeySet();
     private final Object lock = new Object();
@@ -57,9 +56,9 @@ final class FleetLeads implements AutoCloseable {
     private volatile LongSupplier wall = System::currentTimeMillis;
     private long wallMinusNano = Long.MIN_VALUE;
 
-    FleetLeads(ScriptRunner scripts, KeySchema keys, LossWindows windows) {
+    FleetLeads(ScriptRunner scripts, LeadShards shards, LossWindows windows) {
         this.scripts = scripts;
-        this.key = keys.fleetLeads();
+        this.shards = shards;
         this.windows = windows;
     }
 
@@ -190,33 +189,55 @@ final class FleetLeads implements AutoCloseable {
         }
     }
 
-    /** Publishes every node id of this store and records the replies as views of the fleet. */
+    /**
+     * Publishes every node id of this store to every leads hash ({@link LeadShards}) and records the replies as views
+     * of the fleet. A hash that cannot be written (its Redis Cluster master is down) is passed over: every hash carries
+     * the same leads, and that master's jobs cannot be admitted meanwhile anyway.
+     *
+     * @throws RuntimeException if no hash could be written
+     */
     void publishNow() {
-        for (String node : nodes) {
-            long sent = wall.getAsLong();
-            long lead = windows.publishedLead();
-            List<Object> reply = scripts.run(PUBLISH, ReturnType.MULTI, List.of(key), List.of(node,
-                    Long.toString(lead), Long.toString(RETENTION_MILLIS), windows.lineage()));
-            long at = ScriptRunner.number(reply.get(0));
-            lastPublishedLead = lead;
-            // this node's clock minus Redis': a fire time taken now on time has about this lead
-            windows.offset((sent + wall.getAsLong()) / 2 - at);
-            String lineage = ScriptRunner.text(reply.get(1));
-            Map<String, long[]> entries = new HashMap<>();
-            for (int i = 2; i + 1 < reply.size(); i += 2) {
-                String value = ScriptRunner.text(reply.get(i + 1));
-                int bar = value.indexOf('|');
-                try {
-                    entries.put(ScriptRunner.text(reply.get(i)), new long[] {Long.parseLong(value.substring(0, bar)),
-                            Long.parseLong(value.substring(bar + 1))});
-                } catch (RuntimeException e) {
-                    entries.put(ScriptRunner.text(reply.get(i)), new long[] {at, -1});
+        RuntimeException failure = null;
+        boolean any = false;
+        for (LeadShards.Shard shard : shards.current()) {
+            try {
+                for (String node : nodes) {
+                    publish(shard, node);
                 }
+                any = true;
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
             }
-            windows.fleetViewed(at, lineage, entries);
+        }
+        if (!any && failure != null) {
+            throw failure;
         }
         lastPublishNanos = System.nanoTime();
         published = true;
+    }
+
+    private void publish(LeadShards.Shard shard, String node) {
+        long sent = wall.getAsLong();
+        long lead = windows.publishedLead();
+        List<Object> reply = scripts.run(PUBLISH, ReturnType.MULTI, List.of(shard.key()), List.of(node,
+                Long.toString(lead), Long.toString(RETENTION_MILLIS), windows.lineage(shard.name())));
+        long at = ScriptRunner.number(reply.get(0));
+        lastPublishedLead = lead;
+        // this node's clock minus Redis': a fire time taken now on time has about this lead
+        windows.offset((sent + wall.getAsLong()) / 2 - at);
+        String lineage = ScriptRunner.text(reply.get(1));
+        Map<String, long[]> entries = new HashMap<>();
+        for (int i = 2; i + 1 < reply.size(); i += 2) {
+            String value = ScriptRunner.text(reply.get(i + 1));
+            int bar = value.indexOf('|');
+            try {
+                entries.put(ScriptRunner.text(reply.get(i)), new long[] {Long.parseLong(value.substring(0, bar)),
+                        Long.parseLong(value.substring(bar + 1))});
+            } catch (RuntimeException e) {
+                entries.put(ScriptRunner.text(reply.get(i)), new long[] {at, -1});
+            }
+        }
+        windows.fleetViewed(at, shard.name(), lineage, entries);
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Which fire times a node refuses after Redis lost a job's history, judged from the fleet's clock leads this node
@@ -26,10 +27,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * than any refusal, and its clock's current offset against Redis); each node reads every node's lead every
  * {@value FleetLeads#INTERVAL_MILLIS} ms and keeps them in memory for that horizon, so they are known without Redis.
  *
- * <p>{@code U} is the lost epoch's creation; when the fleet's leads hash was re-created (its lineage changed) after
- * this node last saw the job's previous epoch, the loss emptied both and {@code U} is the hash's re-creation, which
- * comes with the nodes' first publication after Redis returned, before the jobs' first firings (not on Redis Cluster,
- * where the hash and the job live on different masters).
+ * <p>{@code U} is the lost epoch's creation; when the leads hash that lives with the job's keys ({@link LeadShards}: the
+ * one hash of a single Redis, on Redis Cluster the hash of the master that owns the job's slot) was re-created (its
+ * lineage changed) after this node last saw the job's previous epoch, the loss emptied both and {@code U} is the hash's
+ * re-creation, which comes with the nodes' first publication after Redis returned, before the jobs' first firings. A
+ * lineage read from another shard than the one the job's previous epoch was seen with never dates a loss.
  *
  * <p>The measured window is used only when this node saw the fleet before {@code U} (a node that started during the
  * outage knows nothing), read it again at least one interval + {@value #MARGIN_MILLIS} ms after {@code U} (every live
@@ -57,7 +59,10 @@ final class LossWindows {
     private record Known(long lead, long leadAt, long lastAt, long unknownAt) {
     }
 
-    /** Per job: the epoch this node saw last, the lineage it read then, and the lineage when it saw the epoch before. */
+    /**
+     * Per job: the epoch this node saw last, the lineage it read then, and the lineage when it saw the epoch before;
+     * lineages qualified by their shard ({@code <shard>#<lineage>}), {@code null} when not known.
+     */
     private record Sight(String epoch, String lineage, String previousLineage) {
     }
 
@@ -70,20 +75,21 @@ final class LossWindows {
     private final Map<JobId, String> lost = new ConcurrentHashMap<>();
     /** Per job: the first fire time no longer refused after the loss that refused it last (Redis millis). */
     private final Map<JobId, Long> refusals = new ConcurrentHashMap<>();
-    private final boolean lineageAnchors;
+    private final Function<JobId, String> shardOf;
+    /** Per shard: the lineage of its leads hash this node read last. */
+    private final Map<String, String> lineages = new ConcurrentHashMap<>();
+    /** Per shard: the lineage of this node's first read of it: what it knew first, for jobs it never saw before a loss. */
+    private final Map<String, String> firstLineages = new ConcurrentHashMap<>();
     private volatile long horizonMillis = Duration.ofMinutes(10).toMillis();
     private volatile long offsetMillis;
     private volatile long stepNanos = Long.MIN_VALUE;
-    private volatile String lineage = "";
     private volatile long firstViewAt = -1;
-    /** The lineage of this node's first read of the fleet: what it knew first, for jobs it never saw before a loss. */
-    private volatile String firstLineage;
     private volatile long lastViewAt = -1;
     private volatile long lastViewNanos;
 
-    /** @param lineageAnchors whether the leads hash lives with the jobs' keys (not on Redis Cluster) */
-    LossWindows(boolean lineageAnchors) {
-        this.lineageAnchors = lineageAnchors;
+    /** @param shardOf the shard whose leads hash lives with a job's keys ({@code null} when not known) */
+    LossWindows(Function<JobId, String> shardOf) {
+        this.shardOf = shardOf;
     }
 
     /** Records one of this node's grants: fire time and the Redis time of the grant. */
@@ -159,15 +165,33 @@ final class LossWindows {
         return Map.copyOf(out);
     }
 
-    /** The lineage of the leads hash this node read last ({@code ""} if none). */
-    String lineage() {
-        return lineage;
+    /** The lineage of the shard's leads hash this node read last ({@code ""} if none). */
+    String lineage(String shard) {
+        return lineages.getOrDefault(shard, "");
     }
 
-    /** Whether the leads hash was re-created after a loss within the horizon, as of the last read. */
-    boolean recentLoss() {
-        String current = lineage;
-        return current.endsWith("|lost") && lastViewAt - created(current) < horizonMillis;
+    /**
+     * Whether the leads hash that lives with the job's keys was re-created after a loss within the horizon, as of the
+     * last read; when the job's shard is not known, whether any was.
+     */
+    boolean recentLoss(JobId job) {
+        String shard = shardOf.apply(job);
+        return shard == null ? lineages.values().stream().anyMatch(this::recentLoss) : recentLoss(lineage(shard));
+    }
+
+    private boolean recentLoss(String lineage) {
+        return lineage.endsWith("|lost") && lastViewAt - created(lineage) < horizonMillis;
+    }
+
+    /** The job's shard's lineage as last read, qualified by the shard; {@code null} when not known. */
+    private String qualifiedLineage(JobId job, Map<String, String> from) {
+        String shard = shardOf.apply(job);
+        String lineage = shard == null ? null : from.get(shard);
+        return lineage == null ? null : shard + "#" + lineage;
+    }
+
+    private static String shard(String qualified) {
+        return qualified.substring(0, qualified.indexOf('#'));
     }
 
     /** The schedule as published: with this node's lead (kept for nodes of earlier versions). */
@@ -193,14 +217,15 @@ final class LossWindows {
      * Records one read of the fleet's leads.
      *
      * @param at      the Redis time of the read
+     * @param shard   the shard whose leads hash was read ({@link LeadShards})
      * @param lineage the leads hash's lineage
      * @param entries per node: {published-at, lead}
      */
-    void fleetViewed(long at, String lineage, Map<String, long[]> entries) {
-        this.lineage = lineage;
+    void fleetViewed(long at, String shard, String lineage, Map<String, long[]> entries) {
+        lineages.put(shard, lineage);
+        firstLineages.putIfAbsent(shard, lineage);
         if (firstViewAt < 0) {
             firstViewAt = at;
-            firstLineage = lineage;
         }
         entries.forEach((node, e) -> fleet.merge(node, known(e[0], e[1]), (old, now) -> new Known(
                 now.lead >= old.lead || old.leadAt < now.lastAt - horizonMillis ? now.lead : old.lead,
@@ -235,7 +260,7 @@ final class LossWindows {
             lost.put(job, created);
             refusals.put(job, refusedUntil);
         }
-        String now = lineage;
+        String now = qualifiedLineage(job, lineages);
         sights.compute(job, (j, s) -> s == null || !s.epoch().equals(created)
                 ? new Sight(created, now, s == null ? null : s.lineage()) : new Sight(created, now, s.previousLineage()));
     }
@@ -243,15 +268,16 @@ final class LossWindows {
     /** The earliest Redis time the loss of the job's epoch created at {@code epoch} may have happened after. */
     private long anchor(JobId job, String created, long epoch) {
         Sight sight = sights.get(job);
-        String current = lineage;
-        if (!lineageAnchors || sight == null || !sight.epoch().equals(created)) {
+        String current = qualifiedLineage(job, lineages);
+        if (sight == null || !sight.epoch().equals(created) || current == null) {
             return epoch;
         }
         // the lineage when this node saw the job's previous epoch; for a job it meets first with this (lost) epoch,
-        // the lineage of its first read: a loss of the job's keys before that read would not date after it
-        String before = sight.previousLineage() != null ? sight.previousLineage() : firstLineage;
-        if (before != null && !before.isEmpty() && !current.isEmpty() && !current.equals(before)) {
-            return Math.min(epoch, created(current));
+        // the lineage of its first read: a loss of the job's keys before that read would not date after it. Only a
+        // lineage of the same shard dates the loss: another master's hash says nothing of the job's keys.
+        String before = sight.previousLineage() != null ? sight.previousLineage() : qualifiedLineage(job, firstLineages);
+        if (before != null && shard(before).equals(shard(current)) && !current.equals(before)) {
+            return Math.min(epoch, created(current.substring(current.indexOf('#') + 1)));
         }
         return epoch;
     }

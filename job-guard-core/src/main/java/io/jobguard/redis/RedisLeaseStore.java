@@ -84,9 +84,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         this.fireHistory = new RedisFireHistory(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
         this.releases = new RedisRunReleases(scripts, keys, notifications);
-        // on Redis Cluster the leads hash and a job's keys live on different masters: one loss says nothing of the other
-        this.lossWindows = new LossWindows(!RedisEndpoints.mayBeCluster(connectionFactory));
-        this.fleetLeads = new FleetLeads(scripts, keys, lossWindows);
+        LeadShards leadShards = new LeadShards(connectionFactory, keys);
+        this.lossWindows = new LossWindows(leadShards::shardOf);
+        this.fleetLeads = new FleetLeads(scripts, leadShards, lossWindows);
         this.publications = new SchedulePublications(scripts, keys, lossWindows);
     }
 
@@ -155,7 +155,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         releases.awaitInFlight(job, r.lease());
         long[] acked = {Long.MAX_VALUE};
         String seenEpoch = epochs.lastSeen(job); // after a recent loss a job this node never saw may have run before it:
-        String lastEpoch = seenEpoch.isEmpty() && lossWindows.recentLoss() ? "0" : seenEpoch;
+        String lastEpoch = seenEpoch.isEmpty() && lossWindows.recentLoss(job) ? "0" : seenEpoch;
         long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
         LossWindows.Window window = lossWindows.window(job, lastEpoch, configuredWindow);
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,

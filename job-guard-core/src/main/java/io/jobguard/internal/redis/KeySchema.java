@@ -175,6 +175,17 @@ public record KeySchema(String prefix) {
     }
 
     /**
+     * Returns the leads hash of one Redis Cluster master: {@code <prefix>:leads:{<tag>}}, in the slot of {@code tag}, one
+     * the master owns, so its lineage dates a loss of that master's keys.
+     *
+     * @param tag a hash tag without braces
+     * @return the leads hash of the master owning the tag's slot
+     */
+    public String fleetLeads(String tag) {
+        return prefix + ":leads:{" + tag + "}";
+    }
+
+    /**
      * Returns the pub/sub channel on which releases are announced.
      *
      * @return the pub/sub channel on which releases are announced

@@ -36,6 +36,9 @@ class KeysNeverCollideTest {
         Map<String, String> owners = new HashMap<>();
         Map<String, String> messages = new HashMap<>();
         claim(owners, keys.fleetLeads(), "fleet leads");
+        for (String tag : List.of("s0", "s1a", "sz9")) {
+            claim(owners, keys.fleetLeads(tag), "fleet leads of a cluster master");
+        }
         claim(owners, keys.prefix() + ":batch-mode", "batch mode");
         for (String ns : namespaces) {
             claim(owners, keys.batchFence(ns), "batch " + ns);

@@ -145,14 +145,22 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode) {
         call(() -> fleetLeads.beforeAdmission(r.nodeId(), r.nominalFireTime().toEpochMilli()), "publish this node's clock lead");
-        return acquireRun(r, mode, false);
+        RedisRunReleases.InFlight release = releases.inFlight(r.job());
+        AcquireResult result = acquireRun(r, mode, false);
+        if (release != null && result.status() == AcquireResult.Status.BUSY && result.holder() != null
+                && release.ownerToken().equals(result.holder().ownerToken())) {
+            // this node's release of the job's previous run, sent before this acquire, had not run yet (its script
+            // was retried after a NOSCRIPT): once it is answered the job is free, or held by another node
+            releases.awaitInFlight(r.job(), r.lease());
+            result = acquireRun(r, mode, false);
+        }
+        return result;
     }
 
     private AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode, boolean judgedAgain) {
         JobId job = r.job();
-        // this node's release of the job still in flight goes first (RedisRunReleases.releaseAsync); after a
-        // lease duration the lease it frees has expired anyway
-        releases.awaitInFlight(job, r.lease());
+        // this node's release of the job still in flight is not awaited: sent on the same connection before this
+        // acquire, Redis runs it first (RedisRunReleases.releaseAsync; the rare exception is asked again above)
         long[] acked = {Long.MAX_VALUE};
         String seenEpoch = epochs.lastSeen(job); // after a recent loss a job this node never saw may have run before it:
         String lastEpoch = seenEpoch.isEmpty() && lossWindows.recentLoss(job) ? "0" : seenEpoch;

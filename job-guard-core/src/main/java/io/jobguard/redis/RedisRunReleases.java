@@ -41,8 +41,12 @@ final class RedisRunReleases {
     private final ScriptRunner scripts;
     private final KeySchema keys;
     private final ReleaseNotifications notifications;
+    /** A release sent by {@link #releaseAsync} and not answered yet: the lease's owner token and the reply. */
+    record InFlight(String ownerToken, CompletableFuture<Long> reply) {
+    }
+
     /** Releases sent by {@link #releaseAsync} and not answered yet, by job (at most one per job). */
-    private final Map<JobId, CompletableFuture<Long>> inFlight = new ConcurrentHashMap<>();
+    private final Map<JobId, InFlight> inFlight = new ConcurrentHashMap<>();
 
     RedisRunReleases(ScriptRunner scripts, KeySchema keys, ReleaseNotifications notifications) {
         this.scripts = scripts;
@@ -62,9 +66,10 @@ final class RedisRunReleases {
      * On a Lettuce factory that shares its connection (the default), the release is written to that
      * connection and its reply awaited by nobody on the caller's thread: Redis executes it before every
      * later command through the factory. Only a NOSCRIPT retry ({@link LettuceRelease#evalsha}) can go out
-     * after a later command, so this node's next acquire of the job, and its reads of the job's lease, history
-     * and run record, first wait for a release of the job still in flight ({@link #awaitInFlight}) and always
-     * see it. Elsewhere (Jedis, a factory with dedicated connections) it is the synchronous {@link #release},
+     * after a later command, so this node's reads of the job's lease, history and run record first wait for a
+     * release of the job still in flight ({@link #awaitInFlight}) and always see it, and its next acquire of the
+     * job, sent at once, is asked again after that release when Redis answered that the lease being released
+     * still holds the job ({@link #inFlight}). Elsewhere (Jedis, a factory with dedicated connections) it is the synchronous {@link #release},
      * already completed.
      */
     CompletionStage<Boolean> releaseAsync(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
@@ -85,8 +90,9 @@ final class RedisRunReleases {
             return CompletableFuture.failedFuture(RedisLeaseStore.failed(what, e));
         }
         JobId job = r.job();
-        inFlight.put(job, reply);
-        reply.whenComplete((released, failure) -> inFlight.remove(job, reply));
+        InFlight sent = new InFlight(r.ownerToken(), reply);
+        inFlight.put(job, sent);
+        reply.whenComplete((released, failure) -> inFlight.remove(job, sent));
         return reply.handle((released, failure) -> {
             if (failure != null) {
                 throw RedisLeaseStore.failed(what, failure instanceof CompletionException && failure.getCause() != null
@@ -104,18 +110,29 @@ final class RedisRunReleases {
      * release on the connection. A failed or timed-out release ends the wait too (its lease expires by TTL).
      */
     void awaitInFlight(JobId job, Duration bound) {
-        CompletableFuture<Long> pending = inFlight.get(job);
-        if (pending == null || pending.isDone()) {
+        InFlight pending = inFlight.get(job);
+        if (pending == null || pending.reply().isDone()) {
             return;
         }
         try {
-            pending.get(Math.max(1, bound.toMillis()), TimeUnit.MILLISECONDS);
+            pending.reply().get(Math.max(1, bound.toMillis()), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             // the release failed or did not answer in time: counted where it is handled (RunLifecycle);
             // the acquire goes ahead and meets the lease as Redis has it
         }
+    }
+
+    /**
+     * This node's release of the job still in flight (sent, not answered yet): an acquire sent after it meets that
+     * release's lease only when the release went out again after it (a NOSCRIPT retry).
+     *
+     * @param job the job
+     * @return the release's owner token and reply, or {@code null} when none is in flight
+     */
+    InFlight inFlight(JobId job) {
+        return inFlight.get(job);
     }
 
     /** {@link #awaitInFlight} before a read of the job's lease, history or run record. */

@@ -28,6 +28,12 @@ public final class Admission {
         return admission;
     }
 
+    /** This refusal with the store's answer, for {@link MissedFireTimes} (the fire times refused with it after a loss). */
+    Admission withRecovery(io.jobguard.store.AcquireResult found) {
+        this.recovery = found;
+        return this;
+    }
+
     /** The store's recovery answer, or null. */
     io.jobguard.store.AcquireResult recovery() {
         return recovery;

@@ -165,7 +165,9 @@ public final class JobGuard implements AutoCloseable {
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     case HISTORY_LOST:
                         warnings.historyLost(job, nominalFireTime, result.holder(), result.retryAfter());
-                        return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null);
+                        // with the fire times refused with it that this node reports (MissedFireTimes), if any
+                        return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null)
+                                .withRecovery(result.record() != null ? result : null);
                     case PAUSED:
                         return refuse(job, nominalFireTime, RunOutcome.PAUSED, null, started, null);
                     default:
@@ -387,7 +389,9 @@ public final class JobGuard implements AutoCloseable {
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
     void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
-        runs.recordOutcome(job, fireTime, outcome);
+        if (outcome != RunOutcome.HISTORY_LOST) { // recorded by refused(...)
+            runs.recordOutcome(job, fireTime, outcome);
+        }
         runs.refused(job, fireTime, outcome, null, 0, null);
     }
 

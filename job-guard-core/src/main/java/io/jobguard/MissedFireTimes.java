@@ -38,9 +38,11 @@ import java.util.function.Supplier;
  * A regular firing with nothing to recover costs the same single round trip as
  * {@link JobGuard#admit(JobOptions, Instant)}: the checks run inside the acquire script. Fire times
  * refused as {@link RunOutcome#HISTORY_LOST} are never caught up or retried (the store lost the
- * record that could tell). {@link #recover(JobOptions, RecoveryOptions, Runnable)} does the same at
- * a node's start, so that a fire time missed during a cluster-wide outage runs when the first node
- * comes back. On one node the recovery of a job has one owner: every instance of an engine takes
+ * record that could tell); after such a loss the fire times nobody handled before the refused one
+ * (those of an outage, every node's firing failed) are reported {@link RunOutcome#HISTORY_LOST} too, by
+ * the node whose call moved the store's run record over them, and later fire times are caught up as
+ * usual. {@link #recover(JobOptions, RecoveryOptions, Runnable)} does the same at a node's start,
+ * so that a fire time missed during a cluster-wide outage runs when the first node comes back. On one node the recovery of a job has one owner: every instance of an engine takes
  * the same per-job lock for {@link #admit} and {@link #recover}, so a node's firings, its start-up
  * pass and its background pass handle a job's missed fire times one at a time and never lose one to
  * each other. Thread-safe.
@@ -104,9 +106,15 @@ public final class MissedFireTimes {
                 return admission;
             }
             switch (found.status()) {
+                case HISTORY_LOST -> {
+                    // refused after a loss; the store moved the record over it from fire times nobody handled
+                    reportLost(job, recovery, found.record().handled(), nominalFireTime);
+                    return admission;
+                }
                 case RETRY -> retry(job, found.record().started(), found.record().attempt(), body);
                 case ABANDONED -> abandoned(job, recovery, found.record().started(), found.record().attempt());
-                case CATCH_UP -> catchUp(job, recovery, found.record().handled(), nominalFireTime, false, body);
+                case CATCH_UP -> catchUp(job, recovery, found.record().handled(), nominalFireTime, false,
+                        found.acquiredAt(), body);
                 default -> {
                     return guard.admit(job, nominalFireTime);
                 }
@@ -178,7 +186,7 @@ public final class MissedFireTimes {
         }
         Instant upTo = guard.config().clock().instant().minus(guard.config().skewTolerance());
         if (recovery.schedule() != null && record.handled().isBefore(upTo)) {
-            return catchUp(job, recovery, record.handled(), upTo, true, body);
+            return catchUp(job, recovery, record.handled(), upTo, true, null, body);
         }
         return true;
     }
@@ -259,31 +267,43 @@ public final class MissedFireTimes {
 
     /**
      * The fire times after {@code handled} and before {@code end} (or at it, if inclusive): those in
-     * the window run or are reported as the policy says.
+     * the window run or are reported as the policy says; those before {@code lostUntil} (after a loss of the store's
+     * history, null if none) are refused and reported {@link RunOutcome#HISTORY_LOST}, never run nor reported missed.
      *
      * @return false if the store could not be reached for one of them (they wait for the next look)
      */
     private boolean catchUp(JobOptions job, RecoveryOptions recovery, Instant handled, Instant end, boolean inclusive,
-                            Runnable body) {
+                            Instant lostUntil, Runnable body) {
         FireTimeSchedule schedule = recovery.schedule();
         if (schedule == null) {
             return true;
         }
         Instant windowStart = windowStart(recovery);
         List<Instant> missed = new ArrayList<>();
+        List<Instant> lost = new ArrayList<>();
         int outside = 0;
         Instant next = schedule.next(handled);
         for (int steps = 0; next != null && steps < MAX_STEPS
                 && (next.isBefore(end) || (inclusive && next.equals(end))); steps++) {
             if (next.isBefore(windowStart)) {
                 outside++;
+            } else if (lostUntil != null && next.isBefore(lostUntil)) {
+                lost.add(next);
             } else {
                 missed.add(next);
             }
             next = schedule.next(next);
         }
         if (missed.isEmpty()) {
-            return true;
+            if (lost.isEmpty()) {
+                return true;
+            }
+            // only refused ones: the node that declares them handled (one in the cluster) reports them
+            Admission claim = guard.admit(job, lost.get(lost.size() - 1), AcquireMode.miss(handled));
+            if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
+                reportLost(job, recovery, lost, outside);
+            }
+            return !unreachable(claim);
         }
         int runs = switch (recovery.misfirePolicy()) {
             case SKIP -> 0;
@@ -296,6 +316,7 @@ public final class MissedFireTimes {
             Instant last = missed.get(missed.size() - 1);
             Admission claim = guard.admit(job, last, AcquireMode.miss(handled));
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
+                reportLost(job, recovery, lost, 0);
                 reportMissed(job, recovery, skipped, outside);
             }
             return !unreachable(claim);
@@ -303,6 +324,15 @@ public final class MissedFireTimes {
         Instant before = handled;
         for (Instant fireTime : toRun) {
             Admission admission = guard.admit(job, fireTime, AcquireMode.catchUp(before));
+            AcquireResult refused = admission.recovery();
+            if (!admission.granted() && refused != null && refused.status() == AcquireResult.Status.HISTORY_LOST) {
+                // refused after a loss, and this node moved the record over it: it reports the fire times before it
+                // that it passed over (refused with it) and goes on with the next
+                // (at the first step the fire times the policy skips are among them)
+                reportLost(job, recovery, refused.record().handled(), fireTime);
+                before = fireTime;
+                continue;
+            }
             if (!admission.granted()) {
                 // another node handles these fire times (SUPERSEDED, ALREADY_RAN), or the job is busy or
                 // the store unreachable: the record keeps the gap for the next firing
@@ -312,7 +342,8 @@ public final class MissedFireTimes {
                 return !unreachable(admission);
             }
             if (before == handled) {
-                // this node won the first catch-up: it alone reports the fire times the policy skips
+                // this node won the first catch-up: it alone reports the fire times the policy skips, and those refused
+                reportLost(job, recovery, lost, 0);
                 reportMissed(job, recovery, skipped, outside);
             }
             log.info("job-guard: job '{}' T={} node={} missed fire time CAUGHT_UP ({}), {} late", job.name(),
@@ -338,6 +369,45 @@ public final class MissedFireTimes {
                         : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
         for (Instant fireTime : missed) {
             guard.report(job, fireTime, RunOutcome.MISSED);
+        }
+    }
+
+    /**
+     * Reports the fire times after {@code after} and before {@code refused} (in the catch-up window) as
+     * {@link RunOutcome#HISTORY_LOST}: the store refused them with {@code refused} after it lost the job's history, and
+     * this node is the one that moved the run record over them. They are never run.
+     */
+    private void reportLost(JobOptions job, RecoveryOptions recovery, Instant after, Instant refused) {
+        FireTimeSchedule schedule = recovery.schedule();
+        if (schedule == null) {
+            return;
+        }
+        Instant windowStart = windowStart(recovery);
+        List<Instant> lost = new ArrayList<>();
+        int outside = 0;
+        Instant next = schedule.next(after);
+        for (int steps = 0; next != null && next.isBefore(refused) && steps < MAX_STEPS; steps++) {
+            if (next.isBefore(windowStart)) {
+                outside++;
+            } else {
+                lost.add(next);
+            }
+            next = schedule.next(next);
+        }
+        reportLost(job, recovery, lost, outside);
+    }
+
+    /** Reports {@code lost} as refused after the store lost the job's history (and counts {@code outside} older ones). */
+    private void reportLost(JobOptions job, RecoveryOptions recovery, List<Instant> lost, int outside) {
+        if (lost.isEmpty() && outside == 0) {
+            return;
+        }
+        log.warn("job-guard: job '{}' node={} {} fire time(s) HISTORY_LOST, refused after the store lost the job's "
+                        + "history (nobody can tell whether they ran before it; they are never run): {}{}", job.name(),
+                guard.config().nodeId(), lost.size() + outside, lost, outside == 0 ? ""
+                        : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
+        for (Instant fireTime : lost) {
+            guard.report(job, fireTime, RunOutcome.HISTORY_LOST);
         }
     }
 

@@ -19,6 +19,7 @@ final class HistoryEpochs {
 
     private final Map<JobId, String> seen = new ConcurrentHashMap<>();
     private final Map<JobId, Long> tokens = new ConcurrentHashMap<>();
+    private final Map<JobId, Long> handled = new ConcurrentHashMap<>();
 
     String lastSeen(JobId job) {
         return seen.getOrDefault(job, "");
@@ -37,6 +38,24 @@ final class HistoryEpochs {
     void sawToken(JobId job, long token) {
         if (token > 0) {
             tokens.merge(job, token, Math::max);
+        }
+    }
+
+    /**
+     * The latest fire time this node saw handled for the job ({@code ""} if none): the acquire script restores the
+     * job's run record from it when a loss took the record, so that the fire times after it are not lost in silence.
+     */
+    String handled(JobId job) {
+        Long millis = handled.get(job);
+        return millis == null ? "" : Long.toString(millis);
+    }
+
+    /** Records an acquire's answer: granted, taken before, refused after a loss or declared missed handle the fire time. */
+    void answered(JobId job, String status, Instant fireTime) {
+        switch (status) {
+            case "ACQUIRED", "ALREADY_RAN", "HISTORY_LOST", "MISSED" -> handled.merge(job, fireTime.toEpochMilli(), Math::max);
+            default -> {
+            }
         }
     }
 

@@ -60,7 +60,9 @@ final class RecoveryArguments {
             case RETRY, ABANDONED -> new RunRecord(first, first, (int) ScriptRunner.number(reply.get(2)), null);
             default -> new RunRecord(first, null, 1, null);
         };
-        return new AcquireResult(parsed, -1, null, null, null, record);
+        // CATCH_UP after a loss: the fire times before 'lostUntil' are refused (HISTORY_LOST), never caught up
+        String lostUntil = parsed == AcquireResult.Status.CATCH_UP && reply.size() > 3 ? ScriptRunner.text(reply.get(2)) : "";
+        return new AcquireResult(parsed, -1, instant(lostUntil), null, null, record);
     }
 
     /** The run record from its hash, empty if it has no handled fire time. */

@@ -176,7 +176,8 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
                         Long.toString(window.millis()), epochs.highestToken(job),
                         RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
                         RecoveryArguments.mode(mode), Long.toString(RUN_RECORD_TTL.toMillis()),
-                        Long.toString(configuredWindow), window.anchor() < 0 ? "" : Long.toString(window.anchor())),
+                        Long.toString(configuredWindow), window.anchor() < 0 ? "" : Long.toString(window.anchor()),
+                        epochs.handled(job)),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
@@ -185,6 +186,10 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         String epoch = ScriptRunner.text(reply.get(reply.size() - 1));
         epochs.saw(job, epoch);
         String status = ScriptRunner.text(reply.get(0));
+        if (!"HISTORY_LOST".equals(status) || epoch.equals(lastEpoch)) {
+            // a refusal by the first call that meets an unknown epoch is judged again below: it handles nothing yet
+            epochs.answered(job, status, r.nominalFireTime());
+        }
         lossWindows.replied(job, epoch, status, "HISTORY_LOST".equals(status) ? ScriptRunner.number(reply.get(2)) : -1);
         if ("HISTORY_LOST".equals(status) && !judgedAgain && !epoch.equals(lastEpoch) && fleetLeads.awaitRepublication(job, epoch)) {
             // this node just learned of the loss: judged with the fleet's leads once they are re-published
@@ -207,8 +212,11 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
             return recovery;
         }
         if ("HISTORY_LOST".equals(status)) {
-            return AcquireResult.refused(AcquireResult.Status.HISTORY_LOST,
-                    HistoryEpochs.record(ScriptRunner.text(reply.get(1))), lossWindows.refusalLeft(job));
+            // the fire times after 'after' and before this one were refused with it, and this caller reports them
+            String after = reply.size() > 4 ? ScriptRunner.text(reply.get(3)) : "";
+            return new AcquireResult(AcquireResult.Status.HISTORY_LOST, -1, null,
+                    HistoryEpochs.record(ScriptRunner.text(reply.get(1))), lossWindows.refusalLeft(job),
+                    after.isEmpty() ? null : new RunRecord(Instant.ofEpochMilli(Long.parseLong(after)), null, 1, null));
         }
         Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
         LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);

@@ -10,13 +10,17 @@ import java.util.Objects;
  * @param status       what happened
  * @param fencingToken for {@link Status#ACQUIRED}: strictly greater than every token handed out
  *                     before for this job (-1 when the store has no fencing)
- * @param acquiredAt   for {@link Status#ACQUIRED}: when, by the store's clock (null if unknown)
+ * @param acquiredAt   for {@link Status#ACQUIRED}: when, by the store's clock (null if unknown); for
+ *                     {@link Status#CATCH_UP} after the store lost the job's history: the fire time from which
+ *                     fire times are no longer refused ({@link Status#HISTORY_LOST}), null otherwise
  * @param holder       for the refusals: who holds the marker or the lease, if known
  * @param retryAfter   for {@link Status#BUSY} and {@link Status#COOLDOWN}: time until the blocking
  *                     lease or cool-down expires by itself, if known; for {@link Status#HISTORY_LOST}: time
  *                     until the fire times are no longer refused (by the store's clock), if known
  * @param record       for the recovery statuses ({@link Status#CATCH_UP}, {@link Status#RETRY},
- *                     {@link Status#ABANDONED}): what the store's run record said, else null
+ *                     {@link Status#ABANDONED}): what the store's run record said; for {@link Status#HISTORY_LOST}:
+ *                     when not null, the fire times after its {@code handled} and before the request's were refused
+ *                     with it (the store moved the record over them) and the caller reports them; else null
  */
 public record AcquireResult(Status status, long fencingToken, Instant acquiredAt, LeaseRecord holder,
                             Duration retryAfter, RunRecord record) {

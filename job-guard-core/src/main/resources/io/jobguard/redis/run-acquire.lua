@@ -23,16 +23,24 @@
 -- ARGV[15] with ARGV[8], when the epoch is the one in ARGV[7]: the Redis time no earlier than the loss the window
 --          counts from, if earlier than the epoch's creation (the fleet's leads hash was re-created by the same
 --          loss, LossWindows.java); '' = the epoch's creation
+-- ARGV[16] the latest fire time this node saw handled for the job (epoch millis: granted, taken before, refused
+--          HISTORY_LOST or declared missed), '' if none: restores the run record's s after a loss took it
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
 --   {'ALREADY_RAN', markerValue, markerPttl, epoch}       the fire time was taken before
---   {'HISTORY_LOST', epochValue, refusedUntilMillis, epoch}  the store lost the job's history
---                                                  after T may have run; T is never run
+--   {'HISTORY_LOST', epochValue, refusedUntilMillis, after, epoch}  the store lost the job's history
+--                                                  after T may have run; T is never run. after: '' or the
+--                                                  record's s before this call: the fire times after it and
+--                                                  before T are refused with T, and this caller reports them
 --   {'BUSY', leaseValue, leasePttl, epoch}                another run holds the lease
 --   {'COOLDOWN', cooldownValue, cooldownPttl, epoch}      the fixed-delay gap is still running
---   {'CATCH_UP', s, '', epoch}         gap check: no fire time at or after ARGV[10] was handled (the
---                                      record's s is older); nothing was written
+--   {'CATCH_UP', s, lostUntil, epoch}  gap check: no fire time at or after ARGV[10] was handled (the
+--                                      record's s is older); nothing was written but, after a loss,
+--                                      the record restored from ARGV[16]. lostUntil: '' or, after a loss,
+--                                      the fire time from which fire times are no longer refused
+--                                      (HISTORY_LOST): the caller reports the earlier ones of the gap
+--                                      as refused, never as missed, and catches up none of them
 --   {'RETRY', st, a, epoch}            delivery 'least': the run of fire time st (attempt a) started,
 --                                      never completed and its lease is gone; nothing was written
 --   {'ABANDONED', st, a, epoch}        the same under 'most' (or attempts used up): reported once
@@ -50,6 +58,15 @@
 -- m = the latest fire time declared missed or run as a catch-up: a regular firing at or before m that
 -- finds no marker is refused as ALREADY_RAN (holder 'declared-missed'), so a node whose clock lags by
 -- more than the skew tolerance does not run a fire time the cluster already settled.
+--
+-- After a loss (a 'lost' epoch) the record keeps the same invariant, s moving only over fire times that were
+-- handled, refused ones included, so that no fire time of the loss is lost in silence. Only recovery calls (a
+-- gap check in ARGV[10], or a catch-up) touch it: when the loss took the record (no s), s is restored from the
+-- caller's memory (ARGV[16]); a refused fire time T (T < loss + window) moves s to T, and when s had not reached
+-- the fire time before T (ARGV[10]; for a catch-up, s is the one the caller saw, else SUPERSEDED), the fire times
+-- in between are refused with T and the reply names where they start (after), so the one caller that moved s
+-- reports them. A fire time from loss + window on meets the gap check as usual: CATCH_UP from the restored s (a
+-- restore is written whatever the reply; it is the only write of a CATCH_UP, BUSY or COOLDOWN reply).
 --
 -- The epoch (no TTL, '<created millis>|new' or '<created millis>|lost') tells a store that kept its
 -- history from one that lost it (restart without persistence, FLUSHALL, failover to a replica that
@@ -208,6 +225,7 @@ if marker and not retrying then
   end
   return {'ALREADY_RAN', marker, redis.call('PTTL', KEYS[2]), created}
 end
+local lostUntil = ''
 if kind == 'lost' then
   local known = created == ARGV[7]
   local window = (ARGV[14] ~= nil and ARGV[14] ~= '' and not known) and ARGV[14] or ARGV[8]
@@ -216,8 +234,41 @@ if kind == 'lost' then
     from = math.min(from, tonumber(ARGV[15]))
   end
   local refusedUntil = from + tonumber(window)
-  if tonumber(ARGV[3]) < refusedUntil then
-    return {'HISTORY_LOST', epoch, refusedUntil, created}
+  -- The run record after a loss (see the header): a recovery call (gap check or catch-up) restores a record the
+  -- loss took from the caller's memory (ARGV[16]), and a refusal moves s over the fire time it refuses.
+  -- not on the first call that meets an epoch the node did not know: its window is the configured one and the node
+  -- asks again with its judged one (RedisLeaseStore); a wider window must not move s over fire times that may run
+  local judged = known or ARGV[14] == nil or ARGV[14] == ''
+  local recovering = (ARGV[10] ~= '' or mode == 'catchup') and judged
+  if recovering then
+    lostUntil = string.format('%d', refusedUntil)
+  end
+  local restored = false
+  if recovering and not recS and ARGV[16] ~= nil and ARGV[16] ~= '' then
+    recS = tonumber(ARGV[16])
+    rec[1] = ARGV[16]
+    restored = true
+  end
+  if T < refusedUntil then
+    if mode == 'catchup' and rec[1] ~= modeArg then
+      return {'SUPERSEDED', rec[1] or '', '', created}
+    end
+    local after = ''
+    if recovering and (not recS or T > recS) then
+      if recS and (mode == 'catchup' or recS < tonumber(ARGV[10])) then
+        after = rec[1]
+      end
+      redis.call('HSET', KEYS[7], 's', ARGV[3])
+      redis.call('PEXPIRE', KEYS[7], ARGV[13])
+    elseif restored then
+      redis.call('HSET', KEYS[7], 's', ARGV[16])
+      redis.call('PEXPIRE', KEYS[7], ARGV[13])
+    end
+    return {'HISTORY_LOST', epoch, refusedUntil, after, created}
+  end
+  if restored then
+    redis.call('HSET', KEYS[7], 's', ARGV[16])
+    redis.call('PEXPIRE', KEYS[7], ARGV[13])
   end
 end
 if lease and owner(lease) ~= ARGV[1] then
@@ -244,7 +295,7 @@ if mode == nil and ARGV[11] ~= '' and recSt and recSt < T and recC < recSt and r
   return {'ABANDONED', recSt, recA, created}
 end
 if mode == nil and ARGV[10] ~= '' and recS and recS < tonumber(ARGV[10]) then
-  return {'CATCH_UP', recS, '', created}
+  return {'CATCH_UP', recS, lostUntil, created}
 end
 
 -- The fencing token: see the header.

@@ -3,8 +3,6 @@ package io.jobguard.redis;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.store.AcquireResult;
-import io.jobguard.store.JobId;
-import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -17,8 +15,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
+import static io.jobguard.redis.LossProbes.JOB;
+import static io.jobguard.redis.LossProbes.awaitRedis;
+import static io.jobguard.redis.LossProbes.take;
+import static io.jobguard.redis.LossProbes.twoNodesOnTime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -30,9 +31,6 @@ import static org.awaitility.Awaitility.await;
  */
 @WithRedis
 class ClusterLossWindowIT {
-
-    private static final Duration CONFIGURED = Duration.ofMinutes(1);
-    private static final JobId JOB = new JobId("loss", "report");
 
     private final RedisClusterProcess cluster;
     private final LettuceConnectionFactory connectionFactory;
@@ -59,16 +57,6 @@ class ClusterLossWindowIT {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgtest");
         stores.add(store);
         return store;
-    }
-
-    private static AcquireResult.Status take(RedisLeaseStore store, String node, Instant fireTime) {
-        RunLeaseRequest request = new RunLeaseRequest(JOB, fireTime, UUID.randomUUID().toString(), node,
-                Duration.ofSeconds(5), Duration.ofMinutes(5), 0, CONFIGURED);
-        AcquireResult.Status status = store.acquireRun(request).status();
-        if (status == AcquireResult.Status.ACQUIRED) {
-            assertThat(store.releaseRun(request, Duration.ZERO)).isTrue();
-        }
-        return status;
     }
 
     /** The master that owns the job's slot: the one that answers for its key without a redirection. */
@@ -109,19 +97,6 @@ class ClusterLossWindowIT {
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
                 .until(() -> String.valueOf(master.call("HGET", hash, "~lineage")).endsWith("|lost"));
         return Instant.ofEpochMilli(Long.parseLong(String.valueOf(master.call("HGET", hash, "~lineage")).split("\\|")[0]));
-    }
-
-    private static void awaitRedis(RedisLeaseStore store, Instant t) {
-        await().atMost(Duration.ofSeconds(15)).ignoreExceptions().until(() -> store.serverTime().isAfter(t));
-    }
-
-    /** A and B, on time, take a fire time each and read the fleet for a few intervals. */
-    private void twoNodesOnTime(RedisLeaseStore a, RedisLeaseStore b) {
-        Instant now = a.serverTime();
-        assertThat(take(a, "a", now)).isEqualTo(AcquireResult.Status.ACQUIRED);
-        assertThat(take(b, "b", now.plusMillis(500))).isEqualTo(AcquireResult.Status.ACQUIRED);
-        Instant read = now.plusMillis(3 * FleetLeads.INTERVAL_MILLIS);
-        await().atMost(Duration.ofSeconds(5)).until(() -> a.serverTime().isAfter(read));
     }
 
     /** Restarts the job's master without its data and waits until the cluster serves the job's slot again. */

@@ -14,9 +14,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.jobguard.redis.LossProbes.CONFIGURED;
+import static io.jobguard.redis.LossProbes.awaitRedis;
+import static io.jobguard.redis.LossProbes.take;
+import static io.jobguard.redis.LossProbes.twoNodesOnTime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,9 +32,6 @@ import static org.awaitility.Awaitility.await;
  */
 @WithRedis
 class FleetLeadsIT {
-
-    private static final Duration CONFIGURED = Duration.ofMinutes(1);
-    private static final JobId JOB = new JobId("loss", "report");
 
     private final RedisServerProcess redis;
     private final LettuceConnectionFactory connectionFactory;
@@ -59,36 +59,12 @@ class FleetLeadsIT {
         return store;
     }
 
-    private static AcquireResult.Status take(RedisLeaseStore store, String node, Instant fireTime) {
-        RunLeaseRequest request = new RunLeaseRequest(JOB, fireTime, UUID.randomUUID().toString(), node,
-                Duration.ofSeconds(5), Duration.ofMinutes(5), 0, CONFIGURED);
-        AcquireResult.Status status = store.acquireRun(request).status();
-        if (status == AcquireResult.Status.ACQUIRED) {
-            assertThat(store.releaseRun(request, Duration.ZERO)).isTrue();
-        }
-        return status;
-    }
-
     /** Waits until the nodes' publications re-created the leads hash after a loss; returns its re-creation. */
     private Instant recreated() {
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
                 .until(() -> String.valueOf(redis.call("HGET", "jgtest:leads", "~lineage")).endsWith("|lost"));
         return Instant.ofEpochMilli(Long.parseLong(String.valueOf(redis.call("HGET", "jgtest:leads", "~lineage"))
                 .split("\\|")[0]));
-    }
-
-    /** Waits until Redis' clock has passed {@code t}. */
-    private static void awaitRedis(RedisLeaseStore store, Instant t) {
-        await().atMost(Duration.ofSeconds(15)).until(() -> store.serverTime().isAfter(t));
-    }
-
-    /** A takes a fire time on time and has read the fleet (B, on time too) for a few intervals. */
-    private void twoNodesOnTime(RedisLeaseStore a, RedisLeaseStore b) {
-        Instant now = a.serverTime();
-        assertThat(take(a, "a", now)).isEqualTo(AcquireResult.Status.ACQUIRED);
-        assertThat(take(b, "b", now.plusMillis(500))).isEqualTo(AcquireResult.Status.ACQUIRED);
-        Instant read = now.plusMillis(3 * FleetLeads.INTERVAL_MILLIS);
-        await().atMost(Duration.ofSeconds(5)).until(() -> a.serverTime().isAfter(read));
     }
 
     /**

@@ -5,8 +5,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.jobguard.store.AcquireResult;
-import io.jobguard.store.JobId;
-import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -17,8 +15,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 
+import static io.jobguard.redis.LossProbes.awaitRedis;
+import static io.jobguard.redis.LossProbes.take;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -30,9 +29,6 @@ import static org.awaitility.Awaitility.await;
  */
 @WithRedis
 class MeasuredLossWindowIT {
-
-    private static final Duration CONFIGURED = Duration.ofMinutes(1);
-    private static final JobId JOB = new JobId("loss", "report");
 
     private final RedisServerProcess redis;
     private final LettuceConnectionFactory connectionFactory;
@@ -59,22 +55,6 @@ class MeasuredLossWindowIT {
         b.close();
         c.close();
         connectionFactory.destroy();
-    }
-
-    /** Takes the fire time and, when granted, ends the run at once (one run lease per job). */
-    private static AcquireResult.Status take(RedisLeaseStore store, String node, Instant fireTime) {
-        RunLeaseRequest request = new RunLeaseRequest(JOB, fireTime, UUID.randomUUID().toString(), node,
-                Duration.ofSeconds(5), Duration.ofMinutes(5), 0, CONFIGURED);
-        AcquireResult.Status status = store.acquireRun(request).status();
-        if (status == AcquireResult.Status.ACQUIRED) {
-            assertThat(store.releaseRun(request, Duration.ZERO)).isTrue();
-        }
-        return status;
-    }
-
-    /** Waits until Redis' clock has passed {@code t}. */
-    private static void awaitRedis(RedisLeaseStore store, Instant t) {
-        await().atMost(Duration.ofSeconds(15)).until(() -> store.serverTime().isAfter(t));
     }
 
     /**

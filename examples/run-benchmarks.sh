@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every benchmark of docs/benchmarks.md, then its charts and tables, with one command (issue 19):
-#   bash examples/run-benchmarks.sh           # the published run, about 25 minutes on 2 cores
+#   bash examples/run-benchmarks.sh           # the published run, about 30 minutes on 2 cores
 #   bash examples/run-benchmarks.sh --quick   # smaller sizes and fewer rounds, a few minutes
 # Writes docs/benchmarks/data/*.csv, docs/benchmarks/*.png and the generated tables of
 # docs/benchmarks.md. Needs: JDK 17+, Maven, redis-server and redis-cli on PATH.
@@ -17,6 +17,8 @@ log() { printf '\n[benchmarks] %s\n' "$*"; }
 if $quick; then
   log "firing: 5 rounds x 1,000 firings"
   ROUNDS=5 FIRINGS=1000 "$bench/run-firing-bench.sh"
+  log "firing across a link adding 0.5 ms per round trip: 3 rounds x (300 back to back + 50 a period apart)"
+  SKIP_BUILD=1 ROUNDS=3 FIRINGS=300 "$bench/run-firing-bench.sh" --link-delay-ms 0.5 --apart-firings 50
   log "batch time vs N (and the JMH tables): short settings"
   SIZES=10,100,1000,3000 "$bench/run-batch-bench.sh"
   log "batch on 1 vs 3 masters: 100 batches per layout"
@@ -26,6 +28,8 @@ if $quick; then
 else
   log "firing: 21 rounds x 1,000 firings"
   ROUNDS=21 FIRINGS=1000 "$bench/run-firing-bench.sh"
+  log "firing across a link adding 0.5 ms per round trip: 11 rounds x (500 back to back + 100 a period apart)"
+  SKIP_BUILD=1 ROUNDS=11 FIRINGS=500 "$bench/run-firing-bench.sh" --link-delay-ms 0.5 --apart-firings 100
   log "batch time vs N (and the JMH tables)"
   "$bench/run-batch-bench.sh"
   log "batch on 1 vs 3 masters: 1,000 batches per layout"

@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A TCP proxy on a free loopback port for fault tests: slow links, stalled connections, lost replies
@@ -27,13 +28,19 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Every accepted client connection becomes a {@link Link} to the target. Each link forwards the two
  * directions independently, in the {@link Mode} the link is in: {@link Mode#FORWARD} (after the
- * proxy-wide {@linkplain #delay(Duration) delay}), {@link Mode#PAUSE} (bytes are read and held, and
- * delivered in order on {@link #resume()}: a stall, as a frozen router would cause), {@link Mode#BLACKHOLE}
+ * proxy-wide {@linkplain #delay(Duration, Duration) delay} of that direction), {@link Mode#PAUSE} (bytes
+ * are read and held, and delivered in order on {@link #resume()}: a stall, as a frozen router would cause),
+ * {@link Mode#BLACKHOLE}
  * (bytes are read and discarded both ways: a partition in which the client's writes still succeed), or
  * {@link Mode#DROP_REPLIES} (requests reach the server, its replies are discarded: a lost reply). The
  * proxy-wide operations set the mode of every open link and of links accepted later; the methods of
  * {@link Link} change one link only, which is how a test stalls one connection while others keep working.
  * {@link #dropConnections()} closes every open link (the client sees the connection end).
+ *
+ * <p>A delay holds each chunk of bytes until that long after the proxy read it, so chunks in flight overlap
+ * as on a real link (a delay adds latency, not a limit on throughput). A delay below a millisecond is not
+ * rounded up to one: the writer parks until shortly before the chunk is due and spins the rest, which costs
+ * CPU only while a chunk is that close to due. The proxy's own thread hand-offs still add to every delay.
  *
  * <p>Mode changes take effect at once, also for bytes already read and not yet written. Threads are daemon
  * threads; {@link #close()} stops them and closes every socket. Thread-safe.
@@ -53,6 +60,10 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     private static final int BUFFER_SIZE = 16 * 1024;
+    /** Waits longer than this wait on the lock (mode changes wake them); shorter ones park. */
+    private static final long LOCK_WAIT_ABOVE_NANOS = 3_000_000;
+    /** The last stretch of a wait is spun: a park can overshoot by the OS timer slack (about 50 µs on Linux). */
+    private static final long SPIN_NANOS = 80_000;
     private static final AtomicInteger PROXY_IDS = new AtomicInteger();
 
     private final String targetHost;
@@ -64,7 +75,8 @@ public final class TcpProxy implements AutoCloseable {
     private final AtomicLong accepted = new AtomicLong();
     private final Object lock = new Object();
     private Mode defaultMode = Mode.FORWARD;
-    private long delayNanos;
+    private long toServerDelayNanos;
+    private long toClientDelayNanos;
     private volatile byte[] pauseMarker;
     private volatile boolean closed;
 
@@ -113,16 +125,29 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     /**
-     * Delays every chunk of bytes by this much, in both directions, on every link (open and later).
+     * Delays every chunk of bytes by this much, in both directions, on every link (open and later): a
+     * round trip takes {@code 2 * delay} longer.
      *
      * @param delay the delay; zero for none
      */
     public void delay(Duration delay) {
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("delay must not be negative: " + delay);
+        delay(delay, delay);
+    }
+
+    /**
+     * Delays every chunk of bytes by the delay of its direction, on every link (open and later): a round
+     * trip takes {@code toServer + toClient} longer.
+     *
+     * @param toServer the delay of the bytes the client sends; zero for none
+     * @param toClient the delay of the bytes the server sends; zero for none
+     */
+    public void delay(Duration toServer, Duration toClient) {
+        if (toServer.isNegative() || toClient.isNegative()) {
+            throw new IllegalArgumentException("delays must not be negative: " + toServer + ", " + toClient);
         }
         synchronized (lock) {
-            delayNanos = delay.toNanos();
+            toServerDelayNanos = toServer.toNanos();
+            toClientDelayNanos = toClient.toNanos();
             lock.notifyAll();
         }
     }
@@ -441,7 +466,7 @@ public final class TcpProxy implements AutoCloseable {
                     if (chunk == Chunk.END) {
                         break;
                     }
-                    if (!awaitDeliverable(chunk)) {
+                    if (!awaitDeliverable(chunk, toServer)) {
                         break;
                     }
                     Mode now = mode;
@@ -462,22 +487,41 @@ public final class TcpProxy implements AutoCloseable {
             close();
         }
 
-        /** Waits while paused and until the chunk's delay has passed; false if the link closed meanwhile. */
-        private boolean awaitDeliverable(Chunk chunk) throws InterruptedException {
-            synchronized (lock) {
-                while (open) {
+        /**
+         * Waits while paused and until the chunk's delay (of its direction) has passed; false if the link
+         * closed meanwhile. Long waits wait on the lock, so a mode or delay change ends them at once; the
+         * last few milliseconds park and then spin outside it, and the mode and delay are read again after.
+         */
+        private boolean awaitDeliverable(Chunk chunk, boolean toServer) throws InterruptedException {
+            while (true) {
+                long wait;
+                synchronized (lock) {
+                    if (!open) {
+                        return false;
+                    }
                     if (mode == Mode.PAUSE) {
                         lock.wait(100);
                         continue;
                     }
-                    long wait = chunk.readAtNanos + delayNanos - System.nanoTime();
+                    wait = chunk.readAtNanos + (toServer ? toServerDelayNanos : toClientDelayNanos) - System.nanoTime();
                     if (wait <= 0) {
                         return true;
                     }
-                    long millis = Math.max(1, wait / 1_000_000);
-                    lock.wait(millis);
+                    if (wait > LOCK_WAIT_ABOVE_NANOS) {
+                        lock.wait((wait - LOCK_WAIT_ABOVE_NANOS) / 1_000_000 + 1);
+                        continue;
+                    }
                 }
-                return false;
+                long due = System.nanoTime() + wait;
+                if (wait > SPIN_NANOS) {
+                    LockSupport.parkNanos(wait - SPIN_NANOS);
+                }
+                while (due - System.nanoTime() > 0) {
+                    Thread.onSpinWait();
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
             }
         }
     }

@@ -57,6 +57,45 @@ class TcpProxyIT {
     }
 
     @Test
+    void eachDirectionWaitsForItsOwnDelayOnly() throws Exception {
+        Duration delay = Duration.ofSeconds(3);
+        try (RespClient client = RespClient.connect(proxy.host(), proxy.port(), Duration.ofSeconds(20))) {
+            proxy.delay(Duration.ZERO, delay);
+            long start = System.nanoTime();
+            CompletableFuture<Object> reply = CompletableFuture.supplyAsync(() -> call(client, "INCR", "n"));
+            await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(redis.call("GET", "n")).isEqualTo("1"));
+            assertThat(reply).as("the reply is held, the request was not").isNotDone();
+            assertThat(reply.get(20, TimeUnit.SECONDS)).isEqualTo(1L);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(delay);
+
+            proxy.delay(delay, Duration.ZERO);
+            start = System.nanoTime();
+            reply = CompletableFuture.supplyAsync(() -> call(client, "INCR", "n"));
+            assertThat(redis.call("GET", "n")).as("the request is held").isEqualTo("1");
+            assertThat(reply.get(20, TimeUnit.SECONDS)).isEqualTo(2L);
+            // Lower bounds only, which load cannot break.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(delay);
+        }
+    }
+
+    @Test
+    void aSubMillisecondDelayAddsAboutThatMuchToTheFastestRoundTrip() throws IOException {
+        proxy.delay(Duration.ofNanos(250_000), Duration.ofNanos(250_000));
+        try (RespClient client = RespClient.connect(proxy.host(), proxy.port(), RespClient.DEFAULT_TIMEOUT)) {
+            long fastest = Long.MAX_VALUE;
+            for (int i = 0; i < 200; i++) {
+                long start = System.nanoTime();
+                assertThat(client.call("PING")).isEqualTo("PONG");
+                fastest = Math.min(fastest, System.nanoTime() - start);
+            }
+            // Each direction waits its 250 us; the fastest of 200 calls shows what the proxy adds beyond that
+            // when the machine lets it (a delay rounded up to whole milliseconds would give at least 2 ms).
+            assertThat(Duration.ofNanos(fastest)).isGreaterThanOrEqualTo(Duration.ofNanos(500_000))
+                    .isLessThan(Duration.ofMillis(1));
+        }
+    }
+
+    @Test
     void pausingOneLinkStallsItWhileAnotherKeepsWorkingAndResumeDeliversTheHeldCommand() throws Exception {
         try (RespClient stalled = RespClient.connect(proxy.host(), proxy.port(), RespClient.DEFAULT_TIMEOUT);
              RespClient healthy = RespClient.connect(proxy.host(), proxy.port(), RespClient.DEFAULT_TIMEOUT)) {

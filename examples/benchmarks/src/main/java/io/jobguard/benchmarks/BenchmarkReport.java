@@ -31,15 +31,19 @@ import java.util.TreeMap;
  */
 public final class BenchmarkReport {
 
-    private static final Map<String, String> PRODUCERS = Map.of(
-            "firing.csv", "examples/benchmarks/run-firing-bench.sh",
-            "firing-summary.csv", "examples/benchmarks/run-firing-bench.sh",
-            "firing-ratios.csv", "examples/benchmarks/run-firing-bench.sh",
-            "firing-latency.csv", "examples/benchmarks/run-firing-bench.sh",
-            "batch-n.csv", "examples/benchmarks/run-batch-bench.sh",
-            "batch-masters.csv", "examples/benchmarks/run-batch-masters.sh",
-            "slowlog.csv", "examples/benchmarks/run-batch-masters.sh",
-            "fleet.csv", "examples/benchmarks/run-fleet-bench.sh");
+    private static final String FIRING_LINK = "examples/benchmarks/run-firing-bench.sh --link-delay-ms 0.5";
+    private static final Map<String, String> PRODUCERS = Map.ofEntries(
+            Map.entry("firing.csv", "examples/benchmarks/run-firing-bench.sh"),
+            Map.entry("firing-summary.csv", "examples/benchmarks/run-firing-bench.sh"),
+            Map.entry("firing-ratios.csv", "examples/benchmarks/run-firing-bench.sh"),
+            Map.entry("firing-latency.csv", "examples/benchmarks/run-firing-bench.sh"),
+            Map.entry("firing-link-summary.csv", FIRING_LINK),
+            Map.entry("firing-link-ratios.csv", FIRING_LINK),
+            Map.entry("firing-link-rtt.csv", FIRING_LINK),
+            Map.entry("batch-n.csv", "examples/benchmarks/run-batch-bench.sh"),
+            Map.entry("batch-masters.csv", "examples/benchmarks/run-batch-masters.sh"),
+            Map.entry("slowlog.csv", "examples/benchmarks/run-batch-masters.sh"),
+            Map.entry("fleet.csv", "examples/benchmarks/run-fleet-bench.sh"));
 
     private final Path data;
 
@@ -61,12 +65,16 @@ public final class BenchmarkReport {
         Files.createDirectories(charts);
         report.save(report.batchTimeVsN(), charts.resolve("batch-time-vs-n.png"));
         report.save(report.firingLatency(), charts.resolve("firing-latency.png"));
+        report.save(report.firingLink(), charts.resolve("firing-link.png"));
         report.save(report.fleetCpu(), charts.resolve("fleet-redis-cpu.png"));
         report.save(report.batchCpuPerMaster(), charts.resolve("batch-cpu-per-master.png"));
         if (Files.exists(markdown)) {
             String text = Files.readString(markdown);
             text = replaceBlock(text, "firing", report.table("firing-summary.csv"));
             text = replaceBlock(text, "firing-ratios", report.table("firing-ratios.csv"));
+            text = replaceBlock(text, "firing-link", report.table("firing-link-summary.csv") + "\n"
+                    + report.linkRoundTrip());
+            text = replaceBlock(text, "firing-link-ratios", report.table("firing-link-ratios.csv"));
             text = replaceBlock(text, "fleet", report.table("fleet.csv") + "\n" + report.fleetProjection());
             text = replaceBlock(text, "batch-masters", report.table("batch-masters.csv"));
             text = replaceBlock(text, "batch-n", report.table("batch-n.csv"));
@@ -133,6 +141,42 @@ public final class BenchmarkReport {
             chart.addSeries(contender, x, y).setMarker(SeriesMarkers.NONE);
         });
         return chart;
+    }
+
+    /** Median firing time per contender over the delayed link, one bar per pacing. */
+    CategoryChart firingLink() throws IOException {
+        CategoryChart chart = new CategoryChartBuilder().width(900).height(560)
+                .title("One guarded firing across a delayed link: median per contender")
+                .xAxisTitle("contender").yAxisTitle("median µs per firing").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setXAxisLabelRotation(30);
+        chart.getStyler().setYAxisMin(0.0);
+        Map<String, Map<String, Double>> byPacing = new LinkedHashMap<>();
+        List<String> contenders = new ArrayList<>();
+        for (Map<String, String> row : rows("firing-link-summary.csv")) {
+            if (!contenders.contains(row.get("contender"))) {
+                contenders.add(row.get("contender"));
+            }
+            byPacing.computeIfAbsent(row.get("pacing"), p -> new LinkedHashMap<>()).put(row.get("contender"), number(row, "median_us"));
+        }
+        byPacing.forEach((pacing, medians) -> chart.addSeries(pacing, contenders,
+                contenders.stream().map(c -> medians.getOrDefault(c, 0.0)).toList()));
+        return chart;
+    }
+
+    /** One sentence under the link table: the round trip the link was set to add and what it added. */
+    String linkRoundTrip() throws IOException {
+        Map<String, Map<String, String>> byPath = new LinkedHashMap<>();
+        for (Map<String, String> row : rows("firing-link-rtt.csv")) {
+            byPath.put(row.get("path"), row);
+        }
+        Map<String, String> link = byPath.get("link");
+        Map<String, String> direct = byPath.get("direct");
+        return String.format(Locale.ROOT, "The link delays each request %s µs and each reply %s µs. One `PING` "
+                        + "(median of %s) took %s µs directly and %s µs through the link: the link added %.0f µs "
+                        + "per round trip.%n",
+                link.get("delay_to_redis_us"), link.get("delay_to_client_us"), link.get("pings"), direct.get("median_us"),
+                link.get("median_us"), number(link, "median_us") - number(direct, "median_us"));
     }
 
     XYChart fleetCpu() throws IOException {

@@ -10,6 +10,7 @@ import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
 import io.jobguard.store.RunLeaseRequest;
+import io.jobguard.testing.TcpProxy;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
@@ -34,6 +35,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,12 +54,29 @@ import java.util.concurrent.TimeUnit;
  * {@code firing-latency.csv} (the last round's latencies, at most 2,000 per contender),
  * {@code firing-summary.csv} (the medians over rounds) and {@code firing-ratios.csv} (the cost ratios
  * and their bounds, each the median over rounds of that round's ratio), and prints the last two.
+ *
+ * <p>With {@code --link-delay-ms D} the benchmark runs in link mode instead: every contender's Redis
+ * connection goes through a {@link TcpProxy} that holds each request {@code D/2} ms and each reply
+ * {@code D/2} ms (a round trip {@code D} ms longer; the {@code INFO} connection goes to Redis directly), and
+ * every round measures two pacings. <em>Back to back</em>: each firing starts as soon as the previous one
+ * returned, so job-guard's release of the previous firing (sent without waiting for its reply) is still in
+ * flight when the next acquire is sent. <em>Period apart</em>: each firing starts {@code --gap-ms} (default
+ * 20) after the previous one returned, so nothing is in flight; only the firing itself is timed.
+ * {@code --apart-firings} (default 100) sets the firings per round of that pacing; the positional firings
+ * are the back-to-back firings. The empty-script bound (a Redis CPU bound) is left out. Writes
+ * {@code firing-link.csv} (one row per pacing, contender and round), {@code firing-link-summary.csv},
+ * {@code firing-link-ratios.csv} and {@code firing-link-rtt.csv} (what one {@code PING} takes directly and
+ * through the link, measured before the rounds); the loopback files are not touched. The Redis CPU column
+ * is left empty for the period-apart pacing, where Redis' own idle work between firings would dominate it.
  */
 public final class FiringBenchmark {
 
     private static final String UNLOCK = "if redis.call('GET', KEYS[1]) == ARGV[1] then "
             + "return redis.call('DEL', KEYS[1]) else return 0 end";
     private static final int LATENCY_ROWS = 2_000;
+    private static final String BACK_TO_BACK = "back-to-back";
+    private static final String PERIOD_APART = "period-apart";
+    private static final int RTT_PINGS = 1_000;
 
     private final RedisCommands<String, String> redis;
     private final Map<String, Contender> contenders = new LinkedHashMap<>();
@@ -79,40 +98,92 @@ public final class FiringBenchmark {
     }
 
     /**
-     * Runs the benchmark.
+     * The delayed link's settings.
      *
-     * @param args rounds, firings per round, output directory
-     * @throws Exception if Redis cannot be started or a contender fails
+     * @param delayMs      the round trip the link adds, split evenly between requests and replies
+     * @param apartFirings firings per round of the period-apart pacing
+     * @param gapMs        the pause before each period-apart firing
      */
-    public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 21;
-        int firings = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
-        Path out = Path.of(args.length > 2 ? args[2] : "docs/benchmarks/data");
-        try (PrivateRedis server = PrivateRedis.start()) {
-            run(server.port(), rounds, firings, out);
+    private record Link(double delayMs, int apartFirings, long gapMs) {
+        Duration perDirection() {
+            return Duration.ofNanos(Math.round(delayMs * 1_000_000 / 2));
         }
     }
 
-    private static void run(int port, int rounds, int firings, Path out) throws Exception {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(BenchRedis.HOST, port));
+    /**
+     * Runs the benchmark.
+     *
+     * @param args rounds, firings per round, output directory; then optionally {@code --link-delay-ms D}
+     *             (link mode), {@code --apart-firings N} and {@code --gap-ms G}
+     * @throws Exception if Redis cannot be started or a contender fails
+     */
+    public static void main(String[] args) throws Exception {
+        List<String> positional = new ArrayList<>();
+        Double linkDelayMs = null;
+        int apartFirings = 100;
+        long gapMs = 20;
+        boolean pacingSet = false;
+        for (int a = 0; a < args.length; a++) {
+            switch (args[a]) {
+                case "--link-delay-ms" -> linkDelayMs = Double.parseDouble(args[++a]);
+                case "--apart-firings" -> {
+                    apartFirings = Integer.parseInt(args[++a]);
+                    pacingSet = true;
+                }
+                case "--gap-ms" -> {
+                    gapMs = Long.parseLong(args[++a]);
+                    pacingSet = true;
+                }
+                default -> positional.add(args[a]);
+            }
+        }
+        if (pacingSet && linkDelayMs == null) {
+            throw new IllegalArgumentException("--apart-firings and --gap-ms need --link-delay-ms");
+        }
+        int rounds = positional.size() > 0 ? Integer.parseInt(positional.get(0)) : 21;
+        int firings = positional.size() > 1 ? Integer.parseInt(positional.get(1)) : 1_000;
+        Path out = Path.of(positional.size() > 2 ? positional.get(2) : "docs/benchmarks/data");
+        try (PrivateRedis server = PrivateRedis.start()) {
+            if (linkDelayMs == null) {
+                run(server.port(), server.port(), rounds, firings, out, null);
+            } else {
+                Link link = new Link(linkDelayMs, apartFirings, gapMs);
+                try (TcpProxy proxy = TcpProxy.start(BenchRedis.HOST, server.port())) {
+                    proxy.delay(link.perDirection(), link.perDirection());
+                    run(server.port(), proxy.port(), rounds, firings, out, link);
+                }
+            }
+        }
+    }
+
+    /** Runs the contenders' connections to {@code clientPort}, the {@code INFO} connection to {@code port}. */
+    private static void run(int port, int clientPort, int rounds, int firings, Path out, Link link) throws Exception {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(BenchRedis.HOST, clientPort));
         factory.afterPropertiesSet();
         factory.start();
-        RedisClient client = RedisClient.create(RedisURI.create(BenchRedis.HOST, port));
+        RedisClient client = RedisClient.create(RedisURI.create(BenchRedis.HOST, clientPort));
+        RedisClient infoClient = RedisClient.create(RedisURI.create(BenchRedis.HOST, port));
         Config redissonConfig = new Config();
-        redissonConfig.useSingleServer().setAddress("redis://" + BenchRedis.HOST + ":" + port);
+        redissonConfig.useSingleServer().setAddress("redis://" + BenchRedis.HOST + ":" + clientPort);
         RedissonClient redisson = Redisson.create(redissonConfig);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "bench");
         JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("bench").build());
         try (StatefulRedisConnection<String, String> benchConnection = client.connect();
-             StatefulRedisConnection<String, String> infoConnection = client.connect()) {
+             StatefulRedisConnection<String, String> infoConnection = infoClient.connect()) {
             FiringBenchmark bench = new FiringBenchmark(benchConnection.sync());
             bench.addContenders(guard, store, factory, redisson);
-            bench.measure(infoConnection.sync(), rounds, firings, out);
+            if (link == null) {
+                bench.measure(infoConnection.sync(), rounds, firings, out);
+            } else {
+                bench.contenders.remove("empty-script-evalsha");
+                bench.measureLink(infoConnection.sync(), link, rounds, firings, out);
+            }
         } finally {
             guard.close();
             store.close();
             redisson.shutdown();
             client.shutdown();
+            infoClient.shutdown();
             factory.destroy();
         }
     }
@@ -269,6 +340,114 @@ public final class FiringBenchmark {
         summarize(byContender, out);
         System.out.println("Redis commands per firing in the last round (commands called from scripts included):");
         commands.forEach((name, line) -> System.out.printf("  %-28s %s%n", name, line));
+    }
+
+    /**
+     * Link mode: every round runs both pacings (their order alternating between rounds), and within each
+     * pacing every contender, in the rotating order of {@link #measure}. Back to back, nothing is settled
+     * between firings: job-guard's release of one firing is in flight when the next acquire is sent.
+     */
+    private void measureLink(RedisCommands<String, String> info, Link link, int rounds, int firings, Path out)
+            throws Exception {
+        List<String> order = new ArrayList<>(contenders.keySet());
+        Map<String, Integer> offsets = new HashMap<>();
+        // warm-up: JIT, connections, script caches; not recorded
+        for (Map.Entry<String, Contender> c : contenders.entrySet()) {
+            int warm = Math.min(firings, 500);
+            long[][] part = {new long[warm]};
+            for (int i = 0; i < warm; i++) {
+                c.getValue().fire(i, part);
+            }
+            offsets.put(c.getKey(), warm);
+        }
+        long perDirectionUs = link.perDirection().toNanos() / 1_000;
+        List<String> rtt = new ArrayList<>(List.of("path,delay_to_redis_us,delay_to_client_us,pings,median_us,min_us"));
+        rtt.add(pings("direct", info, 0));
+        rtt.add(pings("link", redis, perDirectionUs));
+        System.out.printf("PING round trip, median over %,d (direct, then through the link): %s | %s%n", RTT_PINGS,
+                rtt.get(1), rtt.get(2));
+
+        List<String> csv = new ArrayList<>(List.of("pacing,contender,round,firings,median_us,p99_us,redis_usec_per_firing"));
+        Map<String, Map<String, List<double[]>>> byPacing = new LinkedHashMap<>();
+        byPacing.put(BACK_TO_BACK, new LinkedHashMap<>());
+        byPacing.put(PERIOD_APART, new LinkedHashMap<>());
+        Map<String, long[]> unused = new HashMap<>();
+        for (int round = 1; round <= rounds; round++) {
+            List<String> pacings = round % 2 == 1 ? List.of(BACK_TO_BACK, PERIOD_APART) : List.of(PERIOD_APART, BACK_TO_BACK);
+            for (String pacing : pacings) {
+                boolean apart = pacing.equals(PERIOD_APART);
+                List<String> thisOrder = new ArrayList<>(order);
+                java.util.Collections.rotate(thisOrder, round);
+                if (round % 2 == 0) {
+                    java.util.Collections.reverse(thisOrder);
+                }
+                for (String name : thisOrder) {
+                    Contender c = contenders.get(name);
+                    int offset = offsets.get(name);
+                    int n = apart ? link.apartFirings() : firings;
+                    long[] whole = new long[n];
+                    long[][] part = {new long[offset + n]};
+                    double cpuBefore = RedisInfo.cpuMicros(info.info("cpu"));
+                    for (int i = 0; i < n; i++) {
+                        if (apart) {
+                            Thread.sleep(link.gapMs());
+                        }
+                        long t0 = System.nanoTime();
+                        c.fire(offset + i, part);
+                        whole[i] = System.nanoTime() - t0;
+                    }
+                    double cpu = (RedisInfo.cpuMicros(info.info("cpu")) - cpuBefore) / n;
+                    offsets.put(name, offset + n);
+                    Map<String, List<double[]>> byContender = byPacing.get(pacing);
+                    List<String> lines = new ArrayList<>();
+                    row(lines, byContender, unused, name, round, whole, apart ? "" : String.format("%.2f", cpu));
+                    String partName = partName(name);
+                    if (partName != null) {
+                        row(lines, byContender, unused, partName, round, Arrays.copyOfRange(part[0], offset, offset + n), "");
+                    }
+                    lines.forEach(line -> csv.add(pacing + "," + line));
+                }
+            }
+        }
+        Files.createDirectories(out);
+        Files.write(out.resolve("firing-link.csv"), csv);
+        Files.write(out.resolve("firing-link-rtt.csv"), rtt);
+
+        List<String> summary = new ArrayList<>(List.of("pacing,contender,rounds,median_us,p99_us,redis_usec_per_firing"));
+        List<String> ratios = new ArrayList<>(List.of("pacing,ratio,target,measured"));
+        byPacing.forEach((pacing, byContender) -> {
+            System.out.printf("%s, link +%s ms per round trip:%n%-28s %10s %10s %12s%n", pacing, link.delayMs(),
+                    "contender", "median_us", "p99_us", "redis_us/f");
+            byContender.forEach((name, rows) -> {
+                double cpu = median(rows, 2);
+                System.out.printf("%-28s %10.1f %10.1f %12s%n", name, median(rows, 0), median(rows, 1),
+                        Double.isNaN(cpu) ? "" : String.format("%.2f", cpu));
+                summary.add(String.format("%s,%s,%d,%.1f,%.1f,%s", pacing, name, rows.size(), median(rows, 0),
+                        median(rows, 1), Double.isNaN(cpu) ? "" : String.format("%.2f", cpu)));
+            });
+            System.out.println("ratios: the median over rounds of each round's ratio");
+            List<String> lines = new ArrayList<>();
+            ratio(lines, byContender, "scheduler-thread time / ShedLock lock + unlock", "jobguard-scheduler-thread", "shedlock-default", 0, "at most 0.6x");
+            ratio(lines, byContender, "scheduler-thread time / the two-round-trip floor", "jobguard-scheduler-thread", "floor-setnx-cad", 0, "");
+            ratio(lines, byContender, "scheduler-thread time / one round trip (one SET)", "jobguard-scheduler-thread", "one-command-set", 0, "");
+            ratio(lines, byContender, "ShedLock lock + unlock / one round trip (one SET)", "shedlock-default", "one-command-set", 0, "");
+            lines.forEach(line -> ratios.add(pacing + "," + line));
+        });
+        Files.write(out.resolve("firing-link-summary.csv"), summary);
+        Files.write(out.resolve("firing-link-ratios.csv"), ratios);
+    }
+
+    /** One CSV row of {@code firing-link-rtt.csv}: {@value #RTT_PINGS} PINGs on one connection. */
+    private static String pings(String path, RedisCommands<String, String> connection, long perDirectionUs) {
+        long[] nanos = new long[RTT_PINGS];
+        for (int i = 0; i < nanos.length; i++) {
+            long t0 = System.nanoTime();
+            connection.ping();
+            nanos[i] = System.nanoTime() - t0;
+        }
+        Arrays.sort(nanos);
+        return String.format("%s,%d,%d,%d,%.1f,%.1f", path, perDirectionUs, perDirectionUs, RTT_PINGS,
+                nanos[nanos.length / 2] / 1000.0, nanos[0] / 1000.0);
     }
 
     /** Calls per firing of each command in an {@code INFO commandstats} reply, except INFO and CONFIG. */

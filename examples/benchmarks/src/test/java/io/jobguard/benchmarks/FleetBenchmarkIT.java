@@ -62,25 +62,36 @@ class FleetBenchmarkIT {
                 + "a,3,100.0,200.0,30.00\nb,3,120.0,220.0,\n");
         Files.writeString(data.resolve("firing-ratios.csv"), "ratio,target,measured\na / b,at most 1.1x,0.83x\n");
         Files.writeString(data.resolve("firing-latency.csv"), "contender,latency_us\na,90.5\na,110.0\nb,130.0\n");
+        Files.writeString(data.resolve("firing-link-summary.csv"), "pacing,contender,rounds,median_us,p99_us,redis_usec_per_firing\n"
+                + "back-to-back,a,3,600.0,900.0,30.00\nback-to-back,b,3,1100.0,1500.0,20.00\n"
+                + "period-apart,a,3,650.0,950.0,\nperiod-apart,b,3,1150.0,1600.0,\n");
+        Files.writeString(data.resolve("firing-link-ratios.csv"), "pacing,ratio,target,measured\n"
+                + "back-to-back,a / b,at most 0.6x,0.55x\nperiod-apart,a / b,at most 0.6x,0.57x\n");
+        Files.writeString(data.resolve("firing-link-rtt.csv"), "path,delay_to_redis_us,delay_to_client_us,pings,median_us,min_us\n"
+                + "direct,0,0,1000,50.0,30.0\nlink,250,250,1000,600.0,540.0\n");
         Files.writeString(data.resolve("batch-n.csv"), "contender,n,median_ms\na,10,0.5\na,100,1.5\nb,10,0.7\nb,100,3.0\n");
         Files.writeString(data.resolve("batch-masters.csv"), "mode,masters,master,cpu_share,redis_usec_per_key\n"
                 + "hash,1,1,1.0,1.1\nspread,3,1,0.3,1.0\nspread,3,2,0.3,1.0\nspread,3,3,0.4,1.0\n");
         Files.writeString(data.resolve("slowlog.csv"), "benchmark,max_command_us,command\nx,1200,EVALSHA\n");
         Path markdown = dir.resolve("benchmarks.md");
         StringBuilder md = new StringBuilder("# Benchmarks\n");
-        for (String block : List.of("firing", "firing-ratios", "fleet", "batch-masters", "batch-n", "slowlog")) {
+        for (String block : List.of("firing", "firing-ratios", "firing-link", "firing-link-ratios", "fleet", "batch-masters",
+                "batch-n", "slowlog")) {
             md.append("<!-- generated:").append(block).append(" -->\nold\n<!-- /generated:").append(block).append(" -->\n");
         }
         Files.writeString(markdown, md);
 
         BenchmarkReport.main(new String[] {data.toString(), dir.toString(), markdown.toString()});
 
-        for (String chart : List.of("batch-time-vs-n.png", "firing-latency.png", "fleet-redis-cpu.png", "batch-cpu-per-master.png")) {
+        for (String chart : List.of("batch-time-vs-n.png", "firing-latency.png", "firing-link.png", "fleet-redis-cpu.png",
+                "batch-cpu-per-master.png")) {
             assertThat(dir.resolve(chart)).isNotEmptyFile();
         }
         String written = Files.readString(markdown);
         assertThat(written).doesNotContain("old").contains("| contender | rounds | median_us |").contains("| a / b | at most 1.1x | 0.83x |")
-                .contains("| 2 | 10 | 40 |").contains("nodes x jobs at 50 % of one core");
+                .contains("| 2 | 10 | 40 |").contains("nodes x jobs at 50 % of one core")
+                .contains("| period-apart | a / b | at most 0.6x | 0.57x |").contains("| back-to-back | b | 3 | 1100.0 |")
+                .contains("the link added 550 µs per round trip");
 
         Files.delete(data.resolve("batch-n.csv"));
         assertThatThrownBy(() -> BenchmarkReport.main(new String[] {data.toString(), dir.toString(), markdown.toString()}))

@@ -33,8 +33,9 @@ import java.util.function.Function;
  * re-creation, which comes with the nodes' first publication after Redis returned, before the jobs' first firings. A
  * lineage read from another shard than the one the job's previous epoch was seen with never dates a loss.
  *
- * <p>The measured window is used only when this node saw the fleet before {@code U} (a node that started during the
- * outage knows nothing), read it again at least one interval + {@value #MARGIN_MILLIS} ms after {@code U} (every live
+ * <p>The measured window is used only when this node saw the fleet before {@code U} and its first read was not of a
+ * leads hash re-created by a loss within the horizon (a node that started during the outage, or after the loss, knows
+ * nothing of the leads from before it), read it again at least one interval + {@value #MARGIN_MILLIS} ms after {@code U} (every live
  * node, including one that joined unseen just before the loss, has re-published by then), no node seen in the horizon
  * published its lead as unknown (a clock step), and every node seen taking fire times of the job (named in a refusal)
  * is among the publishers. Otherwise it is the configured window.
@@ -301,7 +302,7 @@ final class LossWindows {
         }
         long anchor = anchor(job, created, epoch);
         long since = anchor - horizonMillis;
-        if (firstViewAt < 0 || firstViewAt >= anchor || lastViewAt < settledAt(anchor)) {
+        if (firstViewAt < 0 || firstViewAt >= anchor || lastViewAt < settledAt(anchor) || startedAfterLoss(job, anchor)) {
             log.debug("job-guard: job '{}': loss from {}: skew-tolerance (fleet first read at {}, last at {})", job.name(),
                     anchor, firstViewAt, lastViewAt);
             return new Window(-1, configured);
@@ -331,6 +332,19 @@ final class LossWindows {
                     MARGIN_MILLIS, measured, configured);
         }
         return new Window(anchor, measured);
+    }
+
+    /**
+     * Whether this node's first read of the job's leads hash was already of a hash re-created by a loss within the
+     * horizon before {@code anchor}: a node that started during an outage (or after a loss) reads the fleet before the
+     * job's epoch is re-created, yet knows nothing of the leads from before the loss that may have taken the epoch.
+     */
+    private boolean startedAfterLoss(JobId job, long anchor) {
+        String first = qualifiedLineage(job, firstLineages);
+        if (first == null || !first.equals(qualifiedLineage(job, lineages)) || !first.endsWith("|lost")) {
+            return false;
+        }
+        return anchor - created(first.substring(first.indexOf('#') + 1)) < horizonMillis;
     }
 
     /** When every live node has re-published after {@code anchor} and this node has read it. */

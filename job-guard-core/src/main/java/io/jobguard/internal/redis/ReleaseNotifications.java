@@ -102,6 +102,7 @@ public final class ReleaseNotifications implements AutoCloseable {
     }
 
     private void ensureSubscribed() {
+        RedisMessageListenerContainer c;
         synchronized (startLock) {
             if (container != null || closed) {
                 return;
@@ -109,7 +110,7 @@ public final class ReleaseNotifications implements AutoCloseable {
             if (failedBefore && System.nanoTime() - failedAtNanos < RETRY_SUBSCRIPTION_NANOS) {
                 return;
             }
-            RedisMessageListenerContainer c = new RedisMessageListenerContainer();
+            c = new RedisMessageListenerContainer();
             c.setConnectionFactory(connectionFactory);
             // Our handler only flips flags, so it can run on the client's I/O thread.
             c.setTaskExecutor(Runnable::run);
@@ -121,13 +122,20 @@ public final class ReleaseNotifications implements AutoCloseable {
             c.addMessageListener((message, pattern) ->
                     signal(new String(message.getBody(), StandardCharsets.UTF_8)), new ChannelTopic(channel));
             c.afterPropertiesSet();
-            try {
-                c.start();
-            } catch (RuntimeException e) {
-                destroyQuietly(c);
-                throw e;
+            container = c; // close() stops it even while it is starting
+        }
+        // started outside the lock: while Redis is down a start may wait for the subscription, and close() (a node
+        // shutting down) must not wait for Redis behind it
+        try {
+            c.start();
+        } catch (RuntimeException e) {
+            synchronized (startLock) {
+                if (container == c) {
+                    container = null;
+                }
             }
-            container = c;
+            destroyQuietly(c);
+            throw e;
         }
     }
 

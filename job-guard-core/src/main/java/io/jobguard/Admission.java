@@ -10,28 +10,26 @@ public final class Admission {
 
     private final JobPermit permit;
     private final RunOutcome refusal;
-    private io.jobguard.store.AcquireResult recovery;
+    private final io.jobguard.store.AcquireResult recovery;
 
-    private Admission(JobPermit permit, RunOutcome refusal) {
+    private Admission(JobPermit permit, RunOutcome refusal, io.jobguard.store.AcquireResult recovery) {
         this.permit = permit;
         this.refusal = refusal;
+        this.recovery = recovery;
     }
 
     static Admission granted(JobPermit permit) {
-        return new Admission(Objects.requireNonNull(permit), null);
+        return new Admission(Objects.requireNonNull(permit), null, null);
     }
 
     /** A recovery answer of the store (catch up, run again, history lost): not a firing's outcome, handled by {@link MissedFireTimes}. */
     static Admission recovery(io.jobguard.store.AcquireResult found) {
-        Admission admission = new Admission(null, RunOutcome.BUSY);
-        admission.recovery = found;
-        return admission;
+        return new Admission(null, RunOutcome.BUSY, found);
     }
 
     /** This refusal with the store's answer, for {@link MissedFireTimes} (the fire times refused with it after a loss). */
     Admission withRecovery(io.jobguard.store.AcquireResult found) {
-        this.recovery = found;
-        return this;
+        return new Admission(permit, refusal, found);
     }
 
     /** The store's recovery answer, or null. */
@@ -40,7 +38,7 @@ public final class Admission {
     }
 
     static Admission refused(RunOutcome refusal) {
-        return new Admission(null, Objects.requireNonNull(refusal));
+        return new Admission(null, Objects.requireNonNull(refusal), null);
     }
 
     /**

@@ -62,6 +62,9 @@ import java.util.function.BooleanSupplier;
  */
 public final class RestartingNode {
 
+    /** How long the job's body runs after it appended its START line. */
+    public static final long BODY_MILLIS = 50;
+
     private static final FireTimeSchedule EVERY_SECOND = after -> Instant.ofEpochMilli(
             Math.floorDiv(after.toEpochMilli(), 1000) * 1000 + 1000);
 
@@ -108,7 +111,7 @@ public final class RestartingNode {
             self.append("START\t" + run.nominalFireTime().toEpochMilli() + "\t" + node + "\t"
                     + (run.isCatchUp() ? "catch-up" : "regular") + "\t" + run.fencingToken() + "\t"
                     + System.currentTimeMillis());
-            self.pause(50);
+            self.pause(BODY_MILLIS);
         };
         Thread scheduler = new Thread(() -> self.schedule(clock, guard, missed, job, recovery, body), "scheduler");
         Thread background = new Thread(() -> self.sweep(clock, missed, job, recovery, body), "job-guard-recovery");

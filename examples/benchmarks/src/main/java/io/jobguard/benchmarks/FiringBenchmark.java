@@ -294,12 +294,7 @@ public final class FiringBenchmark {
         Map<String, long[]> lastRound = new LinkedHashMap<>();
         Map<String, String> commands = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
-            List<String> thisOrder = new ArrayList<>(order);
-            java.util.Collections.rotate(thisOrder, round);
-            if (round % 2 == 0) {
-                java.util.Collections.reverse(thisOrder);
-            }
-            for (String name : thisOrder) {
+            for (String name : roundOrder(order, round)) {
                 Contender c = contenders.get(name);
                 int offset = offsets[order.indexOf(name)];
                 long[] whole = new long[firings];
@@ -376,12 +371,7 @@ public final class FiringBenchmark {
             List<String> pacings = round % 2 == 1 ? List.of(BACK_TO_BACK, PERIOD_APART) : List.of(PERIOD_APART, BACK_TO_BACK);
             for (String pacing : pacings) {
                 boolean apart = pacing.equals(PERIOD_APART);
-                List<String> thisOrder = new ArrayList<>(order);
-                java.util.Collections.rotate(thisOrder, round);
-                if (round % 2 == 0) {
-                    java.util.Collections.reverse(thisOrder);
-                }
-                for (String name : thisOrder) {
+                for (String name : roundOrder(order, round)) {
                     Contender c = contenders.get(name);
                     int offset = offsets.get(name);
                     int n = apart ? link.apartFirings() : firings;
@@ -529,5 +519,15 @@ public final class FiringBenchmark {
     private static double median(List<double[]> rows, int column) {
         double[] values = rows.stream().mapToDouble(r -> r[column]).sorted().toArray();
         return values[values.length / 2];
+    }
+
+    /** The contenders' order in one round: rotated by the round, reversed every other round. */
+    private static List<String> roundOrder(List<String> order, int round) {
+        List<String> thisOrder = new ArrayList<>(order);
+        java.util.Collections.rotate(thisOrder, round);
+        if (round % 2 == 0) {
+            java.util.Collections.reverse(thisOrder);
+        }
+        return thisOrder;
     }
 }

@@ -282,7 +282,7 @@ class LossHardCasesMultiJvmIT {
      */
     private long reachOfKilled(String node, long killed, long clockMillis) {
         Run last = runs(r -> r.node.equals(node)).stream().max(Comparator.comparingLong(Run::wall)).orElse(null);
-        if (last != null && killed < last.wall + RestartingNode.BODY_MILLIS) {
+        if (last != null && killed < last.wall + RestartingNode.PLAIN_BODY_MILLIS) {
             return last.fire;
         }
         return killed + clockMillis;

@@ -274,7 +274,6 @@ class LossHardCasesMultiJvmIT {
         byFireTime.forEach((t, runs) -> assertThat(runs).as("fire time %d in %s", t, ledgers).hasSize(1));
     }
 
-    /** No run that started after Redis accepted writes again has a fire time the stopped leading node may have run. */
     /**
      * The latest fire time a node SIGKILLed before {@code killed} may have taken: the fire time of its last run when the
      * kill came while that run's body still ran (its one scheduler thread takes no other fire time meanwhile), else any
@@ -288,6 +287,7 @@ class LossHardCasesMultiJvmIT {
         return killed + clockMillis;
     }
 
+    /** No run that started after Redis accepted writes again has a fire time the stopped leading node may have run. */
     private void noRunAfterTheLossOfAFireTimeUpTo(long reach, long back, String ledgers) {
         assertThat(runs(r -> r.wall > back && r.fire <= reach)).as("runs after the loss of fire times up to %d in %s",
                 reach, ledgers).isEmpty();

@@ -57,6 +57,10 @@ final class RedisFireHistory {
         return out;
     }
 
+    /**
+     * The job's recent entries, newest first: the run that holds the lease now (its entry is written by its release),
+     * then the list's entries. The list is read before the lease, so a run released in between is not listed twice.
+     */
     List<String> entries(JobId job, int max) {
         List<String> out = new ArrayList<>();
         if (max <= 0) {
@@ -65,13 +69,25 @@ final class RedisFireHistory {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             List<byte[]> values = c.listCommands()
                     .lRange(keys.of(job, JobKey.HISTORY).getBytes(StandardCharsets.UTF_8), 0, max - 1L);
+            String held = heldLease(c, job);
+            if (held != null) {
+                out.add(held);
+            }
             if (values != null) {
                 for (byte[] v : values) {
-                    out.add(new String(v, StandardCharsets.UTF_8));
+                    if (out.size() < max) {
+                        out.add(new String(v, StandardCharsets.UTF_8));
+                    }
                 }
             }
         }
         return out;
+    }
+
+    /** The lease's value when a run of job-guard's holds it, else null (a key of another type is not a run). */
+    private String heldLease(RedisConnection c, JobId job) {
+        String value = RedisRunReads.readString(c, keys.of(job, JobKey.RUN_LEASE).getBytes(StandardCharsets.UTF_8));
+        return value != null && !LeaseValues.parse(value, null).foreign() ? value : null;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.jobguard.redis;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.KeySchema.Layout1Key;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.RedisEndpoints;
@@ -73,6 +74,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private final RedisRunReleases releases;
     private final RedisFireHistory fireHistory;
     private final SchedulePublications publications;
+    private final ReleaseWaiters waiters = new ReleaseWaiters();
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
         this.durable = durable;
@@ -131,12 +133,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         return new RedisLeaseStore(connectionFactory, keyPrefix, durable);
     }
 
-    /**
-     * How long a job's run record (what missed-fire-time recovery reads) outlives its last write: longer than the longest gap
-     * between two fire times that catch-up serves (a monthly job) and than the longest catch-up window.
-     */
-    static final Duration RUN_RECORD_TTL = Duration.ofDays(35);
-
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r) {
         return acquireRun(r, AcquireMode.REGULAR);
@@ -168,16 +164,16 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         LossWindows.Window window = lossWindows.window(job, lastEpoch, configuredWindow);
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.of(job, JobKey.RUN_LEASE), keys.fireMarker(job, r.nominalFireTime()),
-                        keys.of(job, JobKey.FENCE), keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.HISTORY),
-                        keys.of(job, JobKey.EPOCH), keys.of(job, JobKey.RUN_RECORD), keys.of(job, JobKey.PAUSED)),
+                        keys.of(job, JobKey.STATE), keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.WAITERS),
+                        keys.layout1(job, Layout1Key.EPOCH), keys.layout1(job, Layout1Key.FENCE),
+                        keys.layout1(job, Layout1Key.RECORD)),
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
-                        Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
-                        Integer.toString(r.historySize()), lastEpoch,
+                        Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())), lastEpoch,
                         Long.toString(window.millis()), epochs.highestToken(job),
                         RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
-                        RecoveryArguments.mode(mode), Long.toString(RUN_RECORD_TTL.toMillis()),
-                        Long.toString(configuredWindow), window.anchor() < 0 ? "" : Long.toString(window.anchor()),
-                        epochs.handled(job)),
+                        RecoveryArguments.mode(mode), Long.toString(configuredWindow),
+                        window.anchor() < 0 ? "" : Long.toString(window.anchor()), epochs.handled(job),
+                        waiters.waiting(job) ? "1" : ""),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
@@ -237,6 +233,20 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         return lossWindows.recovering();
     }
 
+    /**
+     * Moves every job under this store's key prefix from key layout 1 (job-guard 0.x: epoch, fencing counter, run
+     * record and pause flag in keys of their own) into layout 2 (one state hash per job). Until a job is moved, every
+     * firing of it on a node of this version fails with an error naming its layout-1 keys and this method, and runs
+     * nothing. Call it once no node of the old version runs; it is safe to call again and beside nodes of this version.
+     * A fire time the old layout ran stays refused: lease, markers, cool-down and history keep their keys.
+     *
+     * @return how many jobs had layout-1 keys (0 when there was nothing to move)
+     * @throws LeaseStoreException if Redis cannot be read or a layout-1 key holds another type (named)
+     */
+    public int migrateLayout1() {
+        return call(() -> new Layout1Migration(scripts, keys).migrateAll(), "migrate key layout 1 under " + keys.prefix());
+    }
+
     FleetLeads fleetLeads() { // tests step its wall clock
         return fleetLeads;
     }
@@ -288,7 +298,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public ReleaseWatch watchRunReleases(JobId job) {
-        return notifications.watch(keys.runReleaseTopic(job));
+        return waiters.watch(job, notifications.watch(keys.runReleaseTopic(job)));
     }
 
     @Override

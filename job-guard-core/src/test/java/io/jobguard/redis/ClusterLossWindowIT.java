@@ -61,7 +61,7 @@ class ClusterLossWindowIT {
 
     /** The master that owns the job's slot: the one that answers for its key without a redirection. */
     private RedisServerProcess jobMaster() {
-        String key = new KeySchema("jgtest").of(JOB, JobKey.EPOCH);
+        String key = new KeySchema("jgtest").of(JOB, JobKey.STATE);
         for (RedisServerProcess master : cluster.masters()) {
             try {
                 master.call("EXISTS", key);

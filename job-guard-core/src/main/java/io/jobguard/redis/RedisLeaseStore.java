@@ -4,7 +4,6 @@ import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.KeySchema.Layout1Key;
-import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.RedisEndpoints;
 import io.jobguard.internal.redis.ReleaseNotifications;
@@ -179,48 +178,47 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
                         acked[0] = durable.await(connection);
                     }
                 }), "acquire run lease of " + job);
-        String epoch = ScriptRunner.text(reply.get(reply.size() - 1));
+        RunAcquireReply answer = RunAcquireReply.decode(reply);
+        String epoch = answer.epoch();
         epochs.saw(job, epoch);
-        String status = ScriptRunner.text(reply.get(0));
-        if (!"HISTORY_LOST".equals(status) || epoch.equals(lastEpoch)) {
+        String status = answer.status().name();
+        if (!(answer instanceof RunAcquireReply.HistoryLost) || epoch.equals(lastEpoch)) {
             // a refusal by the first call that meets an unknown epoch is judged again below: it handles nothing yet
             epochs.answered(job, status, r.nominalFireTime());
         }
-        lossWindows.replied(job, epoch, status, "HISTORY_LOST".equals(status) ? ScriptRunner.number(reply.get(2)) : -1);
-        if ("HISTORY_LOST".equals(status) && !judgedAgain && !epoch.equals(lastEpoch) && fleetLeads.awaitRepublication(job, epoch)) {
+        lossWindows.replied(job, epoch, status,
+                answer instanceof RunAcquireReply.HistoryLost lost ? lost.refusedUntilMillis() : -1);
+        if (answer instanceof RunAcquireReply.HistoryLost && !judgedAgain && !epoch.equals(lastEpoch)
+                && fleetLeads.awaitRepublication(job, epoch)) {
             // this node just learned of the loss: judged with the fleet's leads once they are re-published
             return acquireRun(r, mode, true);
         }
-        if ("ACQUIRED".equals(status)) {
-            long token = ScriptRunner.number(reply.get(2));
-            epochs.sawToken(job, token);
-            lossWindows.granted(r.nominalFireTime().toEpochMilli(), ScriptRunner.number(reply.get(1)));
+        if (answer instanceof RunAcquireReply.Acquired granted) {
+            epochs.sawToken(job, granted.fencingToken());
+            lossWindows.granted(r.nominalFireTime().toEpochMilli(), granted.acquiredAtMillis());
             if (acked[0] < durable.replicas()) {
                 refuseNotDurable(r, acked[0]);
             }
-            return AcquireResult.acquired(token, Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
+            return AcquireResult.acquired(granted.fencingToken(), Instant.ofEpochMilli(granted.acquiredAtMillis()));
         }
-        if ("PAUSED".equals(status)) {
+        if (answer instanceof RunAcquireReply.Paused) {
             return AcquireResult.refused(AcquireResult.Status.PAUSED, null, null);
         }
-        AcquireResult recovery = RecoveryArguments.parse(status, reply);
-        if (recovery != null) {
-            return recovery;
+        if (answer instanceof RunAcquireReply.Recovery recovery) {
+            return recovery.result();
         }
-        if ("HISTORY_LOST".equals(status)) {
+        if (answer instanceof RunAcquireReply.HistoryLost lost) {
             // the fire times after 'after' and before this one were refused with it, and this caller reports them
-            String after = reply.size() > 4 ? ScriptRunner.text(reply.get(3)) : "";
-            return new AcquireResult(AcquireResult.Status.HISTORY_LOST, -1, null,
-                    HistoryEpochs.record(ScriptRunner.text(reply.get(1))), lossWindows.refusalLeft(job),
-                    after.isEmpty() ? null : new RunRecord(Instant.ofEpochMilli(Long.parseLong(after)), null, 1, null));
+            return new AcquireResult(AcquireResult.Status.HISTORY_LOST, -1, null, HistoryEpochs.record(lost.epochValue()),
+                    lossWindows.refusalLeft(job), lost.refusedAfter());
         }
-        Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
-        LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
+        RunAcquireReply.Held held = (RunAcquireReply.Held) answer;
+        LeaseRecord holder = held.holder();
         epochs.sawToken(job, holder.fencingToken());
         if (holder.acquiredAt() != null) {
             lossWindows.sawHolder(job, holder.nodeId(), holder.acquiredAt().toEpochMilli());
         }
-        return AcquireResult.refused(AcquireResult.Status.valueOf(status), holder, ttl);
+        return AcquireResult.refused(held.status(), holder, held.ttl());
     }
 
     /**

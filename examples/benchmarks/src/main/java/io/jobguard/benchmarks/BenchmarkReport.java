@@ -27,7 +27,9 @@ import java.util.TreeMap;
  *
  * <p>Arguments: data directory (default {@code docs/benchmarks/data}), chart directory (default
  * {@code docs/benchmarks}), the markdown file whose {@code <!-- generated:NAME -->} ...
- * {@code <!-- /generated:NAME -->} blocks are replaced (default {@code docs/benchmarks.md}).
+ * {@code <!-- /generated:NAME -->} blocks are replaced (default {@code docs/benchmarks.md}), and optionally
+ * {@code capacity}: only the capacity chart and tables (what {@code run-capacity-bench.sh} regenerates after its
+ * run, leaving every other chart as it is).
  */
 public final class BenchmarkReport {
 
@@ -57,7 +59,7 @@ public final class BenchmarkReport {
     /**
      * Draws every chart and rewrites the generated tables.
      *
-     * @param args data directory, chart directory, markdown file
+     * @param args data directory, chart directory, markdown file, optionally {@code capacity}
      * @throws IOException if a CSV is missing or a file cannot be written
      */
     public static void main(String[] args) throws IOException {
@@ -66,6 +68,12 @@ public final class BenchmarkReport {
         Path markdown = Path.of(args.length > 2 ? args[2] : "docs/benchmarks.md");
         BenchmarkReport report = new BenchmarkReport(data);
         Files.createDirectories(charts);
+        if (args.length > 3 && args[3].equals("capacity")) {
+            report.save(report.capacity(), charts.resolve("capacity.png"));
+            Files.writeString(markdown, report.capacityBlocks(Files.readString(markdown)));
+            System.out.println("capacity chart in " + charts + ", capacity tables in " + markdown);
+            return;
+        }
         report.save(report.batchTimeVsN(), charts.resolve("batch-time-vs-n.png"));
         report.save(report.firingLatency(), charts.resolve("firing-latency.png"));
         report.save(report.firingLink(), charts.resolve("firing-link.png"));
@@ -83,8 +91,7 @@ public final class BenchmarkReport {
             text = replaceBlock(text, "batch-masters", report.table("batch-masters.csv"));
             text = replaceBlock(text, "batch-n", report.table("batch-n.csv"));
             text = replaceBlock(text, "slowlog", report.table("slowlog.csv"));
-            text = replaceBlock(text, "capacity", report.table("capacity-summary.csv"));
-            text = replaceBlock(text, "capacity-projection", report.table("capacity-projection.csv"));
+            text = report.capacityBlocks(text);
             Files.writeString(markdown, text);
         }
         System.out.println("charts in " + charts + ", tables in " + markdown);
@@ -242,6 +249,12 @@ public final class BenchmarkReport {
                     points.stream().mapToDouble(p -> p[0]).toArray(), points.stream().mapToDouble(p -> p[1]).toArray());
         });
         return chart;
+    }
+
+    /** The capacity blocks of the markdown text, rewritten from the capacity CSV files. */
+    String capacityBlocks(String text) throws IOException {
+        text = replaceBlock(text, "capacity", table("capacity-summary.csv"));
+        return replaceBlock(text, "capacity-projection", table("capacity-projection.csv"));
     }
 
     /** A markdown table of one CSV, as it is. */

@@ -81,7 +81,7 @@ import java.util.function.Consumer;
  *
  * <p>Arguments: {@code KxJ} (default {@code 10x200}), seconds measured per contender and level (default
  * 4; a quarter of it more as warm-up), output directory (default {@code docs/benchmarks/data}); options
- * {@code --threads 1,2,4,8,16} (threads per node, one level each) and {@code --masters 1,3} (the
+ * {@code --threads 1,2,4,8,16,32} (threads per node, one level each; the default) and {@code --masters 1,3} (the
  * local Redis Clusters measured after the standalone Redis; {@code none} for none). Writes
  * {@code capacity.csv} (every level), {@code capacity-summary.csv} (each contender at its highest
  * granted firings per second, per Redis) and {@code capacity-projection.csv} (firings per second for M
@@ -192,7 +192,7 @@ public final class CapacityBenchmark {
      */
     public static void main(String[] args) throws Exception {
         List<String> positional = new ArrayList<>();
-        int[] threads = {1, 2, 4, 8, 16};
+        int[] threads = {1, 2, 4, 8, 16, 32};
         int[] masters = {1, 3};
         for (int a = 0; a < args.length; a++) {
             switch (args[a]) {

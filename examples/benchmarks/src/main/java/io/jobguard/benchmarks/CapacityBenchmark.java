@@ -91,12 +91,13 @@ public final class CapacityBenchmark {
 
     /** The capacity.csv header. */
     static final String HEADER = "redis,masters,contender,nodes,jobs,threads_per_node,seconds,fire_times,granted_per_s,"
-            + "decisions_per_s,redis_cpu_pct,redis_usec_per_firing,busiest_share,missed,duplicates";
+            + "decisions_per_s,redis_cpu_pct,redis_usec_per_firing,busiest_share,client_cpu_pct,missed,duplicates";
     /** The capacity-summary.csv header; {@link BenchmarkReport} prints it as it is. */
     static final String SUMMARY_HEADER = "redis,contender,nodes_x_jobs,threads_per_node,granted_per_s,decisions_per_s,"
-            + "redis_cpu_pct,redis_usec_per_firing,firings_per_s_at_one_core,vs_jobguard_at_one_core";
+            + "redis_cpu_pct,client_cpu_pct,redis_usec_per_firing,firings_per_s_at_one_core,vs_jobguard_at_one_core";
     /** The capacity-projection.csv header. */
-    static final String PROJECTION_HEADER = "contender,masters,basis,firings_per_s";
+    static final String PROJECTION_HEADER = "contender,basis,redis_usec_per_firing,busiest_master_share,"
+            + "m1_firings_per_s,m3_firings_per_s,m6_firings_per_s,m12_firings_per_s,basis_masters_at_measured_shares";
 
     static final String JOB_GUARD = "job-guard";
     static final String SHEDLOCK = "shedlock";
@@ -157,17 +158,18 @@ public final class CapacityBenchmark {
      * @param redisCpuPct        Redis CPU over the masters, percent of one core
      * @param redisUsecPerFiring Redis CPU over the masters per granted firing, µs
      * @param busiestShare       the busiest master's share of that CPU
+     * @param clientCpuPct       the CPU this JVM (every node's client) used, percent of one core
      * @param missed             fire times granted to no node (warm-up included)
      * @param duplicates         grants beyond the first of a fire time (warm-up included)
      */
     record Level(String redis, int masters, String contender, int nodes, int jobs, int threadsPerNode, double seconds,
                  long fireTimes, double grantedPerSecond, double decisionsPerSecond, double redisCpuPct,
-                 double redisUsecPerFiring, double busiestShare, long missed, long duplicates) {
+                 double redisUsecPerFiring, double busiestShare, double clientCpuPct, long missed, long duplicates) {
 
         String csv() {
-            return String.format(Locale.ROOT, "%s,%d,%s,%d,%d,%d,%.2f,%d,%.0f,%.0f,%.1f,%.2f,%.3f,%d,%d", redis, masters,
+            return String.format(Locale.ROOT, "%s,%d,%s,%d,%d,%d,%.2f,%d,%.0f,%.0f,%.1f,%.2f,%.3f,%.1f,%d,%d", redis, masters,
                     contender, nodes, jobs, threadsPerNode, seconds, fireTimes, grantedPerSecond, decisionsPerSecond,
-                    redisCpuPct, redisUsecPerFiring, busiestShare, missed, duplicates);
+                    redisCpuPct, redisUsecPerFiring, busiestShare, clientCpuPct, missed, duplicates);
         }
 
         /** Firings per second one Redis core decides at 100 %, at this level's Redis CPU per firing. */
@@ -178,9 +180,9 @@ public final class CapacityBenchmark {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%-10s %-9s T=%-3d %,9.0f granted/s %,10.0f decisions/s  Redis %5.1f%% of a core, "
-                            + "%6.2f µs per firing (busiest master %.0f%%)  missed %d, duplicates %d", redis, contender,
-                    threadsPerNode, grantedPerSecond, decisionsPerSecond, redisCpuPct, redisUsecPerFiring,
-                    busiestShare * 100, missed, duplicates);
+                            + "%6.2f µs per firing (busiest master %.0f%%), clients %5.1f%% of a core  missed %d, duplicates %d", redis,
+                    contender, threadsPerNode, grantedPerSecond, decisionsPerSecond, redisCpuPct, redisUsecPerFiring,
+                    busiestShare * 100, clientCpuPct, missed, duplicates);
         }
     }
 
@@ -413,7 +415,8 @@ public final class CapacityBenchmark {
         long granted = walk.measuredGrants;
         return new Level(target.label(), target.masters(), contender, fleet.size(), settings.jobs(), threads, seconds,
                 walk.measuredFireTimes, granted / seconds, (double) walk.measuredFireTimes * fleet.size() / seconds,
-                total / seconds * 100, total * 1e6 / granted, total == 0 ? 0 : busiest / total, walk.missed, walk.duplicates);
+                total / seconds * 100, total * 1e6 / granted, total == 0 ? 0 : busiest / total,
+                (walk.clientCpuAfter - walk.clientCpuBefore) / 1e9 / seconds * 100, walk.missed, walk.duplicates);
     }
 
     /**
@@ -437,6 +440,8 @@ public final class CapacityBenchmark {
         long endNanos;
         double[] cpuBefore;
         double[] cpuAfter;
+        long clientCpuBefore;
+        long clientCpuAfter;
         long measuredFireTimes;
         long measuredGrants;
         long missed;
@@ -472,12 +477,14 @@ public final class CapacityBenchmark {
             if (measuring && now - startNanos >= measured) {
                 endNanos = System.nanoTime();
                 cpuAfter = RedisInfo.cpuSeconds(target.admin());
+                clientCpuAfter = processCpuNanos();
                 stop = true;
                 return;
             }
             if (!measuring && now - warmUpEnd >= 0) {
                 measuring = true;
                 cpuBefore = RedisInfo.cpuSeconds(target.admin());
+                clientCpuBefore = processCpuNanos();
                 startNanos = System.nanoTime();
             }
             countStep = measuring;
@@ -536,6 +543,12 @@ public final class CapacityBenchmark {
         }
     }
 
+    /** The CPU time this JVM used so far (every thread: the nodes' workers, their clients' I/O threads, the JIT, GC). */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
     /** The summary rows: each contender at its highest granted firings per second, per target. */
     static List<Level> saturation(List<Level> levels) {
         Map<String, Level> best = new LinkedHashMap<>();
@@ -565,9 +578,9 @@ public final class CapacityBenchmark {
         System.out.println("at saturation (each contender's level with the most granted firings per second):");
         for (Level l : summary) {
             Level jobGuard = find(summary, l.redis(), JOB_GUARD);
-            summaryCsv.add(String.format(Locale.ROOT, "%s,%s,%dx%d,%d,%.0f,%.0f,%.1f,%.2f,%.0f,%.2fx", l.redis(), l.contender(),
-                    l.nodes(), l.jobs(), l.threadsPerNode(), l.grantedPerSecond(), l.decisionsPerSecond(), l.redisCpuPct(),
-                    l.redisUsecPerFiring(), l.firingsPerSecondAtOneCore(),
+            summaryCsv.add(String.format(Locale.ROOT, "%s,%s,%dx%d,%d,%.0f,%.0f,%.1f,%.1f,%.2f,%.0f,%.2fx", l.redis(),
+                    l.contender(), l.nodes(), l.jobs(), l.threadsPerNode(), l.grantedPerSecond(), l.decisionsPerSecond(),
+                    l.redisCpuPct(), l.clientCpuPct(), l.redisUsecPerFiring(), l.firingsPerSecondAtOneCore(),
                     l.firingsPerSecondAtOneCore() / jobGuard.firingsPerSecondAtOneCore()));
             System.out.println("  " + l + String.format(Locale.ROOT, "  -> %,.0f firings/s at one Redis core",
                     l.firingsPerSecondAtOneCore()));
@@ -582,21 +595,19 @@ public final class CapacityBenchmark {
             }
         }
         List<String> projection = new ArrayList<>(List.of(PROJECTION_HEADER));
-        System.out.println("projection for M masters, each master one core at 100 %:");
+        System.out.println("projection for M masters, each master one core at 100 % (" + PROJECTION_HEADER + "):");
         for (String contender : CONTENDERS) {
             for (Level l : summary) {
                 if (l.contender().equals(contender) && l.redis().startsWith("cluster")) {
-                    // measured M: the busiest master saturates first
-                    projection.add(String.format(Locale.ROOT, "%s,%d,measured on %d (busiest master %.0f%%),%.0f", contender,
-                            l.masters(), l.masters(), l.busiestShare() * 100, 1e6 / (l.redisUsecPerFiring() * l.busiestShare())));
-                }
-            }
-            Level basis = summary.stream().filter(l -> l.contender().equals(contender) && l.redis().startsWith("cluster"))
-                    .reduce((a, b) -> b.masters() > a.masters() ? b : a).orElse(null);
-            if (basis != null) {
-                for (int m : PROJECTED_MASTERS) {
-                    projection.add(String.format(Locale.ROOT, "%s,%d,%s,%.0f", contender, m, "projected: M x the "
-                            + basis.masters() + "-master CPU per firing (jobs evenly spread)", m * basis.firingsPerSecondAtOneCore()));
+                    // M x one master core at the basis's Redis CPU per firing, the jobs spread evenly; and the basis's
+                    // own M with its measured shares, where the busiest master saturates first
+                    StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%s,%s,%.2f,%.3f", contender, l.redis(),
+                            l.redisUsecPerFiring(), l.busiestShare()));
+                    for (int m : PROJECTED_MASTERS) {
+                        row.append(String.format(Locale.ROOT, ",%.0f", m * l.firingsPerSecondAtOneCore()));
+                    }
+                    row.append(String.format(Locale.ROOT, ",%.0f", 1e6 / (l.redisUsecPerFiring() * l.busiestShare())));
+                    projection.add(row.toString());
                 }
             }
         }

@@ -53,11 +53,11 @@ import java.util.function.Consumer;
  * of every job, exactly one node wins each, and no node starts the next step before every node has
  * asked (real nodes fire together within their clock skew). A step's fire time is the wall clock's
  * current millisecond, so the fire times never run ahead of Redis's clock (at most 1,000 steps per
- * second; each step decides J fire times). Each node asks from T worker
- * threads (a scheduler's pool; the node's jobs split among them), so K x T asks are in flight at once:
- * the offered load, raised level by level (T = 1, 2, 4, ...) until Redis's core is saturated or the
- * granted firings per second stop growing. At every level the three contenders take turns, in an
- * order that rotates and reverses from level to level.
+ * second; each step decides J fire times). Each node asks from T worker threads (a scheduler's pool;
+ * the node's jobs split among them), so K x T asks are in flight at once: the offered load, raised
+ * level by level (T = 1, 2, 4, ...) past the point where the granted firings per second stop growing,
+ * because Redis's core or the clients' cores are saturated (both are measured). At every level the
+ * three contenders take turns, in an order that rotates and reverses from level to level.
  *
  * <ul>
  *   <li>job-guard: {@link JobGuard#admit} for the job's fire time, the winner's permit finished at once
@@ -76,8 +76,12 @@ import java.util.function.Consumer;
  * <p>Per contender and level: granted firings per second, decisions (asks) per second, the Redis CPU
  * used (sum over the masters of {@code used_cpu_user + used_cpu_sys} deltas of {@code INFO cpu}, the
  * idle rate sampled before the run subtracted) as a share of one core and per granted firing, the
- * busiest master's share of it, and how many fire times were granted to no node or to more than one.
- * job-guard must grant every fire time exactly once: the run fails otherwise.
+ * busiest master's share of it, the CPU this JVM (every node's client) used as a share of one core, and
+ * how many fire times were granted to no node or to more than one. job-guard must grant every fire
+ * time exactly once: the run fails otherwise. Where the clients saturate first, the firings per second
+ * one Redis core decides are 1e6 / the Redis CPU per firing at the best level measured
+ * ({@code capacity-summary.csv}); since Redis CPU per firing falls as Redis gets busier, that figure is
+ * a lower bound.
  *
  * <p>Arguments: {@code KxJ} (default {@code 10x200}), seconds measured per contender and level (default
  * 4; a quarter of it more as warm-up), output directory (default {@code docs/benchmarks/data}); options

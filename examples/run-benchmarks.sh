@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every benchmark of docs/benchmarks.md, then its charts and tables, with one command (issue 19):
-#   bash examples/run-benchmarks.sh           # the published run, about 30 minutes on 2 cores
+#   bash examples/run-benchmarks.sh           # the published run, about 36 minutes on 2 cores
 #   bash examples/run-benchmarks.sh --quick   # smaller sizes and fewer rounds, a few minutes
 # Writes docs/benchmarks/data/*.csv, docs/benchmarks/*.png and the generated tables of
 # docs/benchmarks.md. Needs: JDK 17+, Maven, redis-server and redis-cli on PATH.

@@ -59,7 +59,8 @@ final class RedisFireHistory {
 
     /**
      * The job's recent entries, newest first: the run that holds the lease now (its entry is written by its release),
-     * then the list's entries. The list is read before the lease, so a run released in between is not listed twice.
+     * then the list's entries. The lease is read before the list, so a run released in between is listed once, by
+     * its entry.
      */
     List<String> entries(JobId job, int max) {
         List<String> out = new ArrayList<>();
@@ -67,17 +68,21 @@ final class RedisFireHistory {
             return out;
         }
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+            String held = heldLease(c, job);
             List<byte[]> values = c.listCommands()
                     .lRange(keys.of(job, JobKey.HISTORY).getBytes(StandardCharsets.UTF_8), 0, max - 1L);
-            String held = heldLease(c, job);
-            if (held != null) {
-                out.add(held);
-            }
+            List<String> listed = new ArrayList<>();
             if (values != null) {
                 for (byte[] v : values) {
-                    if (out.size() < max) {
-                        out.add(new String(v, StandardCharsets.UTF_8));
-                    }
+                    listed.add(new String(v, StandardCharsets.UTF_8));
+                }
+            }
+            if (held != null && listed.stream().noneMatch(entry -> entry.endsWith(held))) {
+                out.add(held);
+            }
+            for (String entry : listed) {
+                if (out.size() < max) {
+                    out.add(entry);
                 }
             }
         }

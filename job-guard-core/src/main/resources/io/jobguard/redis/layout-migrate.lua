@@ -15,12 +15,9 @@
 -- the call naming the key, before anything is written.
 
 local function text(key)
-  local kind = redis.call('TYPE', key).ok
-  if kind == 'none' then
-    return nil
-  end
-  if kind ~= 'string' then
-    return nil, 'job-guard: ' .. key .. ' holds a ' .. kind .. ', not layout 1\'s string; nothing was migrated'
+  local problem = checkType(key, 'string')
+  if problem then
+    return nil, problem
   end
   return redis.call('GET', key)
 end

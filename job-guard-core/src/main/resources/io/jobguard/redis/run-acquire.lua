@@ -99,6 +99,8 @@
 -- Cost: a command called from Lua costs Redis more than most commands themselves, so a granted regular firing runs
 -- six: MGET (lease, marker, cool-down), HMGET (the state), TIME (serverTime() in prelude.lua), SET of the marker
 -- and of the lease, HSET of the state. The history entry is written once, by the release, with the run's outcome.
+-- A refusal of a fire time already taken (most calls in a fleet: every node asks for every fire time) runs three:
+-- MGET, HMGET, PTTL of the marker.
 --
 -- Values are 'jg1|<token>|<T millis>|<acquired-at millis>|<fencing token>|<node id>'. A value of
 -- another shape or type is somebody else's and is reported, never parsed here.
@@ -136,7 +138,14 @@ if not epoch and redis.call('EXISTS', KEYS[6], KEYS[7], KEYS[8]) > 0 then
     .. ' RedisLeaseStore.migrateLayout1() (docs/names-and-keys.md, "Upgrading from key layout 1"); nothing was written')
 end
 
-local now, micros = serverTime()
+-- Redis TIME, read once and only when needed (a new or lost epoch, a grant): a refusal runs without it.
+local now, micros
+local function clock()
+  if not now then
+    now, micros = serverTime()
+  end
+  return now
+end
 
 -- The epoch: see the header. A write here is rare (a new job, a loss) and goes out at once.
 local created, kind
@@ -151,7 +160,7 @@ if epoch then
     redis.call('HSET', KEYS[3], 'e', epoch)
   end
 else
-  created = string.format('%d', now)
+  created = string.format('%d', clock())
   kind = ARGV[6] == '' and 'new' or 'lost'
   epoch = created .. '|' .. kind
   redis.call('HSET', KEYS[3], 'e', epoch)
@@ -162,7 +171,7 @@ if seen > last then
   -- a 'lost' epoch created after that token's grant (tokens are at least the grant's TIME in µs) already
   -- dates the loss: the nodes that each saw a higher token must not move it on, one after another
   if kind ~= 'lost' or tonumber(created) * 1000 < seen then
-    created = string.format('%d', now)
+    created = string.format('%d', clock())
     kind = 'lost'
     epoch = created .. '|' .. kind
   end
@@ -278,6 +287,7 @@ if mode == nil and ARGV[9] ~= '' and recS and recS < tonumber(ARGV[9]) then
 end
 
 -- The fencing token: see the header.
+clock()
 local fence = math.max(last + 1, micros)
 local value = 'jg1|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. string.format('%d', now) .. '|'
     .. string.format('%d', fence) .. '|' .. ARGV[2]

@@ -103,17 +103,17 @@ class LayoutUpgradeIT {
         for (int i = 0; i < 12; i++) {
             String base = PREFIX + ":{shop:job-" + i + "}";
             bases.add(base);
-            owner(cluster, base).call("SET", base + ":epoch", "1700000000000|new");
-            owner(cluster, base).call("SET", base + ":fence", Long.toString(1_700_000_000_000_000L + i));
+            cluster.masterOf(base).call("SET", base + ":epoch", "1700000000000|new");
+            cluster.masterOf(base).call("SET", base + ":fence", Long.toString(1_700_000_000_000_000L + i));
         }
-        assertThat(bases.stream().map(b -> owner(cluster, b)).distinct()).as("the jobs are spread over the masters")
+        assertThat(bases.stream().map(b -> cluster.masterOf(b)).distinct()).as("the jobs are spread over the masters")
                 .hasSize(cluster.masters().size());
         RedisLeaseStore store = store(cluster.connectionFactory(Duration.ofSeconds(5)));
 
         assertThat(store.migrateLayout1()).isEqualTo(12);
 
         for (int i = 0; i < bases.size(); i++) {
-            RedisServerProcess master = owner(cluster, bases.get(i));
+            RedisServerProcess master = cluster.masterOf(bases.get(i));
             assertThat(master.call("EXISTS", bases.get(i) + ":epoch", bases.get(i) + ":fence")).isEqualTo(0L);
             assertThat(master.call("HGET", bases.get(i) + ":state-v2", "f")).isEqualTo(Long.toString(1_700_000_000_000_000L + i));
             assertThat(master.call("HGET", bases.get(i) + ":state-v2", "e")).isEqualTo("1700000000000|new");
@@ -147,17 +147,5 @@ class LayoutUpgradeIT {
                 "run|" + job.namespace() + "|" + job.name(), "3024000000", "RAN", "5");
         assertThat(released).isEqualTo(1L);
         return Long.parseLong(String.valueOf(answer.get(2)));
-    }
-
-    private static RedisServerProcess owner(RedisClusterProcess cluster, String key) {
-        for (RedisServerProcess master : cluster.masters()) {
-            try {
-                master.call("EXISTS", key);
-                return master;
-            } catch (RuntimeException moved) {
-                // another master owns the slot
-            }
-        }
-        throw new IllegalStateException("no master owns " + key);
     }
 }

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What Redis runs for one guarded firing, counted by Redis itself ({@code INFO commandstats} counts the commands a
- * script calls): a granted acquire runs six commands, its release four, and a release publishes only when a caller
+ * script calls): a granted acquire runs six commands, its release four, another node's refused ask of the same fire
+ * time three, and a release publishes only when a caller
  * waits for the job. The scripts are called as {@link RedisLeaseStore} calls them, without the store, so that nothing
  * else (the fleet's leads, the harness) is counted.
  */
@@ -45,7 +46,7 @@ class RunScriptCostIT {
     }
 
     @Test
-    void aGrantedFiringRunsSixCommandsToAcquireAndFourToRelease() {
+    void aGrantedFiringRunsSixCommandsToAcquireAndFourToReleaseAndARefusalThree() {
         String first = UUID.randomUUID().toString();
         assertThat(acquire(first, T, "")).isEqualTo("ACQUIRED"); // the job's first firing also writes its epoch
         assertThat(release(first)).isEqualTo(1L);
@@ -55,6 +56,9 @@ class RunScriptCostIT {
         assertThat(acquire(owner, T.plusSeconds(60), "")).isEqualTo("ACQUIRED");
         assertThat(scriptCommands()).as("the acquire's commands").isEqualTo(Map.of("mget", 1L, "hmget", 1L, "time", 1L,
                 "set", 2L, "hset", 1L));
+        redis.resetStats();
+        assertThat(acquire(UUID.randomUUID().toString(), T.plusSeconds(60), "")).isEqualTo("ALREADY_RAN");
+        assertThat(scriptCommands()).as("another node's refused ask").isEqualTo(Map.of("mget", 1L, "hmget", 1L, "pttl", 1L));
         redis.resetStats();
         assertThat(release(owner)).isEqualTo(1L);
         assertThat(scriptCommands()).as("the release's commands").isEqualTo(Map.of("get", 1L, "del", 1L, "hset", 1L,

@@ -228,10 +228,10 @@ public final class FiringBenchmark {
 
         String acquireSha = redis.scriptLoad(LuaScript.load("run-acquire").source());
         KeySchema keys = new KeySchema("benchraw");
-        // 32 jobs in turn, each lease 1 ms: a job's lease has expired by its next turn (32 firings
-        // later), so no untimed DEL adds to the Redis CPU of this contender
+        // 512 jobs in turn, each lease 1 ms: a job's lease has expired by its next turn (512 firings, many
+        // milliseconds later), so no untimed DEL adds to the Redis CPU of this contender
         List<JobId> rawJobs = new ArrayList<>();
-        for (int j = 0; j < 32; j++) {
+        for (int j = 0; j < 512; j++) {
             rawJobs.add(new JobId("default", "bench-raw-job-" + j));
         }
         long rawStart = start + 2_000_000_000L;

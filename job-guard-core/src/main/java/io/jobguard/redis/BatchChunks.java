@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -174,25 +175,41 @@ record BatchChunks(BatchScripts scripts, KeySchema schema, String nodeId, Releas
     }
 
     /**
-     * Releases chunks one call each, in order; the last call publishes {@code topic} unless it is "".
-     * Throws on a failure.
+     * Releases chunks one call each, in order; the call that releases the last keys publishes
+     * {@code topic} unless it is "". Where the lease ends (a base of {@code endLeaseIn}, whose chunks
+     * here are all of the lease's keys under it), the first call there drops the base's hash whole if
+     * it holds this lease's keys alone, and the base's other chunks are then skipped. Throws on a failure.
      *
      * @return whether an interrupt arrived meanwhile (the flag is cleared; the caller re-sets it when done)
      */
     boolean releaseChunks(String namespace, List<BatchPlan.Chunk> chunks, Set<String> endLeaseIn, String token,
                           String indexEntry, BatchPlan.Chunk uncertain, String topic) {
+        Map<String, BatchPlan.Chunk> firstUnderBase = new HashMap<>();
         Map<String, BatchPlan.Chunk> lastUnderBase = new HashMap<>();
         for (BatchPlan.Chunk chunk : chunks) {
+            firstUnderBase.putIfAbsent(chunk.base(), chunk);
             lastUnderBase.put(chunk.base(), chunk);
         }
+        // From which position on every chunk shares one base: a whole release there is the last one.
+        int tail = chunks.size() - 1;
+        while (tail > 0 && chunks.get(tail - 1).base().equals(chunks.get(chunks.size() - 1).base())) {
+            tail--;
+        }
+        Set<String> ended = new HashSet<>();
         boolean interrupted = false;
         for (int i = 0; i < chunks.size(); i++) {
             BatchPlan.Chunk chunk = chunks.get(i);
-            boolean end = endLeaseIn.contains(chunk.base()) && lastUnderBase.get(chunk.base()) == chunk;
+            if (ended.contains(chunk.base())) {
+                continue;
+            }
+            boolean ending = endLeaseIn.contains(chunk.base());
+            boolean end = ending && lastUnderBase.get(chunk.base()) == chunk;
+            boolean whole = ending && firstUnderBase.get(chunk.base()) == chunk;
             boolean complete = chunk != uncertain;
-            String publish = i == chunks.size() - 1 ? topic : "";
+            String publish = i == chunks.size() - 1 || (whole && i >= tail) ? topic : "";
+            long released;
             try {
-                scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
+                released = scripts.release(namespace, chunk, token, end, indexEntry, publish, complete, whole);
             } catch (RuntimeException e) {
                 if (!Thread.interrupted()) {
                     throw e;
@@ -200,7 +217,10 @@ record BatchChunks(BatchScripts scripts, KeySchema schema, String nodeId, Releas
                 // An interrupt that arrived during the call aborted only our wait for the reply;
                 // releasing is owner-checked and idempotent, so do it again rather than leave keys held.
                 interrupted = true;
-                scripts.release(namespace, chunk, token, end, indexEntry, publish, complete);
+                released = scripts.release(namespace, chunk, token, end, indexEntry, publish, complete, whole);
+            }
+            if (released < 0) {
+                ended.add(chunk.base());
             }
         }
         return interrupted;

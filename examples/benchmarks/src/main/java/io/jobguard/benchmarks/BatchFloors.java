@@ -21,7 +21,8 @@ import java.util.Map;
  * the rounds of each round's ratio (the machine's speed moves between rounds, for every contender of a
  * round alike): job-guard's Redis CPU per key over the one-hash floor ({@code HSET} + {@code HDEL} of N
  * fields) and over the string floor ({@code MSETNX} + {@code DEL} of N keys), and its wall time over the
- * pipelined {@code SET NX PX} floor. {@code jobGuardShared} is the same batch in a namespace where
+ * pipelined {@code SET NX PX} floor; also over the one-hash floor with the hash in hashtable encoding
+ * from its first field on (no target). {@code jobGuardShared} is the same batch in a namespace where
  * another lease is live.
  *
  * <p>Arguments: N (default 3000), rounds (default 21), operations per contender and round (default 10),
@@ -34,6 +35,7 @@ public final class BatchFloors {
     private static final String JOB_GUARD = "jobGuard";
     private static final String SHARED = "jobGuardShared";
     private static final String HASH = "hashFloor";
+    private static final String HASHTABLE = "hashtableFloor";
     private static final String MSETNX = "msetnxFloor";
     private static final String RAW = "rawFloor";
 
@@ -63,6 +65,7 @@ public final class BatchFloors {
                 contenders.put(JOB_GUARD, bench::jobGuard);
                 contenders.put(SHARED, bench::jobGuardShared);
                 contenders.put(HASH, () -> bench.hashFloor(bh));
+                contenders.put(HASHTABLE, () -> bench.hashtableFloor(bh));
                 contenders.put(MSETNX, () -> bench.msetnxFloor(bh));
                 contenders.put(RAW, () -> bench.rawFloor(bh));
                 for (Op op : contenders.values()) {
@@ -100,6 +103,8 @@ public final class BatchFloors {
                 for (String jg : List.of(JOB_GUARD, SHARED)) {
                     ratios.append(ratio(jg + " Redis CPU per key / " + HASH, "at most 1.2x",
                             ratios(samples.get(jg), samples.get(HASH), 1)));
+                    ratios.append(ratio(jg + " Redis CPU per key / " + HASHTABLE, "",
+                            ratios(samples.get(jg), samples.get(HASHTABLE), 1)));
                     ratios.append(ratio(jg + " Redis CPU per key / " + MSETNX, "at most 2x",
                             ratios(samples.get(jg), samples.get(MSETNX), 1)));
                     ratios.append(ratio(jg + " wall time / " + RAW + " (pipelined SET NX PX)", "at most 0.45x",

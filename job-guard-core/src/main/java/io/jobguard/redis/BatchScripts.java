@@ -41,8 +41,11 @@ record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int m
     /** How a chunk acquisition ended. */
     enum Status { ACQUIRED, CONFLICT, LEASE_GONE }
 
-    /** A chunk acquisition's reply. */
-    record ChunkReply(Status status, String fence, String acquiredAt, List<Conflict> conflicts) {
+    /**
+     * A chunk acquisition's reply; {@code alone} when the chunk's hash now holds this lease's keys alone
+     * (its release can then go whole, see {@link BatchChunks#releaseChunks}).
+     */
+    record ChunkReply(Status status, String fence, String acquiredAt, List<Conflict> conflicts, boolean alone) {
     }
 
     /** Spread mode: the fencing token and acquired-at time (epoch ms, Redis TIME) of a new lease. */
@@ -75,7 +78,8 @@ record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int m
                     ScriptRunner.number(reply.get(i + 2))));
         }
         Status outcome = status == 1L ? Status.ACQUIRED : status == 0L ? Status.CONFLICT : Status.LEASE_GONE;
-        return new ChunkReply(outcome, fenceOut, atOut, conflicts);
+        boolean alone = outcome == Status.ACQUIRED && reply.size() > 3 && ScriptRunner.number(reply.get(3)) == 1L;
+        return new ChunkReply(outcome, fenceOut, atOut, conflicts, alone);
     }
 
     /**

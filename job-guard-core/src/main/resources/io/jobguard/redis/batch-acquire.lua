@@ -15,7 +15,8 @@
 -- ARGV[10] the holders marker (the value of the hash's field '', longer than 64 bytes; see below)
 -- ARGV[11..] the business keys
 --
--- Returns {1, fencingToken, acquiredAt}: every key is now held by this lease;
+-- Returns {1, fencingToken, acquiredAt, alone}: every key is now held by this lease; alone is 1 when
+--           the hash holds this lease's keys alone (the marker names it), else 0;
 --         {0, 0, 0, i1, holder1, pttl1, ...}: refused, nothing changed; conflicting keys by 1-based
 --           position among the business keys, with the holder's record value and TTL;
 --         {-1, 0, 0}: refused, nothing changed; this lease's record is gone (the lease expired).
@@ -138,4 +139,4 @@ if ARGV[8] == '1' then
     call('ZADD', KEYS[4], now + ms, value)
   end
 end
-return {1, tonumber(fence), tonumber(at)}
+return {1, tonumber(fence), tonumber(at), marker == alone and 1 or 0}

@@ -19,7 +19,8 @@
 --         that failed on its way), which forces the owner check
 -- ARGV[8] the holders marker (batch-acquire.lua's ARGV[10]) if the lease ends here (every key it
 --         holds in this hash is to be released) and this is the first of its chunks here; '' otherwise
--- ARGV[9..] the business keys
+-- ARGV[9..] the business keys; none for a first call that only tries the whole release (sent when the
+--         lease's last acquire call found the hash holding its keys alone)
 --
 -- Returns the number of keys released, or -1 when the lease ended here as a whole: the hash held
 -- only its keys and is gone with its record and index entry (ARGV[6] published), so the lease's

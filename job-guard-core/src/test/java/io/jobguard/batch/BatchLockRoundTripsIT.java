@@ -98,15 +98,17 @@ class BatchLockRoundTripsIT {
     @Test
     void aLeaseHoldingANamespaceAloneIsReleasedInOneCallForAllItsChunks() {
         try (RedisBatchLocks chunked = RedisBatchLocks.create(connectionFactory, "jgtest",
-                BatchLockConfig.custom().nodeId("b").chunkSize(2).build())) {
-            BatchLease lease = chunked.tryAcquire("alone", BatchLocksContract.keys(0, 10), LEASE).orElseThrow();
+                BatchLockConfig.custom().nodeId("b").chunkSize(1000).build())) {
+            BatchLease lease = chunked.tryAcquire("alone", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
             String marker = (String) server.call("HGET", "jgtest:{alone~batch}:held", "");
             assertThat(marker).as("the marker names the lease holding every key of the hash")
                     .matches("job-guard batch lock holders: .*; alone: \\S+");
             server.resetStats();
+            long bytesBefore = netInputBytes();
             lease.close();
             assertThat(calls()).as("one call drops the hash, the record and the index entry, and wakes waiters")
                     .containsEntry("evalsha", 1L).containsEntry("publish", 1L).doesNotContainKey("hdel");
+            assertThat(netInputBytes() - bytesBefore).as("that call names none of the 3,000 keys").isLessThan(3_000L);
             assertThat((Long) server.call("EXISTS", "jgtest:{alone~batch}:held")).isZero();
             assertThat((List<?>) server.call("KEYS", "jgtest:{alone~batch}:lease:*")).isEmpty();
             assertThat(chunked.liveLeases("alone")).isEmpty();
@@ -135,6 +137,23 @@ class BatchLockRoundTripsIT {
             assertThat(again.keyCount()).isEqualTo(10);
         }
         second.close();
+        assertThat((Long) server.call("EXISTS", held)).isZero();
+    }
+
+    @Test
+    void aLeaseThatWasAloneAtItsLastCallSendsItsKeysOnlyOnceTheHashIsShared() {
+        String held = "jgtest:{probe~batch}:held";
+        BatchLease first = locks.tryAcquire("probe", BatchLocksContract.keys(0, 10), LEASE).orElseThrow();
+        try (BatchLease second = locks.tryAcquire("probe", BatchLocksContract.keys(20, 30), LEASE).orElseThrow()) {
+            server.resetStats();
+            first.close();
+            assertThat(calls()).as("a call without keys finds the hash shared, then one call releases the keys")
+                    .containsEntry("evalsha", 2L).containsEntry("hdel", 1L).containsEntry("publish", 1L);
+            assertThat((Long) server.call("HLEN", held)).as("the marker and the second lease's 10 keys").isEqualTo(11L);
+            assertThat(locks.tryAcquire("probe", BatchLocksContract.keys(20, 21), LEASE).acquired())
+                    .as("the second lease's keys stay held").isFalse();
+            assertThat(second.isValid()).isTrue();
+        }
         assertThat((Long) server.call("EXISTS", held)).isZero();
     }
 
@@ -255,6 +274,11 @@ class BatchLockRoundTripsIT {
             assertThat(c.holder().foreign()).isTrue();
         });
         assertThat(server.call("GET", "jgtest:{alien~batch}:held")).isEqualTo("somebody else's string");
+    }
+
+    private long netInputBytes() {
+        return server.info("stats").lines().filter(l -> l.startsWith("total_net_input_bytes:"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElseThrow();
     }
 
     private Map<String, Long> calls() {

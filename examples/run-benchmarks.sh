@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every benchmark of docs/benchmarks.md, then its charts and tables, with one command (issue 19):
-#   bash examples/run-benchmarks.sh           # the published run, about 30 minutes on 2 cores
+#   bash examples/run-benchmarks.sh           # the published run, about 36 minutes on 2 cores
 #   bash examples/run-benchmarks.sh --quick   # smaller sizes and fewer rounds, a few minutes
 # Writes docs/benchmarks/data/*.csv, docs/benchmarks/*.png and the generated tables of
 # docs/benchmarks.md. Needs: JDK 17+, Maven, redis-server and redis-cli on PATH.
@@ -25,6 +25,8 @@ if $quick; then
   "$bench/run-batch-masters.sh" 100 4
   log "fleet: 2x500, 10x200, 20x500 with 40,000 decisions each"
   "$bench/run-fleet-bench.sh" 2x500,10x200,20x500 40000
+  log "capacity: 5 nodes x 100 jobs, 2 s per level, 1, 4 and 16 threads per node, standalone and 1 and 3 masters"
+  REPORT=0 "$bench/run-capacity-bench.sh" 5x100 2 --threads 1,4,16 --masters 1,3
 else
   log "firing: 21 rounds x 1,000 firings"
   ROUNDS=21 FIRINGS=1000 "$bench/run-firing-bench.sh"
@@ -36,6 +38,8 @@ else
   "$bench/run-batch-masters.sh" 1000 4
   log "fleet: 2x1000 (100,000 fire times), 20x500, 50x1000 with 200,000 decisions each"
   "$bench/run-fleet-bench.sh" 2x1000,20x500,50x1000 200000
+  log "capacity: 10 nodes x 200 jobs, 4 s per level, 1 to 32 threads per node, standalone and 1 and 3 masters"
+  REPORT=0 "$bench/run-capacity-bench.sh" 10x200 4 --threads 1,2,4,8,16,32 --masters 1,3
 fi
 
 log "charts and tables"

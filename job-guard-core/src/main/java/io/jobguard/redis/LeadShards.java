@@ -70,7 +70,7 @@ final class LeadShards {
             return "";
         }
         String[] owners = ownerBySlot;
-        return owners == null ? null : owners[ClusterSlotHashUtil.calculateSlot(keys.of(job, JobKey.EPOCH))];
+        return owners == null ? null : owners[ClusterSlotHashUtil.calculateSlot(keys.of(job, JobKey.STATE))];
     }
 
     private synchronized void refresh() {

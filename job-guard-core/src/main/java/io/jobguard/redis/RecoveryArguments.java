@@ -1,30 +1,27 @@
 package io.jobguard.redis;
 
-import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.AcquireMode;
-import io.jobguard.store.AcquireResult;
 import io.jobguard.store.RunRecord;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The issue-15 arguments and replies of {@code run-acquire.lua} (ARGV[10] to ARGV[12], the recovery statuses). */
+/** The recovery arguments of {@code run-acquire.lua} (ARGV[9] to ARGV[11]) and the run record as the state hash holds it. */
 final class RecoveryArguments {
 
     private RecoveryArguments() {
     }
 
-    /** ARGV[10]: the gap check. */
+    /** ARGV[9]: the gap check. */
     static String previous(AcquireMode mode) {
         return mode.kind() == AcquireMode.Kind.REGULAR && mode.previous() != null
                 ? Long.toString(mode.previous().toEpochMilli()) : "";
     }
 
-    /** ARGV[11]: the dead-run check. */
+    /** ARGV[10]: the dead-run check. */
     static String delivery(AcquireMode mode) {
         if (mode.kind() != AcquireMode.Kind.REGULAR || mode.delivery() == null) {
             return "";
@@ -32,7 +29,7 @@ final class RecoveryArguments {
         return mode.delivery() == AcquireMode.Delivery.RETRY ? "least:" + mode.maxAttempts() : "most";
     }
 
-    /** ARGV[12]: the kind of attempt. */
+    /** ARGV[11]: the kind of attempt. */
     static String mode(AcquireMode mode) {
         return switch (mode.kind()) {
             case REGULAR -> "";
@@ -40,29 +37,6 @@ final class RecoveryArguments {
             case MISS -> "miss:" + mode.previous().toEpochMilli();
             case RETRY -> "retry:" + mode.attempt();
         };
-    }
-
-    /** The result of a recovery status, or null for the statuses of the regular reply. */
-    static AcquireResult parse(String status, List<Object> reply) {
-        AcquireResult.Status parsed = switch (status) {
-            case "CATCH_UP" -> AcquireResult.Status.CATCH_UP;
-            case "RETRY" -> AcquireResult.Status.RETRY;
-            case "ABANDONED" -> AcquireResult.Status.ABANDONED;
-            case "MISSED" -> AcquireResult.Status.MISSED;
-            case "SUPERSEDED" -> AcquireResult.Status.SUPERSEDED;
-            default -> null;
-        };
-        if (parsed == null) {
-            return null;
-        }
-        Instant first = instant(ScriptRunner.text(reply.get(1)));
-        RunRecord record = switch (parsed) {
-            case RETRY, ABANDONED -> new RunRecord(first, first, (int) ScriptRunner.number(reply.get(2)), null);
-            default -> new RunRecord(first, null, 1, null);
-        };
-        // CATCH_UP after a loss: the fire times before 'lostUntil' are refused (HISTORY_LOST), never caught up
-        String lostUntil = parsed == AcquireResult.Status.CATCH_UP && reply.size() > 3 ? ScriptRunner.text(reply.get(2)) : "";
-        return new AcquireResult(parsed, -1, instant(lostUntil), null, null, record);
     }
 
     /** The run record from its hash, empty if it has no handled fire time. */

@@ -57,21 +57,42 @@ final class RedisFireHistory {
         return out;
     }
 
+    /**
+     * The job's recent entries, newest first: the run that holds the lease now (its entry is written by its release),
+     * then the list's entries. The lease is read before the list, so a run released in between is listed once, by
+     * its entry.
+     */
     List<String> entries(JobId job, int max) {
         List<String> out = new ArrayList<>();
         if (max <= 0) {
             return out;
         }
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
+            String held = heldLease(c, job);
             List<byte[]> values = c.listCommands()
                     .lRange(keys.of(job, JobKey.HISTORY).getBytes(StandardCharsets.UTF_8), 0, max - 1L);
+            List<String> listed = new ArrayList<>();
             if (values != null) {
                 for (byte[] v : values) {
-                    out.add(new String(v, StandardCharsets.UTF_8));
+                    listed.add(new String(v, StandardCharsets.UTF_8));
+                }
+            }
+            if (held != null && listed.stream().noneMatch(entry -> entry.endsWith(held))) {
+                out.add(held);
+            }
+            for (String entry : listed) {
+                if (out.size() < max) {
+                    out.add(entry);
                 }
             }
         }
         return out;
+    }
+
+    /** The lease's value when a run of job-guard's holds it, else null (a key of another type is not a run). */
+    private String heldLease(RedisConnection c, JobId job) {
+        String value = RedisRunReads.readString(c, keys.of(job, JobKey.RUN_LEASE).getBytes(StandardCharsets.UTF_8));
+        return value != null && !LeaseValues.parse(value, null).foreign() ? value : null;
     }
 
     /**

@@ -3,7 +3,7 @@ package io.jobguard.redis;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
-import io.jobguard.internal.redis.LeaseValues;
+import io.jobguard.internal.redis.KeySchema.Layout1Key;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.RedisEndpoints;
 import io.jobguard.internal.redis.ReleaseNotifications;
@@ -73,6 +73,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private final RedisRunReleases releases;
     private final RedisFireHistory fireHistory;
     private final SchedulePublications publications;
+    private final ReleaseWaiters waiters = new ReleaseWaiters();
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
         this.durable = durable;
@@ -131,12 +132,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         return new RedisLeaseStore(connectionFactory, keyPrefix, durable);
     }
 
-    /**
-     * How long a job's run record (what missed-fire-time recovery reads) outlives its last write: longer than the longest gap
-     * between two fire times that catch-up serves (a monthly job) and than the longest catch-up window.
-     */
-    static final Duration RUN_RECORD_TTL = Duration.ofDays(35);
-
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r) {
         return acquireRun(r, AcquireMode.REGULAR);
@@ -168,63 +163,62 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         LossWindows.Window window = lossWindows.window(job, lastEpoch, configuredWindow);
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 List.of(keys.of(job, JobKey.RUN_LEASE), keys.fireMarker(job, r.nominalFireTime()),
-                        keys.of(job, JobKey.FENCE), keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.HISTORY),
-                        keys.of(job, JobKey.EPOCH), keys.of(job, JobKey.RUN_RECORD), keys.of(job, JobKey.PAUSED)),
+                        keys.of(job, JobKey.STATE), keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.WAITERS),
+                        keys.layout1(job, Layout1Key.EPOCH), keys.layout1(job, Layout1Key.FENCE),
+                        keys.layout1(job, Layout1Key.RECORD)),
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
-                        Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())),
-                        Integer.toString(r.historySize()), lastEpoch,
+                        Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())), lastEpoch,
                         Long.toString(window.millis()), epochs.highestToken(job),
                         RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
-                        RecoveryArguments.mode(mode), Long.toString(RUN_RECORD_TTL.toMillis()),
-                        Long.toString(configuredWindow), window.anchor() < 0 ? "" : Long.toString(window.anchor()),
-                        epochs.handled(job)),
+                        RecoveryArguments.mode(mode), Long.toString(configuredWindow),
+                        window.anchor() < 0 ? "" : Long.toString(window.anchor()), epochs.handled(job),
+                        waiters.waiting(job) ? "1" : ""),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
                     }
                 }), "acquire run lease of " + job);
-        String epoch = ScriptRunner.text(reply.get(reply.size() - 1));
+        RunAcquireReply answer = RunAcquireReply.decode(reply);
+        String epoch = answer.epoch();
         epochs.saw(job, epoch);
-        String status = ScriptRunner.text(reply.get(0));
-        if (!"HISTORY_LOST".equals(status) || epoch.equals(lastEpoch)) {
+        String status = answer.status().name();
+        if (!(answer instanceof RunAcquireReply.HistoryLost) || epoch.equals(lastEpoch)) {
             // a refusal by the first call that meets an unknown epoch is judged again below: it handles nothing yet
             epochs.answered(job, status, r.nominalFireTime());
         }
-        lossWindows.replied(job, epoch, status, "HISTORY_LOST".equals(status) ? ScriptRunner.number(reply.get(2)) : -1);
-        if ("HISTORY_LOST".equals(status) && !judgedAgain && !epoch.equals(lastEpoch) && fleetLeads.awaitRepublication(job, epoch)) {
+        lossWindows.replied(job, epoch, status,
+                answer instanceof RunAcquireReply.HistoryLost lost ? lost.refusedUntilMillis() : -1);
+        if (answer instanceof RunAcquireReply.HistoryLost && !judgedAgain && !epoch.equals(lastEpoch)
+                && fleetLeads.awaitRepublication(job, epoch)) {
             // this node just learned of the loss: judged with the fleet's leads once they are re-published
             return acquireRun(r, mode, true);
         }
-        if ("ACQUIRED".equals(status)) {
-            long token = ScriptRunner.number(reply.get(2));
-            epochs.sawToken(job, token);
-            lossWindows.granted(r.nominalFireTime().toEpochMilli(), ScriptRunner.number(reply.get(1)));
+        if (answer instanceof RunAcquireReply.Acquired granted) {
+            epochs.sawToken(job, granted.fencingToken());
+            lossWindows.granted(r.nominalFireTime().toEpochMilli(), granted.acquiredAtMillis());
             if (acked[0] < durable.replicas()) {
                 refuseNotDurable(r, acked[0]);
             }
-            return AcquireResult.acquired(token, Instant.ofEpochMilli(ScriptRunner.number(reply.get(1))));
+            return AcquireResult.acquired(granted.fencingToken(), Instant.ofEpochMilli(granted.acquiredAtMillis()));
         }
-        if ("PAUSED".equals(status)) {
+        if (answer instanceof RunAcquireReply.Paused) {
             return AcquireResult.refused(AcquireResult.Status.PAUSED, null, null);
         }
-        AcquireResult recovery = RecoveryArguments.parse(status, reply);
-        if (recovery != null) {
-            return recovery;
+        if (answer instanceof RunAcquireReply.Recovery recovery) {
+            return recovery.result();
         }
-        if ("HISTORY_LOST".equals(status)) {
+        if (answer instanceof RunAcquireReply.HistoryLost lost) {
             // the fire times after 'after' and before this one were refused with it, and this caller reports them
-            String after = reply.size() > 4 ? ScriptRunner.text(reply.get(3)) : "";
-            return new AcquireResult(AcquireResult.Status.HISTORY_LOST, -1, null,
-                    HistoryEpochs.record(ScriptRunner.text(reply.get(1))), lossWindows.refusalLeft(job),
-                    after.isEmpty() ? null : new RunRecord(Instant.ofEpochMilli(Long.parseLong(after)), null, 1, null));
+            return new AcquireResult(AcquireResult.Status.HISTORY_LOST, -1, null, HistoryEpochs.record(lost.epochValue()),
+                    lossWindows.refusalLeft(job), lost.refusedAfter());
         }
-        Duration ttl = LeaseValues.ttl(ScriptRunner.number(reply.get(2)));
-        LeaseRecord holder = LeaseValues.parse(ScriptRunner.text(reply.get(1)), ttl);
+        RunAcquireReply.Held held = (RunAcquireReply.Held) answer;
+        LeaseRecord holder = held.holder();
         epochs.sawToken(job, holder.fencingToken());
         if (holder.acquiredAt() != null) {
             lossWindows.sawHolder(job, holder.nodeId(), holder.acquiredAt().toEpochMilli());
         }
-        return AcquireResult.refused(AcquireResult.Status.valueOf(status), holder, ttl);
+        return AcquireResult.refused(held.status(), holder, held.ttl());
     }
 
     /**
@@ -235,6 +229,20 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
      */
     public Map<JobId, Instant> recoveringFromDataLoss() {
         return lossWindows.recovering();
+    }
+
+    /**
+     * Moves every job under this store's key prefix from key layout 1 (job-guard 0.x: epoch, fencing counter, run
+     * record and pause flag in keys of their own) into layout 2 (one state hash per job). Until a job is moved, every
+     * firing of it on a node of this version fails with an error naming its layout-1 keys and this method, and runs
+     * nothing. Call it once no node of the old version runs; it is safe to call again and beside nodes of this version.
+     * A fire time the old layout ran stays refused: lease, markers, cool-down and history keep their keys.
+     *
+     * @return how many jobs had layout-1 keys (0 when there was nothing to move)
+     * @throws LeaseStoreException if Redis cannot be read or a layout-1 key holds another type (named)
+     */
+    public int migrateLayout1() {
+        return call(() -> new Layout1Migration(scripts, keys).migrateAll(), "migrate key layout 1 under " + keys.prefix());
     }
 
     FleetLeads fleetLeads() { // tests step its wall clock
@@ -288,7 +296,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public ReleaseWatch watchRunReleases(JobId job) {
-        return notifications.watch(keys.runReleaseTopic(job));
+        return waiters.watch(job, notifications.watch(keys.runReleaseTopic(job)));
     }
 
     @Override

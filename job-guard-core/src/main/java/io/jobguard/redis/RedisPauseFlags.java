@@ -13,31 +13,33 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The pause flags of the Redis store: one key per job, in the job's hash slot, read by
- * {@code run-acquire.lua}. Value {@code '<paused-at millis>|<node>|<by>'}, no TTL: a pause lasts
+ * The pause flags of the Redis store: field {@code p} of the job's state hash, read by {@code run-acquire.lua} in the
+ * same {@code HMGET} as the rest of the job's state. Value {@code '<paused-at millis>|<node>|<by>'}, no TTL: a pause lasts
  * until an operator resumes the job (a lost flag, e.g. after a restart without persistence, resumes it).
  */
 record RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
+
+    private static final byte[] FIELD = {'p'};
 
     boolean pause(JobId job, String nodeId, String by) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             Long now = c.serverCommands().time(TimeUnit.MILLISECONDS);
             String value = (now == null ? 0 : now) + "|" + nodeId + "|" + by.replace('|', '/');
-            Boolean set = c.stringCommands().setNX(bytes(keys.of(job, JobKey.PAUSED)), bytes(value));
+            Boolean set = c.hashCommands().hSetNX(bytes(keys.of(job, JobKey.STATE)), FIELD, bytes(value));
             return Boolean.TRUE.equals(set);
         }
     }
 
     boolean resume(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            Long deleted = c.keyCommands().del(bytes(keys.of(job, JobKey.PAUSED)));
+            Long deleted = c.hashCommands().hDel(bytes(keys.of(job, JobKey.STATE)), FIELD);
             return deleted != null && deleted > 0;
         }
     }
 
     Optional<JobPauses.Pause> paused(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            byte[] raw = c.stringCommands().get(bytes(keys.of(job, JobKey.PAUSED)));
+            byte[] raw = c.hashCommands().hGet(bytes(keys.of(job, JobKey.STATE)), FIELD);
             if (raw == null) {
                 return Optional.empty();
             }

@@ -34,13 +34,13 @@ record RedisRunReads(ScriptRunner scripts, KeySchema keys) {
 
     Optional<RunRecord> runRecord(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            Map<byte[], byte[]> raw = c.hashCommands().hGetAll(bytes(keys.of(job, JobKey.RUN_RECORD)));
+            Map<byte[], byte[]> raw = c.hashCommands().hGetAll(bytes(keys.of(job, JobKey.STATE)));
             return RecoveryArguments.record(raw);
         }
     }
 
     /** A key of another type is somebody else's: reported as a value job-guard cannot parse, not a crash. */
-    private static String readString(RedisConnection c, byte[] key) {
+    static String readString(RedisConnection c, byte[] key) {
         try {
             byte[] v = c.stringCommands().get(key);
             return v == null ? null : new String(v, StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package io.jobguard.redis;
 
+import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.LuaScript;
@@ -8,9 +9,12 @@ import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.JobId;
 import io.jobguard.store.RunLeaseRequest;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +28,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The release of a run lease for {@link RedisLeaseStore}: one {@code run-release.lua} call that frees
- * the lease (owner only), keeps the marker, records completion and the run's outcome and duration,
- * starts the cool-down and wakes waiters.
+ * the lease (owner only), records completion and the run's history entry (outcome and duration), starts the
+ * cool-down and, when a caller on another node waits for the job, publishes the release.
  */
 final class RedisRunReleases {
 
@@ -38,6 +42,9 @@ final class RedisRunReleases {
      */
     private static final Duration READ_AFTER_RELEASE_WAIT = Duration.ofSeconds(10);
 
+    private static final Logger log = LoggerFactory.getLogger(RedisLeaseStore.class);
+
+    private final RateLimitedLog foreignKeys = new RateLimitedLog(Clock.systemUTC(), Duration.ofMinutes(1));
     private final ScriptRunner scripts;
     private final KeySchema keys;
     private final ReleaseNotifications notifications;
@@ -140,26 +147,31 @@ final class RedisRunReleases {
         awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
     }
 
-    /** run-release.lua's KEYS: lease, marker, cool-down, run record, recent fire times. */
+    /** run-release.lua's KEYS: lease, waiters, state, recent fire times, cool-down. */
     private List<String> releaseKeys(RunLeaseRequest r) {
         JobId job = r.job();
-        return List.of(keys.of(job, JobKey.RUN_LEASE), keys.fireMarker(job, r.nominalFireTime()),
-                keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.RUN_RECORD), keys.of(job, JobKey.HISTORY));
+        return List.of(keys.of(job, JobKey.RUN_LEASE), keys.of(job, JobKey.WAITERS), keys.of(job, JobKey.STATE),
+                keys.of(job, JobKey.HISTORY), keys.of(job, JobKey.COOLDOWN));
     }
 
-    /** run-release.lua's ARGV; outcome '' (and duration 0) leaves the history entry as the acquire wrote it. */
+    /** run-release.lua's ARGV; outcome '' records the run without its outcome. */
     private List<String> releaseArgs(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
-        return List.of(r.ownerToken(), Long.toString(Math.max(1, r.markerRetention().toMillis())),
-                Long.toString(Math.max(0, cooldown.toMillis())), keys.releaseChannel(), keys.runReleaseTopic(r.job()),
-                Long.toString(RedisLeaseStore.RUN_RECORD_TTL.toMillis()), outcome,
-                Long.toString(Math.max(0, runTime.toMillis())));
+        return List.of(r.ownerToken(), Long.toString(Math.max(0, cooldown.toMillis())), keys.releaseChannel(),
+                keys.runReleaseTopic(r.job()), outcome, Long.toString(Math.max(0, runTime.toMillis())),
+                Integer.toString(Math.max(0, r.historySize())));
     }
 
     private boolean released(RunLeaseRequest r, Duration cooldown, Long reply) {
         if (cooldown.isZero()) {
             notifications.signal(keys.runReleaseTopic(r.job()));
         }
-        return reply != null && reply == 1L;
+        if (reply != null && reply == 2L) {
+            foreignKeys.warn(log, "foreign|" + r.job(), "job-guard: released the run lease of {} but left {} or {} alone:"
+                    + " one holds a value of another type, not job-guard's, so the run's completion or history entry"
+                    + " was not written (rename or delete it)", r.job(), keys.of(r.job(), JobKey.STATE),
+                    keys.of(r.job(), JobKey.HISTORY));
+        }
+        return reply != null && reply >= 1L;
     }
 
     private static byte[][] bytes(List<String> values) {

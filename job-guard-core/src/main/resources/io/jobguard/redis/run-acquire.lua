@@ -1,30 +1,32 @@
 -- Takes the run lease of one job for one nominal fire time, atomically.
 --
--- KEYS[1] run lease        KEYS[2] fire-time marker   KEYS[3] fencing counter
--- KEYS[4] cool-down        KEYS[5] recent fire times (list)                      KEYS[6] epoch
--- KEYS[8] pause flag (set by an operator: '<paused-at millis>|<node>|<by>'; absent when running)
+-- KEYS[1] run lease (string, TTL)    KEYS[2] fire-time marker (string, TTL)
+-- KEYS[3] the job's state (hash, key layout 2, no TTL; fields below)
+-- KEYS[4] cool-down (string, TTL)    KEYS[5] release waiters (string, TTL: set while a WAIT caller waits)
+-- KEYS[6], KEYS[7], KEYS[8] the job's epoch, fencing counter and run record in key layout 1 (read only when
+--          KEYS[3] has no epoch: a job kept in layout 1 is refused until migrated, see below)
 -- ARGV[1] owner token      ARGV[2] node id            ARGV[3] nominal fire time (epoch millis)
--- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms)    ARGV[6] history size
--- ARGV[7] the epoch this node saw last for the job ('<created millis>', '' if none)
--- ARGV[8] history-loss window (ms): after a loss, fire times before epoch start + window are refused
--- ARGV[9] the highest fencing token this node saw for the job ('0' if none)
--- KEYS[7] the job's run record (hash; see below)
--- ARGV[10] gap check: the schedule's fire time immediately before ARGV[3] (epoch millis), '' for none
+-- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms): lease + the marker's retention after the run
+-- ARGV[6] the epoch this node saw last for the job ('<created millis>', '' if none)
+-- ARGV[7] history-loss window (ms): after a loss, fire times before epoch start + window are refused
+-- ARGV[8] the highest fencing token this node saw for the job ('0' if none)
+-- ARGV[9] gap check: the schedule's fire time immediately before ARGV[3] (epoch millis), '' for none
 --          (none when it is older than the catch-up window): a regular firing is granted only once the
 --          record's s has reached it, so it never moves s past fire times nobody handled
--- ARGV[11] delivery check: '' none, 'most' (report a run that died), 'least:<max attempts>' (retry it)
--- ARGV[12] mode: '' a regular firing, 'catchup:<s>' a missed fire time, granted only while the
+-- ARGV[10] delivery check: '' none, 'most' (report a run that died), 'least:<max attempts>' (retry it)
+-- ARGV[11] mode: '' a regular firing, 'catchup:<s>' a missed fire time, granted only while the
 --          record's s is still <s> (so catch-ups run in order, each once), 'miss:<s>' declare the fire
 --          times up to ARGV[3] missed (nothing runs), 'retry:<a>' run again the fire time whose
 --          attempt <a> started and never completed
--- ARGV[13] run record TTL (ms)
--- ARGV[14] history-loss window (ms) used instead of ARGV[8] when the epoch is not the one in ARGV[7]:
---          ARGV[8] may be measured for that epoch only (LossWindows.java); '' = always ARGV[8]
--- ARGV[15] with ARGV[8], when the epoch is the one in ARGV[7]: the Redis time no earlier than the loss the window
+-- ARGV[12] history-loss window (ms) used instead of ARGV[7] when the epoch is not the one in ARGV[6]:
+--          ARGV[7] may be measured for that epoch only (LossWindows.java); '' = always ARGV[7]
+-- ARGV[13] with ARGV[7], when the epoch is the one in ARGV[6]: the Redis time no earlier than the loss the window
 --          counts from, if earlier than the epoch's creation (the fleet's leads hash was re-created by the same
 --          loss, LossWindows.java); '' = the epoch's creation
--- ARGV[16] the latest fire time this node saw handled for the job (epoch millis: granted, taken before, refused
+-- ARGV[14] the latest fire time this node saw handled for the job (epoch millis: granted, taken before, refused
 --          HISTORY_LOST or declared missed), '' if none: restores the run record's s after a loss took it
+-- ARGV[15] '1' when the caller waits for the lease's release (WAIT, or a RETURN firing's busy grace): a BUSY reply
+--          then sets KEYS[5], so that the release publishes; '' otherwise (releases nobody waits for publish nothing)
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
@@ -35,9 +37,9 @@
 --                                                  before T are refused with T, and this caller reports them
 --   {'BUSY', leaseValue, leasePttl, epoch}                another run holds the lease
 --   {'COOLDOWN', cooldownValue, cooldownPttl, epoch}      the fixed-delay gap is still running
---   {'CATCH_UP', s, lostUntil, epoch}  gap check: no fire time at or after ARGV[10] was handled (the
+--   {'CATCH_UP', s, lostUntil, epoch}  gap check: no fire time at or after ARGV[9] was handled (the
 --                                      record's s is older); nothing was written but, after a loss,
---                                      the record restored from ARGV[16]. lostUntil: '' or, after a loss,
+--                                      the record restored from ARGV[14]. lostUntil: '' or, after a loss,
 --                                      the fire time from which fire times are no longer refused
 --                                      (HISTORY_LOST): the caller reports the earlier ones of the gap
 --                                      as refused, never as missed, and catches up none of them
@@ -50,35 +52,43 @@
 --   {'PAUSED', pauseValue, -1, epoch}                     an operator paused the job cluster-wide;
 --                                                  nothing is written ('' as epoch when none exists)
 --
--- The run record (a hash whose TTL, ARGV[13], is renewed by every release and by an
--- acquire once every ARGV[13] / 32: field r = when an acquire last renewed it, so the record lives at
--- least 31/32 of ARGV[13] after its last write): s = the latest fire time
--- handled (started or declared missed), st = the latest fire time started, a = its attempt,
--- c = the latest fire time completed (written by run-release.lua), x = the last dead run reported,
--- m = the latest fire time declared missed or run as a catch-up: a regular firing at or before m that
--- finds no marker is refused as ALREADY_RAN (holder 'declared-missed'), so a node whose clock lags by
--- more than the skew tolerance does not run a fire time the cluster already settled.
+-- The job's state (KEYS[3]) is one hash, read with one HMGET and written with at most one HSET per grant:
+--   e  the epoch ('<created millis>|new' or '<created millis>|lost', see below)
+--   f  the fencing counter (the last token granted)
+--   p  the pause flag, set by an operator: '<paused-at millis>|<node>|<by>'; absent when running
+--   s  the latest fire time handled (started or declared missed)   st  the latest fire time started
+--   a  the attempt of st    c  the latest fire time completed (run-release.lua)    x  the last dead run reported
+--   m  the latest fire time declared missed or run as a catch-up: a regular firing at or before m that finds no
+--      marker is refused as ALREADY_RAN (holder 'declared-missed'), so a node whose clock lags by more than the
+--      skew tolerance does not run a fire time the cluster already settled.
+-- The hash has no TTL (as the epoch must not expire while the job exists): delete it when a job is removed.
 --
 -- After a loss (a 'lost' epoch) the record keeps the same invariant, s moving only over fire times that were
 -- handled, refused ones included, so that no fire time of the loss is lost in silence. Only recovery calls (a
--- gap check in ARGV[10], or a catch-up) touch it: when the loss took the record (no s), s is restored from the
--- caller's memory (ARGV[16]); a refused fire time T (T < loss + window) moves s to T, and when s had not reached
--- the fire time before T (ARGV[10]; for a catch-up, s is the one the caller saw, else SUPERSEDED), the fire times
+-- gap check in ARGV[9], or a catch-up) touch it: when the loss took the record (no s), s is restored from the
+-- caller's memory (ARGV[14]); a refused fire time T (T < loss + window) moves s to T, and when s had not reached
+-- the fire time before T (ARGV[9]; for a catch-up, s is the one the caller saw, else SUPERSEDED), the fire times
 -- in between are refused with T and the reply names where they start (after), so the one caller that moved s
 -- reports them. A fire time from loss + window on meets the gap check as usual: CATCH_UP from the restored s (a
--- restore is written whatever the reply; it is the only write of a CATCH_UP, BUSY or COOLDOWN reply).
+-- restore is written with every reply but a catch-up's SUPERSEDED; it is the only write of a CATCH_UP, BUSY or
+-- COOLDOWN reply).
 --
--- The epoch (no TTL, '<created millis>|new' or '<created millis>|lost') tells a store that kept its
--- history from one that lost it (restart without persistence, FLUSHALL, failover to a replica that
--- missed writes, eviction). It is written the first time a node finds it missing: as 'lost' when that
--- node had seen an earlier epoch of the job (the history it saw is gone), as 'new' otherwise (a new
--- job or a new store; a node cannot tell those from a loss). A node that saw an earlier epoch and meets
--- a 'new' one turns it into 'lost'. A node that saw a fencing token above the counter knows that writes
--- were lost while the epoch survived (a failover to a replica that missed the last writes, an evicted
--- counter): the epoch is renewed as 'lost' (unless it is a 'lost' one created after that token's grant)
--- and the counter raised to that token. After a loss, a fire
--- time T < created + window may have run before the loss (its marker is gone), so every node refuses
--- it; later fire times run as usual.
+-- The epoch tells a store that kept its history from one that lost it (restart without persistence, FLUSHALL,
+-- failover to a replica that missed writes, eviction). It is written the first time a node finds it missing: as
+-- 'lost' when that node had seen an earlier epoch of the job (the history it saw is gone), as 'new' otherwise (a
+-- new job or a new store; a node cannot tell those from a loss). A node that saw an earlier epoch and meets a
+-- 'new' one turns it into 'lost'. A node that saw a fencing token above the counter knows that writes were lost
+-- while the epoch survived (a failover to a replica that missed the last writes): the epoch is renewed as 'lost'
+-- (unless it is a 'lost' one created after that token's grant) and the counter raised to that token. After a
+-- loss, a fire time T < created + window may have run before the loss (its marker is gone), so every node
+-- refuses it; later fire times run as usual.
+--
+-- Key layout 1 (job-guard before layout 2) kept the epoch, counter, record and pause flag in keys of their own
+-- (KEYS[6..8] and '<job>:paused'); lease, marker, cool-down and history keep their names and values. A job whose
+-- state hash has no epoch while layout-1 keys of it exist is refused with an error naming them: the nodes that
+-- wrote them may still run, and a job run under two layouts at once would not share its record. The migration
+-- (layout-migrate.lua, RedisLeaseStore.migrateLayout1) moves them into the hash once the old nodes have stopped;
+-- a fire time the old layout ran keeps its marker, so it is refused here.
 --
 -- Fencing tokens never go backwards, even when the counter is lost: the next token is
 -- max(counter + 1, Redis TIME in microseconds), so a fresh or promoted Redis continues above every
@@ -86,50 +96,29 @@
 -- the way back take (a restart or failover takes seconds). Microseconds stay exact in Lua's doubles
 -- (below 2^53) until the year 2255.
 --
--- The recent fire times hold between ARGV[6] and 2 x ARGV[6] values, newest first: the list is trimmed
--- back to ARGV[6] once it reaches twice that (one LTRIM every ARGV[6] firings instead of each time);
--- readers take the first ARGV[6].
---
--- Cost: a command called from Lua costs Redis more than most commands themselves, so a
--- granted firing runs nine: MGET (every string key of the job), EXISTS, HMGET, TIME (serverTime() in
--- prelude.lua), LPUSH, three SETs, HSET; LTRIM and the record's PEXPIRE only now and then.
+-- Cost: a command called from Lua costs Redis more than most commands themselves, so a granted regular firing runs
+-- six: MGET (lease, marker, cool-down), HMGET (the state), TIME (serverTime() in prelude.lua), SET of the marker
+-- and of the lease, HSET of the state. The history entry is written once, by the release, with the run's outcome.
+-- A refusal of a fire time already taken (most calls in a fleet: every node asks for every fire time) runs three:
+-- MGET, HMGET, PTTL of the marker.
 --
 -- Values are 'jg1|<token>|<T millis>|<acquired-at millis>|<fencing token>|<node id>'. A value of
 -- another shape or type is somebody else's and is reported, never parsed here.
 
--- Everything is read before the first write (Redis does not roll a script back when a
--- command fails). MGET answers nil both for a missing key and for one of another type; EXISTS tells
--- them apart in one more call, and only a key of another type sends the script to the slow path.
-local stringKeys = {KEYS[8], KEYS[6], KEYS[3], KEYS[2], KEYS[1], KEYS[4]}
-local values = redis.call('MGET', unpack(stringKeys))
-local found = 0
-for i = 1, #stringKeys do
-  if values[i] then
-    found = found + 1
-  end
+-- Everything is read before the first write (Redis does not roll a script back when a command fails). MGET answers
+-- nil both for a missing key and for one of another type: the grant writes the marker and the lease with SET NX,
+-- which refuses a key of another type, so such a key reads as held by 'non-string value' (reported, never parsed).
+local values = redis.call('MGET', KEYS[1], KEYS[2], KEYS[4])
+local lease, marker, cooldown = values[1], values[2], values[3]
+local state = redis.pcall('HMGET', KEYS[3], 'e', 'f', 'p', 's', 'st', 'a', 'c', 'x', 'm')
+if state.err then
+  return redis.error_reply(checkType(KEYS[3], 'hash') or state.err)
 end
-if redis.call('EXISTS', unpack(stringKeys)) ~= found then
-  -- a foreign fencing counter fails the call; any other key of another type reads as held by
-  -- 'non-string value' (reported, never parsed)
-  local problem = checkCounter(KEYS[3])
-  if problem then
-    return redis.error_reply(problem)
-  end
-  for i = 1, #stringKeys do
-    if not values[i] and redis.call('EXISTS', stringKeys[i]) == 1 then
-      values[i] = 'non-string value'
-    end
-  end
-end
-local paused, epoch, counter, marker, lease, cooldown = values[1], values[2], values[3], values[4], values[5], values[6]
-local problem = counter and counterProblem(KEYS[3], counter)
+local epoch, counter, paused = state[1], state[2], state[3]
+local rec = {state[4], state[5], state[6], state[7], state[8], state[9]}
+local problem = counter and counterProblem(KEYS[3] .. ' field f', counter)
 if problem then
   return redis.error_reply(problem)
-end
--- The run record and the recovery modes: see the header.
-local rec = redis.pcall('HMGET', KEYS[7], 's', 'st', 'a', 'c', 'x', 'm', 'r')
-if rec.err then
-  return redis.error_reply(checkType(KEYS[7], 'hash') or rec.err)
 end
 
 local function owner(value)
@@ -142,70 +131,64 @@ if paused then
   return {'PAUSED', paused, -1, epoch and string.match(epoch, '^(%d+)|') or ''}
 end
 
-local now, micros = serverTime()
-
--- The history list's type is checked by its LPUSH, the first write of a grant; a call that writes the
--- epoch or the counter earlier checks it first (one TYPE on those rare calls instead of on every one).
-local historyChecked = tonumber(ARGV[6]) == 0
-local function writeEarly(key, value)
-  if not historyChecked then
-    local foreign = checkType(KEYS[5], 'list')
-    if foreign then
-      return foreign
-    end
-    historyChecked = true
-  end
-  redis.call('SET', key, value)
-  return nil
+if not epoch and redis.call('EXISTS', KEYS[6], KEYS[7], KEYS[8]) > 0 then
+  return redis.error_reply('job-guard: ' .. KEYS[6] .. ', ' .. KEYS[7] .. ' or ' .. KEYS[8] .. ' exists: the job is kept in'
+    .. ' key layout 1 (job-guard 0.x), which nodes of that version may still use; this node keeps jobs in layout 2 ('
+    .. KEYS[3] .. ') and runs nothing of the job until it is migrated: stop every node of the old version, then call'
+    .. ' RedisLeaseStore.migrateLayout1() (docs/names-and-keys.md, "Upgrading from key layout 1"); nothing was written')
 end
 
--- The epoch: see the header.
+-- Redis TIME, read once and only when needed (a new or lost epoch, a grant): a refusal runs without it.
+local now, micros
+local function clock()
+  if not now then
+    now, micros = serverTime()
+  end
+  return now
+end
+
+-- The epoch: see the header. A write here is rare (a new job, a loss) and goes out at once.
 local created, kind
 if epoch then
   created, kind = string.match(epoch, '^(%d+)|(%a+)$')
   if not created then
-    return redis.error_reply('job-guard: ' .. KEYS[6] .. ' holds a value job-guard did not write')
+    return redis.error_reply('job-guard: ' .. KEYS[3] .. ' field e holds a value job-guard did not write')
   end
-  if kind == 'new' and ARGV[7] ~= '' and ARGV[7] ~= created then
+  if kind == 'new' and ARGV[6] ~= '' and ARGV[6] ~= created then
     kind = 'lost'
     epoch = created .. '|' .. kind
-    problem = writeEarly(KEYS[6], epoch)
+    redis.call('HSET', KEYS[3], 'e', epoch)
   end
 else
-  created = string.format('%d', now)
-  kind = ARGV[7] == '' and 'new' or 'lost'
+  created = string.format('%d', clock())
+  kind = ARGV[6] == '' and 'new' or 'lost'
   epoch = created .. '|' .. kind
-  problem = writeEarly(KEYS[6], epoch)
+  redis.call('HSET', KEYS[3], 'e', epoch)
 end
 local last = tonumber(counter or '0')
-local seen = tonumber(ARGV[9]) or 0
+local seen = tonumber(ARGV[8]) or 0
 if seen > last then
   -- a 'lost' epoch created after that token's grant (tokens are at least the grant's TIME in µs) already
   -- dates the loss: the nodes that each saw a higher token must not move it on, one after another
   if kind ~= 'lost' or tonumber(created) * 1000 < seen then
-    created = string.format('%d', now)
+    created = string.format('%d', clock())
     kind = 'lost'
     epoch = created .. '|' .. kind
-    problem = problem or writeEarly(KEYS[6], epoch)
   end
   last = seen
-  problem = problem or writeEarly(KEYS[3], string.format('%d', seen))
-end
-if problem then
-  return redis.error_reply(problem)
+  redis.call('HSET', KEYS[3], 'e', epoch, 'f', string.format('%d', seen))
 end
 
 local recS, recSt, recA = tonumber(rec[1]), tonumber(rec[2]), tonumber(rec[3]) or 1
 local recC = tonumber(rec[4]) or 0
 local T = tonumber(ARGV[3])
-local mode, modeArg = string.match(ARGV[12] or '', '^(%a+):(%d+)$')
+local mode, modeArg = string.match(ARGV[11] or '', '^(%a+):(%d+)$')
 local retrying = false
 if mode == 'miss' then
   if rec[1] ~= modeArg then
     return {'SUPERSEDED', rec[1] or '', '', created}
   end
-  redis.call('HSET', KEYS[7], 's', ARGV[3], 'm', ARGV[3])
-  redis.call('PEXPIRE', KEYS[7], ARGV[13])
+  redis.call('HSET', KEYS[3], 's', ARGV[3], 'm', ARGV[3])
   return {'MISSED', T, '', created}
 elseif mode == 'retry' then
   if recSt ~= T or rec[3] ~= modeArg or recC >= T or rec[5] == rec[2] then
@@ -227,52 +210,57 @@ if marker and not retrying then
 end
 local lostUntil = ''
 if kind == 'lost' then
-  local known = created == ARGV[7]
-  local window = (ARGV[14] ~= nil and ARGV[14] ~= '' and not known) and ARGV[14] or ARGV[8]
+  local known = created == ARGV[6]
+  local window = (ARGV[12] ~= '' and not known) and ARGV[12] or ARGV[7]
   local from = tonumber(created)
-  if known and ARGV[15] ~= nil and ARGV[15] ~= '' then
-    from = math.min(from, tonumber(ARGV[15]))
+  if known and ARGV[13] ~= '' then
+    from = math.min(from, tonumber(ARGV[13]))
   end
   local refusedUntil = from + tonumber(window)
   -- The run record after a loss (see the header): a recovery call (gap check or catch-up) restores a record the
-  -- loss took from the caller's memory (ARGV[16]), and a refusal moves s over the fire time it refuses.
+  -- loss took from the caller's memory (ARGV[14]), and a refusal moves s over the fire time it refuses.
   -- not on the first call that meets an epoch the node did not know: its window is the configured one and the node
   -- asks again with its judged one (RedisLeaseStore); a wider window must not move s over fire times that may run
-  local judged = known or ARGV[14] == nil or ARGV[14] == ''
-  local recovering = (ARGV[10] ~= '' or mode == 'catchup') and judged
+  local judged = known or ARGV[12] == ''
+  local recovering = (ARGV[9] ~= '' or mode == 'catchup') and judged
   if recovering then
     lostUntil = string.format('%d', refusedUntil)
   end
-  local restored = false
-  if recovering and not recS and ARGV[16] ~= nil and ARGV[16] ~= '' then
-    recS = tonumber(ARGV[16])
-    rec[1] = ARGV[16]
-    restored = true
+  local restored = recovering and not recS and ARGV[14] ~= ''
+  if restored then
+    recS = tonumber(ARGV[14])
+    rec[1] = ARGV[14]
   end
+  local handled = restored and ARGV[14] or nil
+  local reply
   if T < refusedUntil then
     if mode == 'catchup' and rec[1] ~= modeArg then
       return {'SUPERSEDED', rec[1] or '', '', created}
     end
     local after = ''
     if recovering and (not recS or T > recS) then
-      if recS and (mode == 'catchup' or recS < tonumber(ARGV[10])) then
+      if recS and (mode == 'catchup' or recS < tonumber(ARGV[9])) then
         after = rec[1]
       end
-      redis.call('HSET', KEYS[7], 's', ARGV[3])
-      redis.call('PEXPIRE', KEYS[7], ARGV[13])
-    elseif restored then
-      redis.call('HSET', KEYS[7], 's', ARGV[16])
-      redis.call('PEXPIRE', KEYS[7], ARGV[13])
+      handled = ARGV[3]
     end
-    return {'HISTORY_LOST', epoch, refusedUntil, after, created}
+    reply = {'HISTORY_LOST', epoch, refusedUntil, after, created}
   end
-  if restored then
-    redis.call('HSET', KEYS[7], 's', ARGV[16])
-    redis.call('PEXPIRE', KEYS[7], ARGV[13])
+  -- one write of the record's s: the restored one, or the refused fire time that moves it
+  if handled then
+    redis.call('HSET', KEYS[3], 's', handled)
+  end
+  if reply then
+    return reply
   end
 end
 if lease and owner(lease) ~= ARGV[1] then
-  return {'BUSY', lease, redis.call('PTTL', KEYS[1]), created}
+  local pttl = redis.call('PTTL', KEYS[1])
+  if ARGV[15] == '1' then
+    -- a waiter: the release publishes while this key lives (past the lease's own expiry, when nobody releases)
+    redis.call('SET', KEYS[5], '1', 'PX', pttl > 0 and pttl + 1000 or 60000)
+  end
+  return {'BUSY', lease, pttl, created}
 end
 if cooldown then
   return {'COOLDOWN', cooldown, redis.call('PTTL', KEYS[4]), created}
@@ -286,39 +274,44 @@ if mode == nil and rec[6] and T <= tonumber(rec[6]) then
   -- declared missed (or passed over by a catch-up) up to m: a node this late must not run it now
   return {'ALREADY_RAN', 'jg1|missed|' .. ARGV[3] .. '|0|0|declared-missed', -2, created}
 end
-if mode == nil and ARGV[11] ~= '' and recSt and recSt < T and recC < recSt and rec[5] ~= rec[2] then
-  local most = string.match(ARGV[11], '^least:(%d+)$')
+if mode == nil and ARGV[10] ~= '' and recSt and recSt < T and recC < recSt and rec[5] ~= rec[2] then
+  local most = string.match(ARGV[10], '^least:(%d+)$')
   if most and recA < tonumber(most) then
     return {'RETRY', recSt, recA, created}
   end
-  redis.call('HSET', KEYS[7], 'x', rec[2])
+  redis.call('HSET', KEYS[3], 'x', rec[2])
   return {'ABANDONED', recSt, recA, created}
 end
-if mode == nil and ARGV[10] ~= '' and recS and recS < tonumber(ARGV[10]) then
+if mode == nil and ARGV[9] ~= '' and recS and recS < tonumber(ARGV[9]) then
   return {'CATCH_UP', recS, lostUntil, created}
 end
 
 -- The fencing token: see the header.
+clock()
 local fence = math.max(last + 1, micros)
 local value = 'jg1|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. string.format('%d', now) .. '|'
     .. string.format('%d', fence) .. '|' .. ARGV[2]
--- The recent fire times (see the header) come first: a history key of another type fails this LPUSH
--- before anything else of the grant is written.
-local history = tonumber(ARGV[6])
-if history > 0 then
-  local length = redis.pcall('LPUSH', KEYS[5], value)
-  if type(length) == 'table' then
-    return redis.error_reply(checkType(KEYS[5], 'list') or length.err)
-  end
-  if length >= 2 * history then
-    redis.call('LTRIM', KEYS[5], 0, history - 1)
-  end
+-- The marker first: NX refuses a key of another type (MGET read it as missing) before anything is written. A retry
+-- runs its fire time again, over the marker of the attempt that died.
+if retrying then
+  redis.call('SET', KEYS[2], value, 'PX', ARGV[5])
+elseif not redis.call('SET', KEYS[2], value, 'PX', ARGV[5], 'NX') then
+  return {'ALREADY_RAN', 'non-string value', redis.call('PTTL', KEYS[2]), created}
 end
-redis.call('SET', KEYS[3], string.format('%d', fence))
-redis.call('SET', KEYS[1], value, 'PX', ARGV[4])
-redis.call('SET', KEYS[2], value, 'PX', ARGV[5])
--- One HSET of the record's changed fields; its TTL is renewed every ARGV[13] / 32 (field r, see the header).
-local fields = {}
+-- The lease: this attempt's own (a re-acquire of the same token for another fire time) is replaced; NX refuses a key
+-- of another type, and the marker just written is taken back.
+if lease then
+  redis.call('SET', KEYS[1], value, 'PX', ARGV[4])
+elseif not redis.call('SET', KEYS[1], value, 'PX', ARGV[4], 'NX') then
+  if retrying then
+    redis.call('SET', KEYS[2], marker, 'KEEPTTL')
+  else
+    redis.call('DEL', KEYS[2])
+  end
+  return {'BUSY', 'non-string value', redis.call('PTTL', KEYS[1]), created}
+end
+-- One HSET of the state's changed fields.
+local fields = {'f', string.format('%d', fence)}
 if not recS or T > recS then
   fields[#fields + 1] = 's'
   fields[#fields + 1] = ARGV[3]
@@ -333,16 +326,5 @@ if not recSt or T >= recSt then
   fields[#fields + 1] = 'a'
   fields[#fields + 1] = retrying and (recA + 1) or 1
 end
-local renewed = tonumber(rec[7])
-local renew = not renewed or renewed > now or now - renewed >= tonumber(ARGV[13]) / 32
-if renew then
-  fields[#fields + 1] = 'r'
-  fields[#fields + 1] = string.format('%d', now)
-end
-if #fields > 0 then
-  redis.call('HSET', KEYS[7], unpack(fields))
-end
-if renew then
-  redis.call('PEXPIRE', KEYS[7], ARGV[13])
-end
+redis.call('HSET', KEYS[3], unpack(fields))
 return {'ACQUIRED', now, fence, created}

@@ -1,55 +1,58 @@
--- Releases the run lease if, and only if, the caller's token holds it; keeps the fire-time marker
--- long enough for late (skewed) nodes to see it; starts the fixed-delay cool-down; wakes waiters.
+-- Releases the run lease if, and only if, the caller's token holds it; records the run's completion and its
+-- history entry; starts the fixed-delay cool-down; wakes waiters on other nodes when one waits.
 --
--- KEYS[1] run lease        KEYS[2] fire-time marker   KEYS[3] cool-down
--- ARGV[1] owner token      ARGV[2] marker retention after the run (ms)
--- ARGV[3] cool-down (ms, 0 for none)                  ARGV[4] notification channel
--- ARGV[5] notification message
--- KEYS[4] the job's run record (hash, see run-acquire.lua)   ARGV[6] run record TTL (ms)
--- KEYS[5] recent fire times (list, see run-acquire.lua)
--- ARGV[7] the run's outcome ('' to leave the history entry alone)   ARGV[8] the run's duration (ms)
+-- KEYS[1] run lease (string)    KEYS[2] release waiters (string, set by run-acquire.lua for a WAIT caller)
+-- KEYS[3] the job's state (hash, see run-acquire.lua)     KEYS[4] recent fire times (list)
+-- KEYS[5] cool-down (string)
+-- ARGV[1] owner token      ARGV[2] cool-down (ms, 0 for none)      ARGV[3] notification channel
+-- ARGV[4] notification message     ARGV[5] the run's outcome ('' when unknown)     ARGV[6] the run's duration (ms)
+-- ARGV[7] history size (entries kept; 0 keeps none)
 --
--- The history entry run-acquire.lua pushed (the lease value) becomes
--- 'o|<outcome>|<duration ms>|<lease value>' (the run's outcome for its history), found by value among the kept entries;
--- an entry already trimmed away is not written again.
+-- The history entry is written here, once per firing: 'o|<outcome>|<duration ms>|<lease value>', or the lease value
+-- alone when the outcome is unknown. The list holds between ARGV[7] and 2 x ARGV[7] entries, newest first: it is
+-- trimmed back to ARGV[7] once it reaches twice that (one LTRIM every ARGV[7] firings); readers take the first
+-- ARGV[7]. A run whose node died before its release has no entry: the lease shows it while it lives, and the dead
+-- run is reported by the recovery pass (history-note.lua).
 --
--- Returns 1 if released, 0 if the lease had been lost (expired or held by another token).
+-- The fire-time marker is not touched: run-acquire.lua gave it the lease's TTL plus its retention, and run-renew.lua
+-- keeps it that far ahead of the lease, so it outlives a release (which happens before the lease expires) by at least
+-- the retention.
+--
+-- The state's c (the latest fire time completed) is written without reading it: while this token holds the lease no
+-- other run of the job started, so no later fire time has completed.
+--
+-- Cost: a release runs four commands: GET, DEL (lease and waiters), HSET, LPUSH; LTRIM now and then, SET of the
+-- cool-down for a fixed-delay job, PUBLISH only when a caller on another node waits for this job.
+--
+-- Returns 1 if released, 0 if the lease had been lost (expired or held by another token), 2 if released while
+-- the state or the history key held another type (left alone, the release itself must not fail).
 
 local lease = redis.pcall('GET', KEYS[1])
 if type(lease) ~= 'string' or string.match(lease, '^jg1|([^|]*)|') ~= ARGV[1] then
   return 0
 end
-redis.call('DEL', KEYS[1])
--- the run completed: the record's c is the latest fire time completed (dead-run recovery reads it); a record key of
--- another type is left alone (the release itself must not fail)
-local fireTime = tonumber(string.match(lease, '^jg1|[^|]*|(%d+)|'))
-local completed = fireTime and redis.pcall('HGET', KEYS[4], 'c')
-if fireTime and type(completed) ~= 'table' then
-  if fireTime > (tonumber(completed or '0') or 0) then
-    redis.call('HSET', KEYS[4], 'c', string.format('%d', fireTime))
-  end
-  redis.call('PEXPIRE', KEYS[4], ARGV[6])
+local freed = redis.call('DEL', KEYS[1], KEYS[2])
+local reply = 1
+local fireTime = string.match(lease, '^jg1|[^|]*|(%d+)|')
+if fireTime and type(redis.pcall('HSET', KEYS[3], 'c', fireTime)) == 'table' then
+  reply = 2
 end
--- pcall: LPOS on a history key of another type is an error reply (table), not a number; that key is
--- left alone without a separate TYPE call on every release
-if ARGV[7] and ARGV[7] ~= '' then
-  local at = redis.pcall('LPOS', KEYS[5], lease)
-  if type(at) == 'number' then
-    redis.call('LSET', KEYS[5], at, 'o|' .. ARGV[7] .. '|' .. ARGV[8] .. '|' .. lease)
+local size = tonumber(ARGV[7])
+if size > 0 then
+  local entry = ARGV[5] ~= '' and ('o|' .. ARGV[5] .. '|' .. ARGV[6] .. '|' .. lease) or lease
+  local length = redis.pcall('LPUSH', KEYS[4], entry)
+  if type(length) ~= 'number' then
+    reply = 2
+  elseif length >= 2 * size then
+    redis.call('LTRIM', KEYS[4], 0, size - 1)
   end
 end
-if tonumber(ARGV[3]) > 0 then
-  redis.call('SET', KEYS[3], lease, 'PX', ARGV[3])
+if tonumber(ARGV[2]) > 0 then
+  redis.call('SET', KEYS[5], lease, 'PX', ARGV[2])
 end
--- The marker lives at least ARGV[2] from now: one PEXPIRE ... GT on Redis 7 and later (a marker without
--- TTL counts as infinite, a missing one stays missing); Redis 6.2 rejects GT and reads the TTL first.
-if type(redis.pcall('PEXPIRE', KEYS[2], ARGV[2], 'GT')) == 'table' then
-  local markerTtl = redis.call('PTTL', KEYS[2])
-  if markerTtl >= 0 and markerTtl < tonumber(ARGV[2]) then
-    redis.call('PEXPIRE', KEYS[2], ARGV[2])
-  end
+if freed == 2 then
+  -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
+  -- the release has happened all the same and waiters fall back to polling
+  redis.pcall('PUBLISH', ARGV[3], ARGV[4])
 end
--- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
--- the release has happened all the same and waiters fall back to polling
-redis.pcall('PUBLISH', ARGV[4], ARGV[5])
-return 1
+return reply

@@ -152,13 +152,13 @@ class HistoryLossIT {
         Instant t0 = now().minusSeconds(1);
         fenceOf(a, t0);
         assertThat(b.run(JOB, t0, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
-        String fence = "jgtest:{default:report}:fence";
-        Object replicated = redis.call("GET", fence);
+        String state = "jgtest:{default:report}:state-v2";
+        Object replicated = redis.call("HGET", state, "f");
 
         Instant t1 = t0.plusSeconds(1);
         long lost = fenceOf(a, t1);
         // the failover: the new primary never got t1's acquisition
-        redis.call("SET", fence, String.valueOf(replicated));
+        redis.call("HSET", state, "f", String.valueOf(replicated));
         redis.call("DEL", "jgtest:{default:report}:fired:" + t1.toEpochMilli());
 
         // a fires t1 again first (a re-executed firing) and sees the counter below the token it was handed
@@ -184,17 +184,17 @@ class HistoryLossIT {
         Instant t0 = now().minusSeconds(1);
         fenceOf(a, t0);
         long higher = fenceOf(b, t0.plusSeconds(1));
-        String epochKey = "jgtest:{default:report}:epoch";
+        String stateKey = "jgtest:{default:report}:state-v2";
         redis.flushAll();
 
         // t0 + 1 s ran before the loss (on b): both refuse it, and only the first dates the loss
         assertThat(a.run(JOB, t0.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
-        Object epoch = redis.call("GET", epochKey);
+        Object epoch = redis.call("HGET", stateKey, "e");
         long created = Long.parseLong(String.valueOf(epoch).split("\\|")[0]);
         // b comes in a later Redis millisecond, so a renewal would show as another creation time
         await().atMost(Duration.ofSeconds(5)).until(() -> now(redis) > created);
         assertThat(b.run(JOB, t0.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
-        assertThat(redis.call("GET", epochKey)).isEqualTo(epoch);
+        assertThat(redis.call("HGET", stateKey, "e")).isEqualTo(epoch);
         assertThat(fenceOf(a, now().plus(SKEW).plusSeconds(2))).isGreaterThan(higher);
     }
 

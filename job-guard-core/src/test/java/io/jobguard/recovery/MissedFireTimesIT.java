@@ -356,19 +356,19 @@ class MissedFireTimesIT {
         assertThat(events).noneMatch(e -> e.outcome() == RunOutcome.CAUGHT_UP || e.outcome() == RunOutcome.MISSED);
     }
 
-    /** The run record key holding another type (not job-guard's): the acquire fails naming it, nothing is written. */
+    /** The job's state key (run record, epoch, counter) holding another type: the acquire fails naming it, nothing is written. */
     @Test
     void aRecordKeyOfAnotherTypeFailsTheAcquireNamingItAndNothingIsWritten() {
         Node a = node("a", 0);
         JobOptions job = JobOptions.of("foreign", Duration.ofSeconds(10));
-        redis.call("SET", "jgtest:{default:foreign}:record", "not a hash");
+        redis.call("SET", "jgtest:{default:foreign}:state-v2", "not a hash");
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         assertThat(a.guard().run(job, t, () -> runs.add("ran"))).isEqualTo(RunOutcome.STORE_ERROR);
         assertThat(runs).isEmpty();
         assertThat(redis.call("EXISTS", "jgtest:{default:foreign}:run")).isEqualTo(0L);
-        assertThat(redis.call("GET", "jgtest:{default:foreign}:record")).isEqualTo("not a hash");
+        assertThat(redis.call("GET", "jgtest:{default:foreign}:state-v2")).isEqualTo("not a hash");
         assertThat(events).filteredOn(e -> e.outcome() == RunOutcome.STORE_ERROR).singleElement()
-                .satisfies(e -> assertThat(e.failure()).hasStackTraceContaining("jgtest:{default:foreign}:record holds a string"));
+                .satisfies(e -> assertThat(e.failure()).hasStackTraceContaining("jgtest:{default:foreign}:state-v2 holds a string"));
     }
 
     private static long token(String run) {

@@ -141,10 +141,10 @@ class FleetLeadsIT {
         twoNodesOnTime(a, b);
         Instant now = a.serverTime();
         // a promoted replica that kept the epoch and the leads hash but missed the last grant: counter and marker
-        Object counter = redis.call("GET", "jgtest:{loss:report}:fence");
+        Object counter = redis.call("HGET", "jgtest:{loss:report}:state-v2", "f");
         Instant lastGrant = now.plusMillis(100);
         assertThat(take(b, "b", lastGrant)).isEqualTo(AcquireResult.Status.ACQUIRED);
-        redis.call("SET", "jgtest:{loss:report}:fence", String.valueOf(counter));
+        redis.call("HSET", "jgtest:{loss:report}:state-v2", "f", String.valueOf(counter));
         redis.call("DEL", "jgtest:{loss:report}:fired:" + lastGrant.toEpochMilli());
         // B saw the lost token: it renews the epoch; the lost fire time stays refused, a later one is judged
         assertThat(take(b, "b", lastGrant)).isEqualTo(AcquireResult.Status.HISTORY_LOST);

@@ -106,6 +106,25 @@ public final class RedisClusterProcess implements AutoCloseable {
     }
 
     /**
+     * The master that owns a key's slot: the one that answers for the key without a redirection.
+     *
+     * @param key the key
+     * @return its master
+     * @throws IllegalStateException if no master answers for it
+     */
+    public RedisServerProcess masterOf(String key) {
+        for (RedisServerProcess master : masters) {
+            try {
+                master.call("EXISTS", key);
+                return master;
+            } catch (RuntimeException moved) {
+                // another master owns the slot
+            }
+        }
+        throw new IllegalStateException("no master answers for " + key);
+    }
+
+    /**
      * A new, started cluster connection factory with {@link RedisEndpoint#DEFAULT_COMMAND_TIMEOUT}; the caller
      * destroys it.
      *

@@ -105,12 +105,12 @@ public final class BatchMastersBenchmark {
                     BatchLockConfig.custom().nodeId("bench").spread(mode.equals("spread")).maxKeys(BIG_N).build())) {
                 List<RedisCommands<String, String>> admin = cluster.masters();
                 runBatches(locks, Math.max(20, batches / 10), threads);
-                double[] idleRate = idleCpuRate(admin);
-                double[] before = cpu(admin);
+                double[] idleRate = RedisInfo.idleCpuRate(admin, IDLE_SAMPLE);
+                double[] before = RedisInfo.cpuSeconds(admin);
                 long start = System.nanoTime();
                 int[] counts = runBatches(locks, batches, threads);
                 double seconds = (System.nanoTime() - start) / 1e9;
-                double[] after = cpu(admin);
+                double[] after = RedisInfo.cpuSeconds(admin);
                 double[] used = new double[masters];
                 double total = 0;
                 for (int i = 0; i < masters; i++) {
@@ -179,28 +179,6 @@ public final class BatchMastersBenchmark {
             keys.add("SKU-" + random.nextLong(POOL));
         }
         return keys;
-    }
-
-    /** Each master's CPU seconds (user + system) per second while nothing but the cluster itself runs. */
-    private static double[] idleCpuRate(List<RedisCommands<String, String>> admin) throws InterruptedException {
-        double[] before = cpu(admin);
-        long start = System.nanoTime();
-        TimeUnit.NANOSECONDS.sleep(IDLE_SAMPLE.toNanos());
-        double seconds = (System.nanoTime() - start) / 1e9;
-        double[] after = cpu(admin);
-        double[] rate = new double[admin.size()];
-        for (int i = 0; i < rate.length; i++) {
-            rate[i] = (after[i] - before[i]) / seconds;
-        }
-        return rate;
-    }
-
-    private static double[] cpu(List<RedisCommands<String, String>> admin) {
-        double[] out = new double[admin.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = RedisInfo.cpuSeconds(admin.get(i).info("cpu"));
-        }
-        return out;
     }
 
     private static void slowlogEveryCommand(List<RedisCommands<String, String>> admin) {

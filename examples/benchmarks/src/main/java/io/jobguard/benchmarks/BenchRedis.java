@@ -5,6 +5,7 @@ import io.lettuce.core.RedisURI;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -28,7 +29,12 @@ final class BenchRedis {
     }
 
     static LettuceConnectionFactory springFactory() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(HOST, port()));
+        return springFactory(new RedisStandaloneConfiguration(HOST, port()));
+    }
+
+    /** A started factory for a standalone Redis or a Redis Cluster (each factory its own Lettuce connection). */
+    static LettuceConnectionFactory springFactory(RedisConfiguration redis) {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(redis);
         factory.afterPropertiesSet();
         factory.start();
         return factory;

@@ -27,7 +27,9 @@ import java.util.TreeMap;
  *
  * <p>Arguments: data directory (default {@code docs/benchmarks/data}), chart directory (default
  * {@code docs/benchmarks}), the markdown file whose {@code <!-- generated:NAME -->} ...
- * {@code <!-- /generated:NAME -->} blocks are replaced (default {@code docs/benchmarks.md}).
+ * {@code <!-- /generated:NAME -->} blocks are replaced (default {@code docs/benchmarks.md}), and optionally
+ * {@code capacity}: only the capacity chart and tables (what {@code run-capacity-bench.sh} regenerates after its
+ * run, leaving every other chart as it is).
  */
 public final class BenchmarkReport {
 
@@ -45,7 +47,10 @@ public final class BenchmarkReport {
             Map.entry("batch-floors-ratios.csv", "examples/benchmarks/run-batch-floors.sh"),
             Map.entry("batch-masters.csv", "examples/benchmarks/run-batch-masters.sh"),
             Map.entry("slowlog.csv", "examples/benchmarks/run-batch-masters.sh"),
-            Map.entry("fleet.csv", "examples/benchmarks/run-fleet-bench.sh"));
+            Map.entry("fleet.csv", "examples/benchmarks/run-fleet-bench.sh"),
+            Map.entry("capacity.csv", "examples/benchmarks/run-capacity-bench.sh"),
+            Map.entry("capacity-summary.csv", "examples/benchmarks/run-capacity-bench.sh"),
+            Map.entry("capacity-projection.csv", "examples/benchmarks/run-capacity-bench.sh"));
 
     private final Path data;
 
@@ -56,7 +61,7 @@ public final class BenchmarkReport {
     /**
      * Draws every chart and rewrites the generated tables.
      *
-     * @param args data directory, chart directory, markdown file
+     * @param args data directory, chart directory, markdown file, optionally {@code capacity}
      * @throws IOException if a CSV is missing or a file cannot be written
      */
     public static void main(String[] args) throws IOException {
@@ -65,11 +70,18 @@ public final class BenchmarkReport {
         Path markdown = Path.of(args.length > 2 ? args[2] : "docs/benchmarks.md");
         BenchmarkReport report = new BenchmarkReport(data);
         Files.createDirectories(charts);
+        if (args.length > 3 && args[3].equals("capacity")) {
+            report.save(report.capacity(), charts.resolve("capacity.png"));
+            Files.writeString(markdown, report.capacityBlocks(Files.readString(markdown)));
+            System.out.println("capacity chart in " + charts + ", capacity tables in " + markdown);
+            return;
+        }
         report.save(report.batchTimeVsN(), charts.resolve("batch-time-vs-n.png"));
         report.save(report.firingLatency(), charts.resolve("firing-latency.png"));
         report.save(report.firingLink(), charts.resolve("firing-link.png"));
         report.save(report.fleetCpu(), charts.resolve("fleet-redis-cpu.png"));
         report.save(report.batchCpuPerMaster(), charts.resolve("batch-cpu-per-master.png"));
+        report.save(report.capacity(), charts.resolve("capacity.png"));
         if (Files.exists(markdown)) {
             String text = Files.readString(markdown);
             text = replaceBlock(text, "firing", report.table("firing-summary.csv"));
@@ -83,6 +95,7 @@ public final class BenchmarkReport {
             text = replaceBlock(text, "batch-floors", report.table("batch-floors-summary.csv"));
             text = replaceBlock(text, "batch-floor-ratios", report.table("batch-floors-ratios.csv"));
             text = replaceBlock(text, "slowlog", report.table("slowlog.csv"));
+            text = report.capacityBlocks(text);
             Files.writeString(markdown, text);
         }
         System.out.println("charts in " + charts + ", tables in " + markdown);
@@ -213,6 +226,39 @@ public final class BenchmarkReport {
         byMaster.forEach((master, shares) -> chart.addSeries(master, layouts,
                 layouts.stream().map(l -> shares.getOrDefault(l, 0.0)).toList()));
         return chart;
+    }
+
+    /**
+     * Granted firings per second against the offered load (threads per node), one line per contender on the
+     * standalone Redis, with the Redis CPU each level used.
+     */
+    XYChart capacity() throws IOException {
+        XYChart chart = new XYChartBuilder().width(900).height(560)
+                .title("Fleet capacity, one Redis: granted firings/s as the offered load rises")
+                .xAxisTitle("worker threads per node (each node asks from all of them at once; log)")
+                .yAxisTitle("granted firings per second").build();
+        chart.getStyler().setXAxisLogarithmic(true).setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setYAxisMin(0.0);
+        Map<String, List<double[]>> byContender = new LinkedHashMap<>();
+        for (Map<String, String> row : rows("capacity.csv")) {
+            if (row.get("redis").equals("standalone")) {
+                byContender.computeIfAbsent(row.get("contender"), c -> new ArrayList<>()).add(new double[] {
+                    number(row, "threads_per_node"), number(row, "granted_per_s"), number(row, "redis_cpu_pct")});
+            }
+        }
+        byContender.forEach((contender, points) -> {
+            points.sort((a, b) -> Double.compare(a[0], b[0]));
+            chart.addSeries(String.format(Locale.ROOT, "%s (Redis CPU %.0f-%.0f %% of a core)", contender,
+                            points.stream().mapToDouble(p -> p[2]).min().orElse(0), points.stream().mapToDouble(p -> p[2]).max().orElse(0)),
+                    points.stream().mapToDouble(p -> p[0]).toArray(), points.stream().mapToDouble(p -> p[1]).toArray());
+        });
+        return chart;
+    }
+
+    /** The capacity blocks of the markdown text, rewritten from the capacity CSV files. */
+    String capacityBlocks(String text) throws IOException {
+        text = replaceBlock(text, "capacity", table("capacity-summary.csv"));
+        return replaceBlock(text, "capacity-projection", table("capacity-projection.csv"));
     }
 
     /** A markdown table of one CSV, as it is. */

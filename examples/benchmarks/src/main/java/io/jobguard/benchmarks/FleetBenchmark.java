@@ -2,15 +2,12 @@ package io.jobguard.benchmarks;
 
 import io.jobguard.Admission;
 import io.jobguard.JobGuard;
-import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.redis.RedisLeaseStore;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -220,23 +217,18 @@ public final class FleetBenchmark {
         return max;
     }
 
-    /** One simulated node: its own connection factory, store and guard, as one application instance has. */
+    /** One simulated node ({@link GuardNode}) walking the fire times. */
     private static final class Node implements AutoCloseable {
-        private final LettuceConnectionFactory factory;
-        private final RedisLeaseStore store;
-        private final JobGuard guard;
+        private final GuardNode node;
 
         Node(String host, int port, String nodeId, Duration skewTolerance) {
-            factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port));
-            factory.afterPropertiesSet();
-            factory.start();
-            store = RedisLeaseStore.create(factory, "fleet");
-            guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(nodeId).skewTolerance(skewTolerance).build());
+            node = new GuardNode(new RedisStandaloneConfiguration(host, port), "fleet", nodeId, skewTolerance);
         }
 
         /** Decides every job's fire time for each of the seconds; returns the decision latencies (ns). */
         long[] decide(List<JobOptions> jobs, long firstMillis, int seconds, AtomicLong granted, CyclicBarrier step)
                 throws InterruptedException, BrokenBarrierException {
+            JobGuard guard = node.guard();
             long[] nanos = new long[jobs.size() * seconds];
             int i = 0;
             for (int s = 0; s < seconds; s++) {
@@ -259,9 +251,7 @@ public final class FleetBenchmark {
 
         @Override
         public void close() {
-            guard.close();
-            store.close();
-            factory.destroy();
+            node.close();
         }
     }
 

@@ -50,7 +50,10 @@ final class LocalRedisCluster implements AutoCloseable {
                 cluster.processes.add(new ProcessBuilder("redis-server", "--port", Integer.toString(port),
                         "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
                         "--cluster-enabled", "yes", "--cluster-config-file", "nodes-" + port + ".conf",
-                        "--cluster-node-timeout", "5000")
+                        "--cluster-node-timeout", "5000",
+                        // a lone master learns its own address only from a peer's MEET and lists itself as
+                        // ":port" until then, which Redisson cannot connect to: a 1-master cluster announces it
+                        "--cluster-announce-ip", "127.0.0.1")
                         .redirectErrorStream(true).redirectOutput(dir.resolve("redis-" + port + ".log").toFile()).start());
             }
             for (int port : cluster.ports) {

@@ -1,7 +1,11 @@
 package io.jobguard.benchmarks;
 
+import io.lettuce.core.api.sync.RedisCommands;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** Counters read from the text Redis {@code INFO} answers. */
 final class RedisInfo {
@@ -31,6 +35,42 @@ final class RedisInfo {
      */
     static double cpuMicros(String info) {
         return cpuSeconds(info) * 1e6;
+    }
+
+    /**
+     * Each server's CPU time, system plus user, read one after the other.
+     *
+     * @param servers an admin connection to each server (each master of a cluster)
+     * @return seconds, in the order of {@code servers}
+     */
+    static double[] cpuSeconds(List<RedisCommands<String, String>> servers) {
+        double[] out = new double[servers.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = cpuSeconds(servers.get(i).info("cpu"));
+        }
+        return out;
+    }
+
+    /**
+     * Each server's CPU seconds (user + system) per second while no client of the benchmark runs: a
+     * cluster's gossip and cron, to subtract from what a workload measured.
+     *
+     * @param servers an admin connection to each server
+     * @param sample  how long to sample
+     * @return CPU seconds per second, in the order of {@code servers}
+     * @throws InterruptedException if interrupted while sampling
+     */
+    static double[] idleCpuRate(List<RedisCommands<String, String>> servers, Duration sample) throws InterruptedException {
+        double[] before = cpuSeconds(servers);
+        long start = System.nanoTime();
+        TimeUnit.NANOSECONDS.sleep(sample.toNanos());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double[] after = cpuSeconds(servers);
+        double[] rate = new double[servers.size()];
+        for (int i = 0; i < rate.length; i++) {
+            rate[i] = (after[i] - before[i]) / seconds;
+        }
+        return rate;
     }
 
     /**

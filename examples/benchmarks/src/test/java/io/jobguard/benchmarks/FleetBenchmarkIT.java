@@ -76,10 +76,18 @@ class FleetBenchmarkIT {
         Files.writeString(data.resolve("batch-floors-summary.csv"), "contender,n,median_ms,median_redis_usec_per_key\n"
                 + "a,3000,5.0,0.8\nb,3000,6.0,0.9\n");
         Files.writeString(data.resolve("batch-floors-ratios.csv"), "ratio,target,measured\na / b,at most 1.2x,0.89x\n");
+        Files.writeString(data.resolve("capacity.csv"), CapacityBenchmark.HEADER + "\n"
+                + "standalone,1,a,2,10,1,4.00,400,100,200,20.0,200.00,1.000,95.0,0,0\n"
+                + "standalone,1,a,2,10,2,4.00,600,150,300,30.0,200.00,1.000,95.0,0,0\n"
+                + "cluster-3,3,a,2,10,2,4.00,600,140,280,30.0,210.00,0.400,95.0,0,0\n");
+        Files.writeString(data.resolve("capacity-summary.csv"), CapacityBenchmark.SUMMARY_HEADER + "\n"
+                + "standalone,a,2x10,2,150,300,30.0,95.0,200.00,5000,1.00x\n");
+        Files.writeString(data.resolve("capacity-projection.csv"), CapacityBenchmark.PROJECTION_HEADER + "\n"
+                + "a,cluster-3,210.00,0.400,4762,14286,28571,57143,11905\n");
         Path markdown = dir.resolve("benchmarks.md");
         StringBuilder md = new StringBuilder("# Benchmarks\n");
         for (String block : List.of("firing", "firing-ratios", "firing-link", "firing-link-ratios", "fleet", "batch-masters",
-                "batch-n", "slowlog", "batch-floors", "batch-floor-ratios")) {
+                "batch-n", "slowlog", "batch-floors", "batch-floor-ratios", "capacity", "capacity-projection")) {
             md.append("<!-- generated:").append(block).append(" -->\nold\n<!-- /generated:").append(block).append(" -->\n");
         }
         Files.writeString(markdown, md);
@@ -87,7 +95,7 @@ class FleetBenchmarkIT {
         BenchmarkReport.main(new String[] {data.toString(), dir.toString(), markdown.toString()});
 
         for (String chart : List.of("batch-time-vs-n.png", "firing-latency.png", "firing-link.png", "fleet-redis-cpu.png",
-                "batch-cpu-per-master.png")) {
+                "batch-cpu-per-master.png", "capacity.png")) {
             assertThat(dir.resolve(chart)).isNotEmptyFile();
         }
         String written = Files.readString(markdown);
@@ -95,7 +103,8 @@ class FleetBenchmarkIT {
                 .contains("| 2 | 10 | 40 |").contains("nodes x jobs at 50 % of one core")
                 .contains("| period-apart | a / b | at most 0.6x | 0.57x |").contains("| back-to-back | b | 3 | 1100.0 |")
                 .contains("the link added 550 µs per round trip").contains("| b | 3000 | 6.0 | 0.9 |")
-                .contains("| a / b | at most 1.2x | 0.89x |");
+                .contains("| a / b | at most 1.2x | 0.89x |").contains("| standalone | a | 2x10 | 2 | 150 |")
+                .contains("| a | cluster-3 | 210.00 | 0.400 | 4762 |");
 
         Files.delete(data.resolve("batch-n.csv"));
         assertThatThrownBy(() -> BenchmarkReport.main(new String[] {data.toString(), dir.toString(), markdown.toString()}))

@@ -4,6 +4,7 @@ import io.jobguard.internal.Names;
 import io.jobguard.store.JobId;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The one place that builds job-guard's Redis keys and channel names (README, "Keys in Redis").
@@ -31,27 +32,25 @@ public record KeySchema(String prefix) {
         return prefix + ":{" + job.namespace() + ":" + job.name() + "}";
     }
 
-    /** The keys of one job that are named by their kind alone (the fire-time marker also needs its fire time). */
+    /**
+     * The keys of one job in key layout 2 that are named by their kind alone (the fire-time marker also needs its fire
+     * time). Lease, marker, cool-down and history have the same names and values as in layout 1; the job's state
+     * (epoch, fencing counter, run record, pause flag) moved from four keys of its own into {@link #STATE}.
+     */
     public enum JobKey {
-        /** The job's run lease. */
+        /** The job's run lease (string, Redis TTL). */
         RUN_LEASE("run"),
-        /** The job's pause flag, set while an operator has paused the job cluster-wide. */
-        PAUSED("paused"),
-        /** The job's fencing counter. */
-        FENCE("fence"),
         /**
-         * The job's epoch: written once (no TTL) with its creation time, so that the acquire script can tell a
-         * store that kept the job's history from one that lost it.
+         * The job's state (hash, no TTL): epoch, fencing counter, pause flag and run record, read with one
+         * {@code HMGET} and written with one {@code HSET} per granted firing ({@code run-acquire.lua} lists the fields).
+         * The name carries the layout's version.
          */
-        EPOCH("epoch"),
+        STATE("state-v2"),
+        /** Set while a caller on some node waits for the lease's release: the release publishes only then. */
+        WAITERS("waiters"),
         /** The job's fixed-delay cool-down. */
         COOLDOWN("cooldown"),
-        /**
-         * The job's run record (read by missed-fire-time recovery): a hash of the latest fire times handled, started and completed,
-         * written by the acquire and release scripts.
-         */
-        RUN_RECORD("record"),
-        /** The job's list of recent fire times. */
+        /** The job's list of recent fire times, one entry per run written by its release. */
         HISTORY("history"),
         /**
          * The hash of schedules the nodes published for the job (field = node id, value =
@@ -67,6 +66,47 @@ public record KeySchema(String prefix) {
     }
 
     /**
+     * The keys of key layout 1 that layout 2 replaced by {@link JobKey#STATE}: read only to refuse a job still kept in
+     * layout 1 and to migrate it ({@code layout-migrate.lua}).
+     */
+    public enum Layout1Key {
+        /** The epoch (string, no TTL). */
+        EPOCH("epoch"),
+        /** The fencing counter (string). */
+        FENCE("fence"),
+        /** The run record (hash). */
+        RECORD("record"),
+        /** The pause flag (string). */
+        PAUSED("paused");
+
+        private final String suffix;
+
+        Layout1Key(String suffix) {
+            this.suffix = suffix;
+        }
+
+        /**
+         * Returns the name's last segment.
+         *
+         * @return the suffix after the job's key base
+         */
+        public String suffix() {
+            return suffix;
+        }
+    }
+
+    /**
+     * Returns one of a job's layout-1 keys.
+     *
+     * @param job  the job
+     * @param kind which of them
+     * @return the key
+     */
+    public String layout1(JobId job, Layout1Key kind) {
+        return jobBase(job) + ":" + kind.suffix;
+    }
+
+    /**
      * Returns one of a job's keys.
      *
      * @param job  the job
@@ -75,6 +115,31 @@ public record KeySchema(String prefix) {
      */
     public String of(JobId job, JobKey kind) {
         return jobBase(job) + ":" + kind.suffix;
+    }
+
+    /**
+     * Returns the {@code SCAN} pattern matching one kind of layout-1 key of every job under this prefix.
+     *
+     * @param kind the kind
+     * @return the pattern (glob characters of the prefix escaped)
+     */
+    public String layout1Pattern(Layout1Key kind) {
+        return prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + ":{*}:" + kind.suffix;
+    }
+
+    /**
+     * Returns the keys {@code layout-migrate.lua} takes for the job one layout-1 key belongs to: its state hash, then
+     * its layout-1 epoch, counter, record and pause flag.
+     *
+     * @param layout1Key a key that {@link #layout1Pattern} matched
+     * @param kind       the kind that pattern was for
+     * @return the five keys, in that order
+     */
+    public List<String> layout1Migration(String layout1Key, Layout1Key kind) {
+        String base = layout1Key.substring(0, layout1Key.length() - kind.suffix.length() - 1);
+        return List.of(base + ":" + JobKey.STATE.suffix, base + ":" + Layout1Key.EPOCH.suffix,
+                base + ":" + Layout1Key.FENCE.suffix, base + ":" + Layout1Key.RECORD.suffix,
+                base + ":" + Layout1Key.PAUSED.suffix);
     }
 
     /**

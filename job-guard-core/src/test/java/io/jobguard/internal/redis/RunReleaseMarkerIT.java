@@ -44,21 +44,23 @@ class RunReleaseMarkerIT {
     }
 
     @Test
-    void theReleaseKeepsTheMarkerAtLeastTheRetentionAndNeverShortensIt() {
+    void theMarkerOutlivesTheReleaseByTheRetentionAndTheReleaseNeverShortensIt() {
         JobId job = new JobId("shop", "short-" + UUID.randomUUID());
-        // marker TTL at acquire: lease 60 s + retention 1 s; the release must not shorten it
+        // marker TTL at acquire: lease 60 s + retention 1 s; the release does not touch it
         RunLeaseRequest longMarker = request(job, Duration.ofSeconds(60), Duration.ofSeconds(1));
         assertThat(store.acquireRun(longMarker).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
         assertThat(store.releaseRun(longMarker, Duration.ZERO)).isTrue();
         assertThat(markerTtl(job)).as("a marker living longer than the retention keeps its TTL").isGreaterThan(50_000L);
 
-        // a marker whose TTL is below the retention at release is extended to the retention
+        // a renewal moves the marker with the lease, so a release (always before the lease expires) leaves it at
+        // least the retention ahead: lease 60 s renewed, retention 120 s
         JobId other = new JobId("shop", "extend-" + UUID.randomUUID());
-        RunLeaseRequest shortMarker = request(other, Duration.ofSeconds(60), Duration.ofSeconds(120));
-        assertThat(store.acquireRun(shortMarker).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
+        RunLeaseRequest renewed = request(other, Duration.ofSeconds(60), Duration.ofSeconds(120));
+        assertThat(store.acquireRun(renewed).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
         redis.call("PEXPIRE", marker(other), "1000");
-        assertThat(store.releaseRun(shortMarker, Duration.ZERO)).isTrue();
-        assertThat(markerTtl(other)).isGreaterThan(110_000L).isLessThanOrEqualTo(120_000L);
+        assertThat(store.renewRun(renewed)).isTrue();
+        assertThat(store.releaseRun(renewed, Duration.ZERO)).isTrue();
+        assertThat(markerTtl(other)).isGreaterThan(170_000L).isLessThanOrEqualTo(180_000L);
 
         // a marker somebody made persistent stays persistent; the lease is gone either way
         JobId persistent = new JobId("shop", "persist-" + UUID.randomUUID());

@@ -82,10 +82,10 @@ class RedisRecoveryIT {
 
     /** SAVEs; true if no run held the lease and none started meanwhile (the fencing counter did not move). */
     private boolean savedBetweenRuns() {
-        Object fenceBefore = redis.call("GET", "jobguard:{recovery:skew-cron}:fence");
+        Object fenceBefore = redis.call("HGET", "jobguard:{recovery:skew-cron}:state-v2", "f");
         Object leaseBefore = redis.call("EXISTS", "jobguard:{recovery:skew-cron}:run");
         redis.call("SAVE");
-        Object fenceAfter = redis.call("GET", "jobguard:{recovery:skew-cron}:fence");
+        Object fenceAfter = redis.call("HGET", "jobguard:{recovery:skew-cron}:state-v2", "f");
         return Long.valueOf(0).equals(leaseBefore) && java.util.Objects.equals(fenceBefore, fenceAfter);
     }
 

@@ -1,0 +1,73 @@
+-- Moves one job's state from key layout 1 into its layout-2 state hash (run-acquire.lua), then deletes the layout-1
+-- keys. Run only once no node of the old version runs: until then run-acquire.lua refuses the job.
+--
+-- KEYS[1] the job's state (hash, layout 2)
+-- KEYS[2] layout-1 epoch (string)   KEYS[3] layout-1 fencing counter (string)   KEYS[4] layout-1 run record (hash)
+-- KEYS[5] layout-1 pause flag (string)
+--
+-- The lease, the fire-time markers, the cool-down and the history have the same keys and values in both layouts, so a
+-- fire time the old layout ran stays refused by its marker. The merge never lets a later firing run what either
+-- side already handled: the counter and the record's s and m take the larger value of the two sides, st with its
+-- a, c and x come from the side that started the later fire time, and a pause flag of either side is kept. The epoch
+-- of the state hash is kept when it has one, else layout 1's is taken as it is (no loss is judged: none happened).
+--
+-- Returns 1 when layout-1 keys were found and moved, 0 when there were none. A key of another type among them fails
+-- the call naming the key, before anything is written.
+
+local function text(key)
+  local problem = checkType(key, 'string')
+  if problem then
+    return nil, problem
+  end
+  return redis.call('GET', key)
+end
+
+local problem = checkType(KEYS[1], 'hash') or checkType(KEYS[4], 'hash')
+if problem then
+  return redis.error_reply(problem)
+end
+local oldEpoch, p1 = text(KEYS[2])
+local oldCounter, p2 = text(KEYS[3])
+local oldPaused, p3 = text(KEYS[5])
+problem = p1 or p2 or p3 or (oldCounter and counterProblem(KEYS[3], oldCounter))
+if problem then
+  return redis.error_reply(problem)
+end
+local old = {}
+local flat = redis.call('HGETALL', KEYS[4])
+for i = 1, #flat, 2 do
+  old[flat[i]] = flat[i + 1]
+end
+if not oldEpoch and not oldCounter and not oldPaused and #flat == 0 then
+  return 0
+end
+local cur = redis.call('HMGET', KEYS[1], 'e', 'f', 'p', 's', 'st', 'a', 'c', 'x', 'm')
+local function larger(a, b)
+  if not a then return b end
+  if not b then return a end
+  return tonumber(a) >= tonumber(b) and a or b
+end
+local fields = {}
+local function put(name, value)
+  if value then
+    fields[#fields + 1] = name
+    fields[#fields + 1] = value
+  end
+end
+put('e', cur[1] or (oldEpoch and string.match(oldEpoch, '^%d+|%a+$') and oldEpoch) or nil)
+put('f', larger(cur[2], oldCounter))
+put('p', cur[3] or oldPaused)
+put('s', larger(cur[4], old['s']))
+put('m', larger(cur[9], old['m']))
+local curStarted, oldStarted = tonumber(cur[5]), tonumber(old['st'])
+if oldStarted and (not curStarted or oldStarted > curStarted) then
+  put('st', old['st'])
+  put('a', old['a'])
+  put('c', larger(old['c'], cur[7]))
+  put('x', old['x'])
+end
+if #fields > 0 then
+  redis.call('HSET', KEYS[1], unpack(fields))
+end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+return 1

@@ -1,0 +1,110 @@
+package io.jobguard.redis;
+
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.KeySchema.Layout1Key;
+import io.jobguard.internal.redis.LuaScript;
+import io.jobguard.store.JobId;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What Redis runs for one guarded firing, counted by Redis itself ({@code INFO commandstats} counts the commands a
+ * script calls): a granted acquire runs six commands, its release four, another node's refused ask of the same fire
+ * time three, and a release publishes only when a caller
+ * waits for the job. The scripts are called as {@link RedisLeaseStore} calls them, without the store, so that nothing
+ * else (the fleet's leads, the harness) is counted.
+ */
+@WithRedis
+class RunScriptCostIT {
+
+    private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
+    private static final LuaScript RELEASE = LuaScript.load("run-release");
+    private static final KeySchema KEYS = new KeySchema("jgcost");
+    private static final JobId JOB = new JobId("shop", "report");
+    private static final Instant T = Instant.parse("2026-06-01T10:00:00Z");
+
+    private final RedisServerProcess redis;
+
+    RunScriptCostIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    @BeforeEach
+    void empty() {
+        redis.flushAll();
+    }
+
+    @Test
+    void aGrantedFiringRunsSixCommandsToAcquireAndFourToReleaseAndARefusalThree() {
+        String first = UUID.randomUUID().toString();
+        assertThat(acquire(first, T, "")).isEqualTo("ACQUIRED"); // the job's first firing also writes its epoch
+        assertThat(release(first)).isEqualTo(1L);
+        redis.resetStats();
+
+        String owner = UUID.randomUUID().toString();
+        assertThat(acquire(owner, T.plusSeconds(60), "")).isEqualTo("ACQUIRED");
+        assertThat(scriptCommands()).as("the acquire's commands").isEqualTo(Map.of("mget", 1L, "hmget", 1L, "time", 1L,
+                "set", 2L, "hset", 1L));
+        redis.resetStats();
+        assertThat(acquire(UUID.randomUUID().toString(), T.plusSeconds(60), "")).isEqualTo("ALREADY_RAN");
+        assertThat(scriptCommands()).as("another node's refused ask").isEqualTo(Map.of("mget", 1L, "hmget", 1L, "pttl", 1L));
+        redis.resetStats();
+        assertThat(release(owner)).isEqualTo(1L);
+        assertThat(scriptCommands()).as("the release's commands").isEqualTo(Map.of("get", 1L, "del", 1L, "hset", 1L,
+                "lpush", 1L));
+    }
+
+    @Test
+    void aReleasePublishesOnlyWhenACallerWaitsForTheJob() {
+        String holder = UUID.randomUUID().toString();
+        assertThat(acquire(holder, T, "")).isEqualTo("ACQUIRED");
+        assertThat(acquire(UUID.randomUUID().toString(), T.plusSeconds(1), "")).as("a RETURN caller").isEqualTo("BUSY");
+        redis.resetStats();
+        assertThat(release(holder)).isEqualTo(1L);
+        assertThat(redis.commandStats()).as("nobody waits: no message").doesNotContainKey("publish");
+
+        String next = UUID.randomUUID().toString();
+        assertThat(acquire(next, T.plusSeconds(2), "")).isEqualTo("ACQUIRED");
+        assertThat(acquire(UUID.randomUUID().toString(), T.plusSeconds(3), "1")).as("a WAIT caller").isEqualTo("BUSY");
+        assertThat(redis.call("PTTL", KEYS.of(JOB, JobKey.WAITERS))).as("the waiters key outlives the lease")
+                .satisfies(ttl -> assertThat((Long) ttl).isGreaterThan(30_000L));
+        redis.resetStats();
+        assertThat(release(next)).isEqualTo(1L);
+        assertThat(redis.commandStats()).as("one message for the waiter").containsEntry("publish", 1L);
+        assertThat(redis.call("EXISTS", KEYS.of(JOB, JobKey.WAITERS))).as("the release consumed the mark").isEqualTo(0L);
+    }
+
+    private String acquire(String owner, Instant fireTime, String waits) {
+        Object reply = redis.call("EVAL", ACQUIRE.source(), "8", KEYS.of(JOB, JobKey.RUN_LEASE),
+                KEYS.fireMarker(JOB, fireTime), KEYS.of(JOB, JobKey.STATE), KEYS.of(JOB, JobKey.COOLDOWN),
+                KEYS.of(JOB, JobKey.WAITERS), KEYS.layout1(JOB, Layout1Key.EPOCH), KEYS.layout1(JOB, Layout1Key.FENCE),
+                KEYS.layout1(JOB, Layout1Key.RECORD),
+                owner, "n1", Long.toString(fireTime.toEpochMilli()), "30000", "330000", "", "300000", "0", "", "", "",
+                "", "", "", waits);
+        return String.valueOf(((List<?>) reply).get(0));
+    }
+
+    private Object release(String owner) {
+        return redis.call("EVAL", RELEASE.source(), "5", KEYS.of(JOB, JobKey.RUN_LEASE), KEYS.of(JOB, JobKey.WAITERS),
+                KEYS.of(JOB, JobKey.STATE), KEYS.of(JOB, JobKey.HISTORY), KEYS.of(JOB, JobKey.COOLDOWN),
+                owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "20");
+    }
+
+    /** The commands the scripts called since the last reset: without EVAL itself and the harness's own INFO. */
+    private Map<String, Long> scriptCommands() {
+        Map<String, Long> calls = new HashMap<>(redis.commandStats());
+        calls.keySet().removeIf(name -> name.equals("eval") || name.equals("info") || name.startsWith("config"));
+        return calls;
+    }
+}

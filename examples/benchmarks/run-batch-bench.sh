@@ -33,6 +33,8 @@ java -cp "$cp" org.openjdk.jmh.Main 'BatchLockBenchmark' -p n="$SIZES" $JMH_OPTS
 java -cp "$cp" org.openjdk.jmh.Main 'ContentionBenchmark' $JMH_OPTS -jvmArgs "$jvm" \
   -rf csv -rff "$out/contention.csv" | tee "$out/contention.txt" | grep -E '^(Benchmark|ContentionBenchmark)' || true
 java -cp "$cp" $jvm io.jobguard.benchmarks.RedisCpuPerKey 3000 20 > "$out/cpu.csv"
+# job-guard beside the one-hash, string and SET NX PX floors at N = 3000, interleaved, on a server of its own.
+(cd "$root" && java -cp "$cp" io.jobguard.benchmarks.BatchFloors 3000 21 10 docs/benchmarks/data)
 # Batch time vs N, every contender, median of 5 rotating rounds: the data of the log-log chart.
 (cd "$root" && java -cp "$cp" $jvm io.jobguard.benchmarks.BatchTimeVsN 5 docs/benchmarks/data/batch-n.csv)
 

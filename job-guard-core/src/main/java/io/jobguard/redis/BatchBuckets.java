@@ -59,10 +59,12 @@ final class BatchBuckets {
      * @param acquiredAt  the lease's acquired-at time (from {@link BatchScripts#begin})
      * @param recordBases the buckets where the lease already has its record; the ones this call
      *                    creates are added when every bucket succeeded
+     * @param aloneBases  the buckets whose hash held this lease's keys alone at its last call there;
+     *                    updated from this call's replies when every bucket succeeded
      * @param indexEntry  the lease's index entry to remove on a rollback, or null to keep it (an extension)
      */
     BatchChunks.Outcome lock(BatchPlan plan, String token, String fence, String acquiredAt, long leaseMs,
-                             Set<String> recordBases, String indexEntry) {
+                             Set<String> recordBases, Set<String> aloneBases, String indexEntry) {
         Map<String, List<BatchPlan.Chunk>> byBucket = byBase(plan.chunks());
         List<Future<BatchChunks.Progress>> calls = new ArrayList<>(byBucket.size());
         for (List<BatchPlan.Chunk> bucket : byBucket.values()) {
@@ -87,9 +89,12 @@ final class BatchBuckets {
         }
         if (stopped.isEmpty()) {
             recordBases.addAll(created);
+            for (BatchChunks.Progress progress : results) {
+                BatchChunks.noteAlone(progress.alone(), aloneBases);
+            }
             return new BatchChunks.Outcome(fence, acquiredAt, List.of(), false);
         }
-        release(plan.namespace(), undo, created, token, indexEntry, uncertain, false);
+        release(plan.namespace(), undo, created, Set.of(), token, indexEntry, uncertain, false);
         return refused(plan.namespace(), stopped);
     }
 
@@ -120,12 +125,13 @@ final class BatchBuckets {
      * (keys left behind expire with their lease record).
      *
      * @param endLeaseIn the buckets whose lease record is deleted (every bucket, when the lease ends)
+     * @param aloneBases the buckets whose hash held this lease's keys alone at its last call there
      * @param indexEntry the lease's index entry, or null if it is not to be removed
      * @param uncertain  chunks whose acquisition call failed on its way (owner-checked key by key)
      * @param notify     whether to wake waiters (not for the rollback of a refused attempt, see {@link BatchChunks#release})
      */
-    void release(String namespace, List<BatchPlan.Chunk> toRelease, Set<String> endLeaseIn, String token,
-                 String indexEntry, Set<BatchPlan.Chunk> uncertain, boolean notify) {
+    void release(String namespace, List<BatchPlan.Chunk> toRelease, Set<String> endLeaseIn, Set<String> aloneBases,
+                 String token, String indexEntry, Set<BatchPlan.Chunk> uncertain, boolean notify) {
         List<Future<Boolean>> calls = new ArrayList<>();
         for (List<BatchPlan.Chunk> bucket : byBase(toRelease).values()) {
             BatchPlan.Chunk uncertainHere = null;
@@ -133,7 +139,8 @@ final class BatchBuckets {
                 uncertainHere = uncertain.contains(chunk) ? chunk : uncertainHere;
             }
             BatchPlan.Chunk unsure = uncertainHere;
-            calls.add(submit(() -> chunks.releaseChunks(namespace, bucket, endLeaseIn, token, indexEntry, unsure, "")));
+            calls.add(submit(() -> chunks.releaseChunks(namespace, bucket, endLeaseIn, aloneBases, token, indexEntry,
+                    unsure, "")));
         }
         String topic = notify ? schema.batchReleaseTopic(namespace) : "";
         try {

@@ -29,12 +29,23 @@ record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int m
     /** Cluster re-sharding answers: the call did not run and can be repeated (the scripts are idempotent per token). */
     private static final String[] RETRYABLE = {"TRYAGAIN", "MOVED", "ASK", "CLUSTERDOWN"};
     private static final int ATTEMPTS = 5;
+    /**
+     * The value of every holders hash's field {@code ''}, which no business key can be: longer than
+     * Redis's default {@code hash-max-listpack-value} (64 bytes), so the hash stays in hashtable
+     * encoding. batch-acquire.lua appends the owner token of the one lease whose keys the hash holds
+     * alone, and batch-release.lua drops such a hash whole when that lease ends.
+     */
+    static final String HOLDERS_MARKER =
+            "job-guard batch lock holders: field = business key, value = owner token of a lease record; alone: ";
 
     /** How a chunk acquisition ended. */
     enum Status { ACQUIRED, CONFLICT, LEASE_GONE }
 
-    /** A chunk acquisition's reply. */
-    record ChunkReply(Status status, String fence, String acquiredAt, List<Conflict> conflicts) {
+    /**
+     * A chunk acquisition's reply; {@code alone} when the chunk's hash now holds this lease's keys alone
+     * (its release can then go whole, see {@link BatchChunks#releaseChunks}).
+     */
+    record ChunkReply(Status status, String fence, String acquiredAt, List<Conflict> conflicts, boolean alone) {
     }
 
     /** Spread mode: the fencing token and acquired-at time (epoch ms, Redis TIME) of a new lease. */
@@ -57,7 +68,7 @@ record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int m
         List<Object> reply = retrying(() -> runner.run(ACQUIRE, ReturnType.MULTI, keys.length,
                 keysAndArgs(keys, chunk, token, nodeId, Long.toString(leaseMs), fence, acquiredAt,
                         Integer.toString(maxConflicts), spread ? "0" : "1", createRecord ? "1" : "0",
-                        schema.batchLeaseRecords(chunk.base()))));
+                        schema.batchLeaseRecords(chunk.base()), HOLDERS_MARKER)));
         long status = ScriptRunner.number(reply.get(0));
         String fenceOut = Long.toString(ScriptRunner.number(reply.get(1)));
         String atOut = Long.toString(ScriptRunner.number(reply.get(2)));
@@ -67,7 +78,8 @@ record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int m
                     ScriptRunner.number(reply.get(i + 2))));
         }
         Status outcome = status == 1L ? Status.ACQUIRED : status == 0L ? Status.CONFLICT : Status.LEASE_GONE;
-        return new ChunkReply(outcome, fenceOut, atOut, conflicts);
+        boolean alone = outcome == Status.ACQUIRED && reply.size() > 3 && ScriptRunner.number(reply.get(3)) == 1L;
+        return new ChunkReply(outcome, fenceOut, atOut, conflicts, alone);
     }
 
     /**
@@ -78,13 +90,19 @@ record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int m
      * @param topic      the release notification to publish, or "" for none
      * @param complete   whether this lease set every key of the chunk (false for a call that failed on
      *                   its way: then each key is owner-checked)
+     * @param whole      whether the lease ends under the chunk's base and this is its first chunk there:
+     *                   if the base's hash holds this lease's keys alone, it goes whole, with the record
+     *                   (and index entry), and {@code topic} is published
+     * @return the number of keys released, or -1 when the lease ended as a whole under the chunk's base
+     *         (its other chunks there need no call)
      */
     long release(String namespace, BatchPlan.Chunk chunk, String token, boolean endLease, String indexEntry,
-                 String topic, boolean complete) {
+                 String topic, boolean complete, boolean whole) {
         byte[][] keys = keys(namespace, chunk, token, false);
         Long released = retrying(() -> runner.run(RELEASE, ReturnType.INTEGER, keys.length,
                 keysAndArgs(keys, chunk, token, endLease ? "1" : "0", spread ? "0" : "1",
-                        indexEntry == null ? "" : indexEntry, schema.releaseChannel(), topic, complete ? "1" : "0")));
+                        indexEntry == null ? "" : indexEntry, schema.releaseChannel(), topic, complete ? "1" : "0",
+                        whole ? HOLDERS_MARKER : "")));
         return released == null ? 0 : released;
     }
 

@@ -31,13 +31,16 @@ final class RedisBatchLease implements BatchLease {
     private final Set<String> keys;
     /** Key bases (slots) where this lease has its record; one in the default mode. */
     private final Set<String> recordBases;
+    /** Key bases whose hash held this lease's keys alone at its last call there (see batch-acquire.lua). */
+    private final Set<String> aloneBases;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean lost = new AtomicBoolean();
     private volatile long validUntilNanos;
     private volatile KeepAlive.Handle keepAlive;
 
     RedisBatchLease(RedisBatchLocks locks, BatchPlan plan, String token, String value, String fence,
-                    String acquiredAt, Duration lease, long startNanos, Set<String> recordBases) {
+                    String acquiredAt, Duration lease, long startNanos, Set<String> recordBases,
+                    Set<String> aloneBases) {
         this.locks = locks;
         this.namespace = plan.namespace();
         this.token = token;
@@ -48,6 +51,7 @@ final class RedisBatchLease implements BatchLease {
         this.chunks = new ArrayList<>(plan.chunks());
         this.keys = new LinkedHashSet<>(plan.keys());
         this.recordBases = new LinkedHashSet<>(recordBases);
+        this.aloneBases = new LinkedHashSet<>(aloneBases);
         this.validUntilNanos = startNanos + lease.toNanos();
     }
 
@@ -126,7 +130,7 @@ final class RedisBatchLease implements BatchLease {
         }
         BatchPlan plan = locks.plan(namespace, fresh, keys.size());
         BatchChunks.Outcome outcome = locks.extend(plan, token, fence, acquiredAt, RedisBatchLocks.millis(lease),
-                recordBases);
+                recordBases, aloneBases);
         if (outcome.leaseGone()) {
             markLost();
             throw new IllegalStateException("batch lease in namespace '" + namespace + "' (fencing token " + fence
@@ -151,11 +155,13 @@ final class RedisBatchLease implements BatchLease {
         }
         List<BatchPlan.Chunk> toRelease;
         Set<String> bases;
+        Set<String> alone;
         synchronized (this) {
             toRelease = List.copyOf(chunks);
             bases = Set.copyOf(recordBases);
+            alone = Set.copyOf(aloneBases);
         }
-        locks.release(namespace, toRelease, bases, token, value);
+        locks.release(namespace, toRelease, bases, alone, token, value);
     }
 
     @Override

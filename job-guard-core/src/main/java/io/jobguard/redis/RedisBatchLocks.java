@@ -196,17 +196,19 @@ public final class RedisBatchLocks implements BatchLocks {
         long start = System.nanoTime();
         long leaseMs = millis(request.lease());
         Set<String> recordBases = new LinkedHashSet<>();
+        Set<String> aloneBases = new LinkedHashSet<>();
         BatchLayout l = layout();
         BatchChunks.Outcome outcome;
         try {
             if (l.spread()) {
                 BatchScripts.Begin begin = l.scripts().begin(plan.namespace(), token, config.nodeId(), leaseMs);
                 outcome = ordered
-                        ? l.chunks().lock(plan, token, begin.fence(), begin.acquiredAt(), leaseMs, recordBases, false)
+                        ? l.chunks().lock(plan, token, begin.fence(), begin.acquiredAt(), leaseMs, recordBases,
+                                aloneBases, false)
                         : l.buckets().lock(plan, token, begin.fence(), begin.acquiredAt(), leaseMs, recordBases,
-                                l.chunks().lockValue(token, begin.acquiredAt(), begin.fence()));
+                                aloneBases, l.chunks().lockValue(token, begin.acquiredAt(), begin.fence()));
             } else {
-                outcome = l.chunks().lock(plan, token, "", "", leaseMs, recordBases, false);
+                outcome = l.chunks().lock(plan, token, "", "", leaseMs, recordBases, aloneBases, false);
             }
         } catch (LeaseStoreException e) {
             if (Thread.currentThread().isInterrupted()) {
@@ -222,7 +224,7 @@ public final class RedisBatchLocks implements BatchLocks {
         }
         String value = l.chunks().lockValue(token, outcome.acquiredAt(), outcome.fence());
         RedisBatchLease lease = new RedisBatchLease(this, plan, token, value, outcome.fence(), outcome.acquiredAt(),
-                request.lease(), start, recordBases);
+                request.lease(), start, recordBases, aloneBases);
         if (request.keepAlive()) {
             lease.keepAlive(keepAlive.start("batch lease '" + plan.namespace() + "' #" + outcome.fence(),
                     request.lease(), lease::renew, lease::markLost));
@@ -235,22 +237,26 @@ public final class RedisBatchLocks implements BatchLocks {
         return BatchPlan.of(namespace, keys, config, schema, alreadyHeld, () -> layout().spread());
     }
 
-    /** Locks more keys for an existing lease (its fencing token, acquired-at time and records). */
+    /**
+     * Locks more keys for an existing lease (its fencing token, acquired-at time, records and the bases
+     * whose hash it held alone at its last call there).
+     */
     BatchChunks.Outcome extend(BatchPlan plan, String token, long fence, String acquiredAt, long leaseMs,
-                               Set<String> recordBases) {
+                               Set<String> recordBases, Set<String> aloneBases) {
         BatchLayout l = layout();
         return l.spread()
-                ? l.buckets().lock(plan, token, String.valueOf(fence), acquiredAt, leaseMs, recordBases, null)
-                : l.chunks().lock(plan, token, String.valueOf(fence), acquiredAt, leaseMs, recordBases, true);
+                ? l.buckets().lock(plan, token, String.valueOf(fence), acquiredAt, leaseMs, recordBases, aloneBases, null)
+                : l.chunks().lock(plan, token, String.valueOf(fence), acquiredAt, leaseMs, recordBases, aloneBases, true);
     }
 
     /** Ends a lease: releases its chunks and records; never throws. */
-    void release(String namespace, List<BatchPlan.Chunk> chunks, Set<String> recordBases, String token, String value) {
+    void release(String namespace, List<BatchPlan.Chunk> chunks, Set<String> recordBases, Set<String> aloneBases,
+                 String token, String value) {
         BatchLayout l = layout();
         if (l.spread()) {
-            l.buckets().release(namespace, chunks, recordBases, token, value, Set.of(), true);
+            l.buckets().release(namespace, chunks, recordBases, aloneBases, token, value, Set.of(), true);
         } else {
-            l.chunks().release(namespace, chunks, recordBases, token, value, null, true);
+            l.chunks().release(namespace, chunks, recordBases, aloneBases, token, value, null, true);
         }
     }
 

@@ -12,13 +12,23 @@
 -- ARGV[7] '1' if KEYS[3] and KEYS[4] are given
 -- ARGV[8] '1' to create the lease record (first chunk of a lease in this slot); '0' when it must exist
 -- ARGV[9] key prefix of lease records (a holder's record is ARGV[9] .. token; same hash tag as KEYS[1])
--- ARGV[10..] the business keys
+-- ARGV[10] the holders marker (the value of the hash's field '', longer than 64 bytes; see below)
+-- ARGV[11..] the business keys
 --
--- Returns {1, fencingToken, acquiredAt}: every key is now held by this lease;
+-- Returns {1, fencingToken, acquiredAt, alone}: every key is now held by this lease; alone is 1 when
+--           the hash holds this lease's keys alone (the marker names it), else 0;
 --         {0, 0, 0, i1, holder1, pttl1, ...}: refused, nothing changed; conflicting keys by 1-based
 --           position among the business keys, with the holder's record value and TTL;
 --         {-1, 0, 0}: refused, nothing changed; this lease's record is gone (the lease expired).
 -- Records are 'jg1|<token>||<acquired-at>|<fencing token>|<node id>'.
+--
+-- The hash's field '' (never a business key: blank keys are rejected) holds the marker ARGV[10],
+-- followed by this call's owner token when every other field of the hash holds that token: the
+-- call found no hash (an idle namespace), or found the marker naming itself. A call that finds the
+-- marker naming nobody or another lease reads its keys' holders (HMGET) and writes the bare marker,
+-- so a marker names a lease only while that lease alone wrote fields since the hash was created
+-- (deleting fields never adds a holder). Such a call writes its keys without reading them: none
+-- can be held by another lease. batch-release.lua drops the whole hash when its lease ends there.
 --
 -- Fencing tokens never go backwards, even when Redis lost the counter (restart without persistence,
 -- FLUSHALL, eviction, failover to a replica that missed writes): a new token is
@@ -36,10 +46,9 @@ end
 
 local held, record = KEYS[1], KEYS[2]
 local token, ms = ARGV[1], tonumber(ARGV[3])
-local first, n = 10, #ARGV
+local first, n = 11, #ARGV
 local call = redis.call
 local SLICE = 1000
-local MARKER = 'job-guard batch lock holders: field = business key, value = owner token of a lease record'
 
 if ARGV[8] ~= '1' and call('EXISTS', record) == 0 then
   return {-1, 0, 0}
@@ -48,13 +57,19 @@ local kind = call('TYPE', held).ok
 if kind ~= 'hash' and kind ~= 'none' then
   return {0, 0, 0, 1, 'non-hash value at ' .. held, call('PTTL', held)}
 end
+local alone = ARGV[10] .. token
+local marker = alone
+if kind == 'hash' and call('HGET', held, '') ~= alone then
+  marker = ARGV[10]
+end
 
--- One HMGET per slice; a holder's record is read once per distinct holder.
+-- Unless the hash holds only this lease's keys: one HMGET per slice; a holder's record is read
+-- once per distinct holder.
 local cap = tonumber(ARGV[6])
 local holders = {}
 local reply = {0, 0, 0}
 local found = 0
-for from = first, n, SLICE do
+for from = first, marker == alone and first - 1 or n, SLICE do
   local values = call('HMGET', held, unpack(ARGV, from, math.min(from + SLICE - 1, n)))
   for i = 1, #values do
     local owner = values[i]
@@ -95,22 +110,21 @@ local at = ARGV[5]
 if at == '' then
   at = string.format('%d', (serverTime()))
 end
--- Stale fields of expired holders are simply overwritten. The first HSET also writes the field ''
--- (never a business key: blank keys are rejected) with a value longer than Redis's default
--- hash-max-listpack-value (64 bytes), which keeps the hash in hashtable encoding: in the compact
--- listpack encoding, used below 128 fields, every field lookup is a linear scan, and a 100-key
--- batch against a 100-field hash would cost Redis 10,000 comparisons instead of 100 lookups.
+-- Stale fields of expired holders are simply overwritten. The first HSET also writes the marker,
+-- whose value is longer than Redis's default hash-max-listpack-value (64 bytes), which keeps the
+-- hash in hashtable encoding: in the compact listpack encoding, used below 128 fields, every field
+-- lookup is a linear scan, and a 100-key batch against a 100-field hash would cost Redis 10,000
+-- comparisons instead of 100 lookups.
+local args = {'', marker}
+local k = 2
 for from = first, n, SLICE do
-  local args = {}
-  if from == first then
-    args[1] = ''
-    args[2] = MARKER
-  end
   for i = from, math.min(from + SLICE - 1, n) do
-    args[#args + 1] = ARGV[i]
-    args[#args + 1] = token
+    args[k + 1] = ARGV[i]
+    args[k + 2] = token
+    k = k + 2
   end
-  call('HSET', held, unpack(args))
+  call('HSET', held, unpack(args, 1, k))
+  k = 0
 end
 -- The hash outlives every live record, so fields of crashed leases vanish once the namespace is idle.
 if call('PTTL', held) < ms then
@@ -125,4 +139,4 @@ if ARGV[8] == '1' then
     call('ZADD', KEYS[4], now + ms, value)
   end
 end
-return {1, tonumber(fence), tonumber(at)}
+return {1, tonumber(fence), tonumber(at), marker == alone and 1 or 0}

@@ -4,6 +4,9 @@
 -- else can have taken these keys (a key is only taken over once its holder's record is gone), so
 -- fields this lease set are deleted without reading them; otherwise
 -- only fields still naming this lease's token are removed, and keys re-taken by others stay theirs.
+-- When the lease ends here and the hash's marker (field '', see batch-acquire.lua) names this lease,
+-- every field but the marker is this lease's: the whole hash goes with one DEL, the lease's other
+-- chunks here need no call, and nothing is read or deleted key by key.
 --
 -- KEYS[1] hash of locked keys             KEYS[2] this lease's record
 -- KEYS[3] lease index (if ARGV[3] = '1')
@@ -14,9 +17,14 @@
 -- ARGV[5] notification channel           ARGV[6] notification message, or '' to publish nothing
 -- ARGV[7] '1' if this lease set every one of these keys (a completed chunk); '0' if unsure (a call
 --         that failed on its way), which forces the owner check
--- ARGV[8..] the business keys
+-- ARGV[8] the holders marker (batch-acquire.lua's ARGV[10]) if the lease ends here (every key it
+--         holds in this hash is to be released) and this is the first of its chunks here; '' otherwise
+-- ARGV[9..] the business keys; none for a first call that only tries the whole release (sent when the
+--         lease's last acquire call found the hash holding its keys alone)
 --
--- Returns the number of keys released.
+-- Returns the number of keys released, or -1 when the lease ended here as a whole: the hash held
+-- only its keys and is gone with its record and index entry (ARGV[6] published), so the lease's
+-- other chunks here are released too.
 
 -- BEGIN key type check (all before the first write; checkType is in prelude.lua)
 local problem = ARGV[3] == '1' and checkType(KEYS[3], 'zset')
@@ -26,12 +34,17 @@ end
 -- END key type check
 
 local held, token = KEYS[1], ARGV[1]
-local first, n = 8, #ARGV
+local first, n = 9, #ARGV
 local call = redis.call
 local SLICE = 1000
 local released = 0
+local kind = call('TYPE', held).ok
+local whole = kind == 'hash' and ARGV[8] ~= '' and call('HGET', held, '') == ARGV[8] .. token
 
-if call('TYPE', held).ok == 'hash' then
+if whole then
+  call('DEL', held)
+  released = -1
+elseif kind == 'hash' then
   local trusted = ARGV[7] == '1' and call('EXISTS', KEYS[2]) == 1
   for from = first, n, SLICE do
     local to = math.min(from + SLICE - 1, n)
@@ -55,13 +68,14 @@ if call('TYPE', held).ok == 'hash' then
     call('DEL', held)
   end
 end
-if ARGV[2] == '1' then
+if whole or ARGV[2] == '1' then
   call('DEL', KEYS[2])
   if ARGV[3] == '1' and ARGV[4] ~= '' then
     call('ZREM', KEYS[3], ARGV[4])
   end
 end
-if ARGV[6] ~= '' then
+-- A first chunk that did not end the lease leaves its other chunks held: no wake-up yet.
+if ARGV[6] ~= '' and (whole or ARGV[8] == '' or ARGV[2] == '1') then
   -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
   -- the release has happened all the same and waiters fall back to polling
   redis.pcall('PUBLISH', ARGV[5], ARGV[6])

@@ -61,8 +61,9 @@ class BatchLockRoundTripsIT {
         BatchLease lease = locks.tryAcquire("sku", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
         assertThat(calls()).containsEntry("evalsha", 1L).doesNotContainKey("eval");
         // The work per key stays inside a few multi-key commands, not one command per key; the two SETs
-        // are the fencing counter (max(counter + 1, TIME)) and the lease record.
-        assertThat(calls()).containsEntry("hmget", 3L).containsEntry("hset", 3L).containsEntry("set", 2L);
+        // are the fencing counter (max(counter + 1, TIME)) and the lease record. No other lease holds keys
+        // in the namespace, so nothing needs reading back (beside another lease, see below: one HMGET each).
+        assertThat(calls()).containsEntry("hset", 3L).containsEntry("set", 2L).doesNotContainKey("hmget");
 
         server.resetStats();
         assertThat(lease.renew()).isTrue();
@@ -76,6 +77,84 @@ class BatchLockRoundTripsIT {
                 .as("a live lease's own keys need no owner read-back").doesNotContainKey("hmget");
         assertThat((Long) server.call("DBSIZE")).as("only the fencing counters and the layout's record remain")
                 .isEqualTo(3L);
+    }
+
+    @Test
+    void besideAnotherLeaseEvery1000KeysAreCheckedInOneHmgetAndReleasedInOneHdel() {
+        try (BatchLease other = locks.tryAcquire("sku", List.of("OTHER"), LEASE).orElseThrow()) {
+            server.resetStats();
+            BatchLease lease = locks.tryAcquire("sku", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
+            assertThat(calls()).containsEntry("evalsha", 1L).containsEntry("hmget", 3L).containsEntry("hset", 3L);
+
+            server.resetStats();
+            lease.close();
+            assertThat(calls()).containsEntry("evalsha", 1L).containsEntry("hdel", 3L).doesNotContainKey("hmget");
+            assertThat((Long) server.call("HLEN", "jgtest:{sku~batch}:held")).as("the marker and the other's key")
+                    .isEqualTo(2L);
+            assertThat(other.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void aLeaseHoldingANamespaceAloneIsReleasedInOneCallForAllItsChunks() {
+        try (RedisBatchLocks chunked = RedisBatchLocks.create(connectionFactory, "jgtest",
+                BatchLockConfig.custom().nodeId("b").chunkSize(1000).build())) {
+            BatchLease lease = chunked.tryAcquire("alone", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
+            String marker = (String) server.call("HGET", "jgtest:{alone~batch}:held", "");
+            assertThat(marker).as("the marker names the lease holding every key of the hash")
+                    .matches("job-guard batch lock holders: .*; alone: \\S+");
+            server.resetStats();
+            long bytesBefore = netInputBytes();
+            lease.close();
+            assertThat(calls()).as("one call drops the hash, the record and the index entry, and wakes waiters")
+                    .containsEntry("evalsha", 1L).containsEntry("publish", 1L).doesNotContainKey("hdel");
+            assertThat(netInputBytes() - bytesBefore).as("that call names none of the 3,000 keys").isLessThan(3_000L);
+            assertThat((Long) server.call("EXISTS", "jgtest:{alone~batch}:held")).isZero();
+            assertThat((List<?>) server.call("KEYS", "jgtest:{alone~batch}:lease:*")).isEmpty();
+            assertThat(chunked.liveLeases("alone")).isEmpty();
+        }
+    }
+
+    @Test
+    void aLeaseThatHeldANamespaceAloneReleasesOnlyItsOwnKeysOnceAnotherJoined() {
+        String held = "jgtest:{joined~batch}:held";
+        BatchLease first = locks.tryAcquire("joined", BatchLocksContract.keys(0, 10), LEASE).orElseThrow();
+        assertThat((String) server.call("HGET", held, "")).matches(".*; alone: \\S+");
+        BatchLease second = locks.tryAcquire("joined", BatchLocksContract.keys(20, 30), LEASE).orElseThrow();
+        assertThat((String) server.call("HGET", held, "")).as("two leases hold keys: the marker names neither")
+                .endsWith("; alone: ");
+        assertThat(locks.tryAcquire("joined", BatchLocksContract.keys(9, 21), LEASE).conflicts())
+                .extracting(BatchConflict::key).containsExactlyInAnyOrder("SKU-00009", "SKU-00020");
+        // Extending the first lease now reads its new keys' holders: none may be the second's.
+        assertThat(first.tryExtend(BatchLocksContract.keys(25, 35))).extracting(BatchConflict::key)
+                .containsExactlyInAnyOrder("SKU-00025", "SKU-00026", "SKU-00027", "SKU-00028", "SKU-00029");
+
+        first.close();
+        assertThat((Long) server.call("HLEN", held)).as("the marker and the second lease's 10 keys").isEqualTo(11L);
+        assertThat(locks.tryAcquire("joined", BatchLocksContract.keys(20, 30), LEASE).acquired())
+                .as("the second lease's keys stay held").isFalse();
+        try (BatchLease again = locks.tryAcquire("joined", BatchLocksContract.keys(0, 10), LEASE).orElseThrow()) {
+            assertThat(again.keyCount()).isEqualTo(10);
+        }
+        second.close();
+        assertThat((Long) server.call("EXISTS", held)).isZero();
+    }
+
+    @Test
+    void aLeaseThatWasAloneAtItsLastCallSendsItsKeysOnlyOnceTheHashIsShared() {
+        String held = "jgtest:{probe~batch}:held";
+        BatchLease first = locks.tryAcquire("probe", BatchLocksContract.keys(0, 10), LEASE).orElseThrow();
+        try (BatchLease second = locks.tryAcquire("probe", BatchLocksContract.keys(20, 30), LEASE).orElseThrow()) {
+            server.resetStats();
+            first.close();
+            assertThat(calls()).as("a call without keys finds the hash shared, then one call releases the keys")
+                    .containsEntry("evalsha", 2L).containsEntry("hdel", 1L).containsEntry("publish", 1L);
+            assertThat((Long) server.call("HLEN", held)).as("the marker and the second lease's 10 keys").isEqualTo(11L);
+            assertThat(locks.tryAcquire("probe", BatchLocksContract.keys(20, 21), LEASE).acquired())
+                    .as("the second lease's keys stay held").isFalse();
+            assertThat(second.isValid()).isTrue();
+        }
+        assertThat((Long) server.call("EXISTS", held)).isZero();
     }
 
     @Test
@@ -195,6 +274,11 @@ class BatchLockRoundTripsIT {
             assertThat(c.holder().foreign()).isTrue();
         });
         assertThat(server.call("GET", "jgtest:{alien~batch}:held")).isEqualTo("somebody else's string");
+    }
+
+    private long netInputBytes() {
+        return server.info("stats").lines().filter(l -> l.startsWith("total_net_input_bytes:"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElseThrow();
     }
 
     private Map<String, Long> calls() {

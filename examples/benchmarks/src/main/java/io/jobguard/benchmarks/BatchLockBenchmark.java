@@ -27,7 +27,9 @@ import org.springframework.integration.redis.util.RedisLockRegistry;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
@@ -36,7 +38,10 @@ import java.util.concurrent.locks.Lock;
  * Acquire and release N keys, uncontended, one caller: job-guard's batch locks beside Redisson's
  * {@code RedissonMultiLock} and fast multi-lock ({@code getMultiLock(group, values)}), a one-by-one
  * Spring Integration {@code RedisLockRegistry} loop, the pipelined SETNX + EXPIRE of seed 000, and
- * the raw floor: one pipeline of N {@code SET ... PX} plus one {@code DEL}.
+ * floors without any of a lock's safety: the raw floor (one pipeline of N {@code SET ... NX PX} plus one
+ * {@code DEL}), the one-hash floor (one {@code HSET} of N fields plus one {@code HDEL} of them), the same
+ * with the hash in hashtable encoding from its first field on (as job-guard keeps its hash), and the
+ * string floor (one {@code MSETNX} of N keys plus one {@code DEL} of them).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -44,6 +49,8 @@ import java.util.concurrent.locks.Lock;
 public class BatchLockBenchmark {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
+    /** The floors' value per key: as long as job-guard's owner token (a UUID), which it stores per key. */
+    private static final String OWNER = UUID.randomUUID().toString();
 
     @Param({"10", "100", "1000", "3000", "10000"})
     public int n;
@@ -62,6 +69,13 @@ public class BatchLockBenchmark {
     private List<String> redissonKeys;
     private List<Object> fastKeys;
     private List<String> registryKeys;
+    private String[] hashFloorFields;
+    private Map<String, String> hashFloorEntries;
+    private String[] hashtableFloorFields;
+    private Map<String, String> hashtableFloorEntries;
+    private Map<String, String> msetnxEntries;
+    private String[] msetnxKeyArray;
+    private BatchLease sharedHolder;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -81,10 +95,30 @@ public class BatchLockBenchmark {
         redissonKeys = BenchRedis.keys("redisson:SKU-", n);
         fastKeys = new ArrayList<>(BenchRedis.keys("SKU-", n));
         registryKeys = BenchRedis.keys("SKU-", n);
+        hashFloorFields = BenchRedis.keys("SKU-", n).toArray(String[]::new);
+        hashFloorEntries = new LinkedHashMap<>();
+        for (String field : hashFloorFields) {
+            hashFloorEntries.put(field, OWNER);
+        }
+        // A first field whose value is longer than hash-max-listpack-value (64 bytes) makes Redis start the
+        // hash in hashtable encoding, as job-guard's marker field does.
+        hashtableFloorEntries = new LinkedHashMap<>();
+        hashtableFloorEntries.put("", "x".repeat(89));
+        hashtableFloorEntries.putAll(hashFloorEntries);
+        hashtableFloorFields = hashtableFloorEntries.keySet().toArray(String[]::new);
+        msetnxKeyArray = BenchRedis.keys("msetnx:SKU-", n).toArray(String[]::new);
+        msetnxEntries = new LinkedHashMap<>();
+        for (String key : msetnxKeyArray) {
+            msetnxEntries.put(key, OWNER);
+        }
+        // jobGuardShared's namespace always has one other live lease, on a key no batch asks for.
+        sharedHolder = jobGuard.tryAcquire("bench-shared", List.of("OTHER-LEASE-KEY"), Duration.ofMinutes(30))
+                .orElseThrow();
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        sharedHolder.close();
         registry.destroy();
         jobGuard.close();
         connection.close();
@@ -100,10 +134,21 @@ public class BatchLockBenchmark {
         }
     }
 
+    /**
+     * The same batch in a namespace where another lease is live (on a key no batch asks for): the
+     * namespace's hash then holds keys of two leases, so every chunk checks its keys one by one.
+     */
+    @Benchmark
+    public long jobGuardShared() {
+        try (BatchLease lease = jobGuard.tryAcquire("bench-shared", jobGuardKeys, LEASE).orElseThrow()) {
+            return lease.fencingToken();
+        }
+    }
+
     @Benchmark
     public void rawFloor(Blackhole bh) throws Exception {
         RedisAsyncCommands<String, String> async = connection.async();
-        SetArgs px = SetArgs.Builder.px(LEASE.toMillis());
+        SetArgs px = SetArgs.Builder.nx().px(LEASE.toMillis());
         List<RedisFuture<String>> replies = new ArrayList<>(n);
         connection.setAutoFlushCommands(false);
         try {
@@ -118,6 +163,33 @@ public class BatchLockBenchmark {
             bh.consume(reply.get());
         }
         bh.consume(connection.sync().del(floorKeyArray));
+    }
+
+    /** The one-hash floor: every key a field of one hash, set in one HSET and deleted in one HDEL. */
+    @Benchmark
+    public void hashFloor(Blackhole bh) {
+        bh.consume(connection.sync().hset("floor-hash", hashFloorEntries));
+        bh.consume(connection.sync().hdel("floor-hash", hashFloorFields));
+    }
+
+    /**
+     * The one-hash floor with the hash in hashtable encoding from its first field on: Redis 7.0 starts a
+     * hash in listpack encoding when no value is longer than 64 bytes, and converts it only once it
+     * passes 128 fields, which costs the plain one-hash floor about as much again.
+     */
+    @Benchmark
+    public void hashtableFloor(Blackhole bh) {
+        bh.consume(connection.sync().hset("floor-hashtable", hashtableFloorEntries));
+        bh.consume(connection.sync().hdel("floor-hashtable", hashtableFloorFields));
+    }
+
+    /** The string floor: every key its own string, set all or nothing in one MSETNX and deleted in one DEL. */
+    @Benchmark
+    public void msetnxFloor(Blackhole bh) {
+        if (!connection.sync().msetnx(msetnxEntries)) {
+            throw new IllegalStateException("MSETNX found a key taken");
+        }
+        bh.consume(connection.sync().del(msetnxKeyArray));
     }
 
     /** Seed 000: pipelined SETNX, then one EXPIRE round trip per key taken, release = DEL of all. */

@@ -43,6 +43,8 @@ public final class BenchmarkReport {
             Map.entry("firing-link-ratios.csv", FIRING_LINK),
             Map.entry("firing-link-rtt.csv", FIRING_LINK),
             Map.entry("batch-n.csv", "examples/benchmarks/run-batch-bench.sh"),
+            Map.entry("batch-floors-summary.csv", "examples/benchmarks/run-batch-floors.sh"),
+            Map.entry("batch-floors-ratios.csv", "examples/benchmarks/run-batch-floors.sh"),
             Map.entry("batch-masters.csv", "examples/benchmarks/run-batch-masters.sh"),
             Map.entry("slowlog.csv", "examples/benchmarks/run-batch-masters.sh"),
             Map.entry("fleet.csv", "examples/benchmarks/run-fleet-bench.sh"),
@@ -90,6 +92,8 @@ public final class BenchmarkReport {
             text = replaceBlock(text, "fleet", report.table("fleet.csv") + "\n" + report.fleetProjection());
             text = replaceBlock(text, "batch-masters", report.table("batch-masters.csv"));
             text = replaceBlock(text, "batch-n", report.table("batch-n.csv"));
+            text = replaceBlock(text, "batch-floors", report.table("batch-floors-summary.csv"));
+            text = replaceBlock(text, "batch-floor-ratios", report.table("batch-floors-ratios.csv"));
             text = replaceBlock(text, "slowlog", report.table("slowlog.csv"));
             text = report.capacityBlocks(text);
             Files.writeString(markdown, text);

@@ -33,6 +33,8 @@ public final class RedisCpuPerKey {
         Blackhole bh = new Blackhole("Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
         Map<String, ThrowingRunnable> contenders = new LinkedHashMap<>();
         contenders.put("rawFloor", () -> bench.rawFloor(bh));
+        contenders.put("hashFloor", () -> bench.hashFloor(bh));
+        contenders.put("msetnxFloor", () -> bench.msetnxFloor(bh));
         contenders.put("jobGuard", bench::jobGuard);
         contenders.put("redissonFastMultiLock", bench::redissonFastMultiLock);
         contenders.put("redissonMultiLock", bench::redissonMultiLock);

@@ -73,6 +73,9 @@ class FleetBenchmarkIT {
         Files.writeString(data.resolve("batch-masters.csv"), "mode,masters,master,cpu_share,redis_usec_per_key\n"
                 + "hash,1,1,1.0,1.1\nspread,3,1,0.3,1.0\nspread,3,2,0.3,1.0\nspread,3,3,0.4,1.0\n");
         Files.writeString(data.resolve("slowlog.csv"), "benchmark,max_command_us,command\nx,1200,EVALSHA\n");
+        Files.writeString(data.resolve("batch-floors-summary.csv"), "contender,n,median_ms,median_redis_usec_per_key\n"
+                + "a,3000,5.0,0.8\nb,3000,6.0,0.9\n");
+        Files.writeString(data.resolve("batch-floors-ratios.csv"), "ratio,target,measured\na / b,at most 1.2x,0.89x\n");
         Files.writeString(data.resolve("capacity.csv"), CapacityBenchmark.HEADER + "\n"
                 + "standalone,1,a,2,10,1,4.00,400,100,200,20.0,200.00,1.000,95.0,0,0\n"
                 + "standalone,1,a,2,10,2,4.00,600,150,300,30.0,200.00,1.000,95.0,0,0\n"
@@ -84,7 +87,7 @@ class FleetBenchmarkIT {
         Path markdown = dir.resolve("benchmarks.md");
         StringBuilder md = new StringBuilder("# Benchmarks\n");
         for (String block : List.of("firing", "firing-ratios", "firing-link", "firing-link-ratios", "fleet", "batch-masters",
-                "batch-n", "slowlog", "capacity", "capacity-projection")) {
+                "batch-n", "slowlog", "batch-floors", "batch-floor-ratios", "capacity", "capacity-projection")) {
             md.append("<!-- generated:").append(block).append(" -->\nold\n<!-- /generated:").append(block).append(" -->\n");
         }
         Files.writeString(markdown, md);
@@ -99,7 +102,8 @@ class FleetBenchmarkIT {
         assertThat(written).doesNotContain("old").contains("| contender | rounds | median_us |").contains("| a / b | at most 1.1x | 0.83x |")
                 .contains("| 2 | 10 | 40 |").contains("nodes x jobs at 50 % of one core")
                 .contains("| period-apart | a / b | at most 0.6x | 0.57x |").contains("| back-to-back | b | 3 | 1100.0 |")
-                .contains("the link added 550 µs per round trip").contains("| standalone | a | 2x10 | 2 | 150 |")
+                .contains("the link added 550 µs per round trip").contains("| b | 3000 | 6.0 | 0.9 |")
+                .contains("| a / b | at most 1.2x | 0.89x |").contains("| standalone | a | 2x10 | 2 | 150 |")
                 .contains("| a | cluster-3 | 210.00 | 0.400 | 4762 |");
 
         Files.delete(data.resolve("batch-n.csv"));

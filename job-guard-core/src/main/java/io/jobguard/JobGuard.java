@@ -58,7 +58,7 @@ public final class JobGuard implements AutoCloseable {
     private final FiringWarnings warnings;
     private final ReleaseWaits releaseWaits;
     private final LostReplies lostReplies;
-    final RecoveryOwners recoveryOwners = new RecoveryOwners();
+    private final MissedFireTimes missed;
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
@@ -67,6 +67,7 @@ public final class JobGuard implements AutoCloseable {
         this.releaseWaits = new ReleaseWaits(store, config);
         this.lostReplies = new LostReplies(store, keepAlive);
         this.runs = new RunLifecycle(store, config, listeners, keepAlive);
+        this.missed = new MissedFireTimes(this);
     }
 
     /**
@@ -98,6 +99,16 @@ public final class JobGuard implements AutoCloseable {
      */
     public JobGuardConfig config() {
         return config;
+    }
+
+    /**
+     * Returns this engine's recovery of lost fire times: one per engine, so that on one node a job's
+     * firings, its start-up pass and its background pass recover it one at a time.
+     *
+     * @return the recovery of missed fire times and dead runs
+     */
+    public MissedFireTimes missedFireTimes() {
+        return missed;
     }
 
     /**

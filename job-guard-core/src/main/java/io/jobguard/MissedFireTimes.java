@@ -42,8 +42,9 @@ import java.util.function.Supplier;
  * (those of an outage, every node's firing failed) are reported {@link RunOutcome#HISTORY_LOST} too, by
  * the node whose call moved the store's run record over them, and later fire times are caught up as
  * usual. {@link #recover(JobOptions, RecoveryOptions, Runnable)} does the same at a node's start,
- * so that a fire time missed during a cluster-wide outage runs when the first node comes back. On one node the recovery of a job has one owner: every instance of an engine takes
- * the same per-job lock for {@link #admit} and {@link #recover}, so a node's firings, its start-up
+ * so that a fire time missed during a cluster-wide outage runs when the first node comes back. An engine has
+ * one instance ({@link JobGuard#missedFireTimes()}), and on one node the recovery of a job has one owner: it takes
+ * one per-job lock for {@link #admit} and {@link #recover}, so a node's firings, its start-up
  * pass and its background pass handle a job's missed fire times one at a time and never lose one to
  * each other. Thread-safe.
  */
@@ -58,13 +59,11 @@ public final class MissedFireTimes {
     private static final int MAX_ROUNDS = 4;
 
     private final JobGuard guard;
+    /** One recovery owner per job on this node: the engine has one instance of this class, so one lock per job. */
+    private final RecoveryOwners owners = new RecoveryOwners();
 
-    /**
-     * Creates the recovery of an engine.
-     *
-     * @param guard the engine
-     */
-    public MissedFireTimes(JobGuard guard) {
+    /** The recovery of {@code guard}; created once, by the engine ({@link JobGuard#missedFireTimes()}). */
+    MissedFireTimes(JobGuard guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
     }
 
@@ -151,7 +150,7 @@ public final class MissedFireTimes {
      * {@code interrupted} if the thread is interrupted while it waits for the lock.
      */
     private <T> T asOwner(JobOptions job, Supplier<T> action, Supplier<T> interrupted) {
-        ReentrantLock owner = guard.recoveryOwners.of(job.name());
+        ReentrantLock owner = owners.of(job.name());
         try {
             owner.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -274,26 +273,16 @@ public final class MissedFireTimes {
      */
     private boolean catchUp(JobOptions job, RecoveryOptions recovery, Instant handled, Instant end, boolean inclusive,
                             Instant lostUntil, Runnable body) {
-        FireTimeSchedule schedule = recovery.schedule();
-        if (schedule == null) {
+        if (recovery.schedule() == null) {
             return true;
         }
-        Instant windowStart = windowStart(recovery);
+        FireTimes due = fireTimesBetween(recovery, handled, end, inclusive);
         List<Instant> missed = new ArrayList<>();
         List<Instant> lost = new ArrayList<>();
-        int outside = 0;
-        Instant next = schedule.next(handled);
-        for (int steps = 0; next != null && steps < MAX_STEPS
-                && (next.isBefore(end) || (inclusive && next.equals(end))); steps++) {
-            if (next.isBefore(windowStart)) {
-                outside++;
-            } else if (lostUntil != null && next.isBefore(lostUntil)) {
-                lost.add(next);
-            } else {
-                missed.add(next);
-            }
-            next = schedule.next(next);
+        for (Instant fireTime : due.inWindow()) {
+            (lostUntil != null && fireTime.isBefore(lostUntil) ? lost : missed).add(fireTime);
         }
+        int outside = due.outside();
         if (missed.isEmpty()) {
             if (lost.isEmpty()) {
                 return true;
@@ -378,23 +367,43 @@ public final class MissedFireTimes {
      * this node is the one that moved the run record over them. They are never run.
      */
     private void reportLost(JobOptions job, RecoveryOptions recovery, Instant after, Instant refused) {
+        FireTimes passed = fireTimesBetween(recovery, after, refused, false);
+        reportLost(job, recovery, passed.inWindow(), passed.outside());
+    }
+
+    /**
+     * The schedule's fire times after {@code after} and before {@code end} (or at it, if {@code inclusive}), at most
+     * {@value #MAX_STEPS} of them: those in the catch-up window listed in order, the older ones only counted. None
+     * when the job has no schedule.
+     */
+    private FireTimes fireTimesBetween(RecoveryOptions recovery, Instant after, Instant end, boolean inclusive) {
         FireTimeSchedule schedule = recovery.schedule();
+        List<Instant> inWindow = new ArrayList<>();
+        int outside = 0;
         if (schedule == null) {
-            return;
+            return new FireTimes(inWindow, outside);
         }
         Instant windowStart = windowStart(recovery);
-        List<Instant> lost = new ArrayList<>();
-        int outside = 0;
         Instant next = schedule.next(after);
-        for (int steps = 0; next != null && next.isBefore(refused) && steps < MAX_STEPS; steps++) {
+        for (int steps = 0; next != null && steps < MAX_STEPS
+                && (next.isBefore(end) || (inclusive && next.equals(end))); steps++) {
             if (next.isBefore(windowStart)) {
                 outside++;
             } else {
-                lost.add(next);
+                inWindow.add(next);
             }
             next = schedule.next(next);
         }
-        reportLost(job, recovery, lost, outside);
+        return new FireTimes(inWindow, outside);
+    }
+
+    /**
+     * Fire times of a schedule between two instants.
+     *
+     * @param inWindow those in the catch-up window, in order
+     * @param outside  how many were older than the window
+     */
+    private record FireTimes(List<Instant> inWindow, int outside) {
     }
 
     /** Reports {@code lost} as refused after the store lost the job's history (and counts {@code outside} older ones). */

@@ -115,7 +115,7 @@ class CatchUpAfterLossIT {
             this.guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(SKEW).clock(clock)
                     .build());
             guard.addListener(e -> ledger.add(new Entry(id, e.job(), e.nominalFireTime(), e.outcome().name())));
-            this.missed = new MissedFireTimes(guard);
+            this.missed = guard.missedFireTimes();
         }
 
         void schedule(String jobName, MisfirePolicy policy) {

@@ -81,7 +81,7 @@ class DiedRunIT {
         guard.addListener(events::add);
         closeables.add(guard);
         closeables.add(store);
-        return new MissedFireTimes(guard);
+        return guard.missedFireTimes();
     }
 
     /** Starts the dying node on t1, waits until it runs, kills it (SIGKILL); returns its token. */

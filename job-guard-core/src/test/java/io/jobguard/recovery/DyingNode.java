@@ -36,7 +36,7 @@ public final class DyingNode {
         JobOptions job = JobOptions.of(args[1], Duration.ofMillis(Long.parseLong(args[2])));
         Instant fireTime = Instant.ofEpochMilli(Long.parseLong(args[3]));
         RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, Delivery.valueOf(args[4]), null);
-        Admission admission = new MissedFireTimes(guard).admit(job, recovery, fireTime, () -> { });
+        Admission admission = guard.missedFireTimes().admit(job, recovery, fireTime, () -> { });
         if (!admission.granted()) {
             System.out.println("REFUSED " + admission.refusal());
             return;

@@ -84,7 +84,7 @@ class MissedFireTimesIT {
                 });
         closeables.add(guard);
         closeables.add(store);
-        return new Node(id, guard, new MissedFireTimes(guard));
+        return new Node(id, guard, guard.missedFireTimes());
     }
 
     private record Node(String id, JobGuard guard, MissedFireTimes recovery) {

@@ -311,7 +311,7 @@ class MissedFireTimesModelIT {
                     model.record(event.nominalFireTime().toEpochMilli(), "MISSED " + id);
                 }
             });
-            missed = new MissedFireTimes(guard);
+            missed = guard.missedFireTimes();
             // a restarted scheduler fires the grid from now on
             next = EVERY_SECOND.next(Instant.ofEpochMilli(clockNow())).toEpochMilli();
             killed = false;

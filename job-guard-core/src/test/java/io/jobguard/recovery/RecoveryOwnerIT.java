@@ -66,8 +66,8 @@ class RecoveryOwnerIT {
         guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("one").skewTolerance(Duration.ofSeconds(2)).build());
         List<JobEvent> events = new CopyOnWriteArrayList<>();
         guard.addListener(events::add);
-        MissedFireTimes scheduler = new MissedFireTimes(guard);
-        MissedFireTimes background = new MissedFireTimes(guard);
+        MissedFireTimes scheduler = guard.missedFireTimes();
+        MissedFireTimes background = guard.missedFireTimes();
         JobOptions job = JobOptions.of("owner", Duration.ofSeconds(10));
         RecoveryOptions recovery = new RecoveryOptions(MisfirePolicy.RUN_ALL, Duration.ofHours(1), 50,
                 Delivery.AT_MOST_ONCE, 3, EVERY_SECOND);

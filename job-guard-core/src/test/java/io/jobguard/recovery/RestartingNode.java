@@ -110,7 +110,7 @@ public final class RestartingNode {
         boolean plain = args[6].equals("NONE");
         RecoveryOptions recovery = plain ? null : new RecoveryOptions(MisfirePolicy.valueOf(args[6]),
                 Duration.ofMinutes(5), Integer.parseInt(args[7]), Delivery.AT_MOST_ONCE, 3, EVERY_SECOND);
-        MissedFireTimes missed = new MissedFireTimes(guard);
+        MissedFireTimes missed = guard.missedFireTimes();
         Runnable body = () -> {
             RunContext run = RunContext.current().orElseThrow();
             self.append("START\t" + run.nominalFireTime().toEpochMilli() + "\t" + node + "\t"

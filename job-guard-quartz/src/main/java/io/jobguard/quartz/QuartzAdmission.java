@@ -47,7 +47,7 @@ record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTi
     static QuartzAdmission create(JobGuard jobGuard, GuardedJobs guardedJobs) {
         String nodeId = jobGuard.config().nodeId();
         AtomicLong listenerErrors = new AtomicLong();
-        MissedFireTimes missed = new MissedFireTimes(jobGuard);
+        MissedFireTimes missed = jobGuard.missedFireTimes();
         return new QuartzAdmission(jobGuard, guardedJobs, new NominalFireTimes(), new FirePermits(nodeId, listenerErrors),
                 missed, new QuartzStartupRecovery(missed, guardedJobs::resolve, nodeId), listenerErrors);
     }

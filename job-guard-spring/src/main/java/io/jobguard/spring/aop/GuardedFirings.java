@@ -30,7 +30,6 @@ import java.util.function.Supplier;
 public final class GuardedFirings {
 
     private final SingletonSupplier<JobGuard> guard;
-    private final SingletonSupplier<MissedFireTimes> missed;
     private final RunObservations observations;
     /** By the permit's run context itself (identity: two runs never share one). */
     private final Map<RunContext, Admitted> admitted = Collections.synchronizedMap(new IdentityHashMap<>());
@@ -40,7 +39,6 @@ public final class GuardedFirings {
      */
     GuardedFirings(Supplier<JobGuard> engine, RunObservations observations) {
         this.guard = SingletonSupplier.of(Objects.requireNonNull(engine, "engine"));
-        this.missed = SingletonSupplier.of(() -> new MissedFireTimes(guard.obtain()));
         this.observations = Objects.requireNonNull(observations, "observations");
     }
 
@@ -104,7 +102,7 @@ public final class GuardedFirings {
     }
 
     MissedFireTimes missed() {
-        return missed.obtain();
+        return guard().missedFireTimes();
     }
 
     /**

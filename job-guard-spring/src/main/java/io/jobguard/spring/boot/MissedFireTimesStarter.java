@@ -89,7 +89,7 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
         if (recovering.isEmpty()) {
             return;
         }
-        MissedFireTimes missed = new MissedFireTimes(engine);
+        MissedFireTimes missed = engine.missedFireTimes();
         Thread thread = new Thread(() -> sweep(missed, recovering), "job-guard-recovery");
         thread.setDaemon(true);
         sweeper = thread;

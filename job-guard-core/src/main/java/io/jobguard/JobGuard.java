@@ -16,13 +16,17 @@ import io.jobguard.store.RunLeaseRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The engine that guards scheduled jobs across a cluster. For a job J and a nominal fire time T:
@@ -43,8 +47,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       the loss is skipped with {@link RunOutcome#HISTORY_LOST}, never run (as far as the store
  *       can tell; see {@code RedisLeaseStore}).</li>
  * </ol>
- * Adapters (Spring, Quartz) call {@link #admit(JobOptions, Instant)} and finish the permit; plain
- * Java can use {@link #run(JobOptions, Instant, Runnable)}. Thread-safe; one instance per node.
+ * One firing has one owner: {@link #fire(JobOptions, Instant, FiringBody, FiringObserver)} admits its
+ * fire time (plainly, or after recovering what the job's {@link JobOptions#recovery()} asks for), runs
+ * the body, finishes the permit and records the outcome; the Spring advice, the Quartz listener and
+ * {@link #run(JobOptions, Instant, Runnable)} all call it. {@link #admit(JobOptions, Instant)} is the
+ * lower-level step for callers that finish the permit themselves. Thread-safe; one instance per node.
  */
 public final class JobGuard implements AutoCloseable {
 
@@ -59,6 +66,8 @@ public final class JobGuard implements AutoCloseable {
     private final ReleaseWaits releaseWaits;
     private final LostReplies lostReplies;
     private final MissedFireTimes missed;
+    /** Written only by {@link #ended}. */
+    private final ConcurrentMap<String, LastFiring> lastFirings = new ConcurrentHashMap<>();
 
     private JobGuard(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
@@ -218,8 +227,64 @@ public final class JobGuard implements AutoCloseable {
     }
 
     /**
-     * Runs {@code body} if this node wins the firing; the lease is released when the body ends.
-     * An exception thrown by the body is rethrown after the lease is released and
+     * Runs one firing of {@code job} for {@code nominalFireTime}, whole: admits the fire time (after the
+     * recovery runs the job's {@link JobOptions#recovery() misfire policy and delivery} ask for, each a run
+     * of {@code body}'s recovery work, when the job has a recovery), starts {@code body} under the permit
+     * if admitted, finishes the permit when the body ends (for a body that ends later, whenever it calls
+     * its {@link FiringEnd}), and records the outcome once: the job's {@link #lastFiring(String) last
+     * firing} and {@code observer}. Never throws for store failures (they are the refusal
+     * {@link RunOutcome#STORE_ERROR}, or an unguarded run under {@link StoreFailurePolicy#RUN}); what the
+     * body throws while it starts is rethrown after the firing ended with it.
+     *
+     * @param job             how the job is guarded, and how it recovers lost fire times
+     * @param nominalFireTime the fire time the schedule designated (not the node's "now")
+     * @param body            the job's work
+     * @param observer        hears when the run starts and, once, how the firing ended
+     * @param <R>             what the body returns
+     * @return the body's value, or why the fire time was not run here
+     * @throws IllegalArgumentException if {@code nominalFireTime} is null or outside 1970 to 9999
+     * @throws NullPointerException     if an argument is null
+     * @throws Throwable                what the body threw while it started
+     */
+    public <R> Fired<R> fire(JobOptions job, Instant nominalFireTime, FiringBody<R> body, FiringObserver observer)
+            throws Throwable {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(observer, "observer");
+        Admission admission = job.recovery() == null ? admit(job, nominalFireTime)
+                : missed.admit(job, job.recovery(), nominalFireTime, body.recoveryRun());
+        if (!admission.granted()) {
+            ended(job, nominalFireTime, admission.refusal(), null, observer);
+            return Fired.refused(admission.refusal());
+        }
+        FiringEnd end = new FiringEnd(this, job, nominalFireTime, admission.permit(), observer);
+        try {
+            observer.started(end.context());
+            return Fired.started(body.start(end));
+        } catch (Throwable e) {
+            end.end(e);
+            throw e;
+        }
+    }
+
+    /**
+     * {@link #fire(JobOptions, Instant, FiringBody, FiringObserver)} with no observer.
+     *
+     * @param job             how the job is guarded, and how it recovers lost fire times
+     * @param nominalFireTime the fire time the schedule designated
+     * @param body            the job's work
+     * @param <R>             what the body returns
+     * @return the body's value, or why the fire time was not run here
+     * @throws Throwable what the body threw while it started
+     */
+    public <R> Fired<R> fire(JobOptions job, Instant nominalFireTime, FiringBody<R> body) throws Throwable {
+        return fire(job, nominalFireTime, body, FiringObserver.NONE);
+    }
+
+    /**
+     * Runs {@code body} if this node wins the firing (a synchronous
+     * {@link #fire(JobOptions, Instant, FiringBody, FiringObserver) fire}); the lease is released when the body
+     * ends. An exception thrown by the body is rethrown after the lease is released and
      * {@link RunOutcome#FAILED} is reported.
      *
      * @param job             how the job is guarded
@@ -230,18 +295,35 @@ public final class JobGuard implements AutoCloseable {
      */
     public RunOutcome run(JobOptions job, Instant nominalFireTime, Runnable body) {
         Objects.requireNonNull(body, "body");
-        Admission admission = admit(job, nominalFireTime);
-        if (!admission.granted()) {
-            return admission.refusal();
-        }
-        JobPermit permit = admission.permit();
+        AtomicReference<RunOutcome> outcome = new AtomicReference<>();
         try {
-            body.run();
+            fire(job, nominalFireTime, FiringBody.of(() -> {
+                body.run();
+                return null;
+            }), (ended, failure) -> outcome.set(ended));
         } catch (RuntimeException | Error e) {
-            permit.finish(e);
             throw e;
+        } catch (Throwable e) {
+            // a Runnable throws no checked exception
+            throw new UndeclaredThrowableException(e);
         }
-        return permit.finish(null);
+        return outcome.get();
+    }
+
+    /**
+     * The last firing of a job that this engine decided through {@link #fire} or {@link #run}.
+     *
+     * @param job the job name
+     * @return its fire time and outcome, or empty when none was decided on this node
+     */
+    public Optional<LastFiring> lastFiring(String job) {
+        return Optional.ofNullable(lastFirings.get(job));
+    }
+
+    /** Records how a firing of {@link #fire} ended: the one place its outcome is recorded. */
+    void ended(JobOptions job, Instant fireTime, RunOutcome outcome, Throwable failure, FiringObserver observer) {
+        lastFirings.put(job.name(), new LastFiring(fireTime, outcome));
+        observer.ended(outcome, failure);
     }
 
     /**

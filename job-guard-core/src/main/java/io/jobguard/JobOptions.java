@@ -7,7 +7,8 @@ import java.time.Duration;
 
 /**
  * How one job is guarded: its cluster-wide name, guard type, lease, wait bound, keep-alive,
- * fixed-delay cool-down and the grace of RETURN firings. Immutable; every instance is valid.
+ * fixed-delay cool-down, the grace of RETURN firings and how it recovers lost fire times. Immutable;
+ * every instance is valid.
  *
  * @param name      the job name shared by all nodes (1 to {@value #MAX_NAME_LENGTH} characters, no
  *                  whitespace at either end, no control characters, no braces)
@@ -22,9 +23,11 @@ import java.time.Duration;
  *                  null means {@link #DEFAULT_BUSY_GRACE}, capped at the lease). Clock skew makes
  *                  nodes fire different fire times at the same instant; the grace lets a firing
  *                  that meets another fire time's short run still run. WAIT ignores it.
+ * @param recovery  how {@link JobGuard#fire} recovers the job's lost fire times (its misfire policy and
+ *                  delivery) before a regular run, or null when it recovers none
  */
 public record JobOptions(String name, GuardType type, Duration lease, Duration waitFor, boolean keepAlive,
-                         Duration cooldown, Duration busyGrace) {
+                         Duration cooldown, Duration busyGrace, RecoveryOptions recovery) {
 
     /** The longest accepted job name. */
     public static final int MAX_NAME_LENGTH = Names.MAX_LENGTH;
@@ -58,7 +61,24 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
     }
 
     /**
-     * Options with the default busy grace ({@link #DEFAULT_BUSY_GRACE}, capped at the lease).
+     * Options that recover no lost fire times.
+     *
+     * @param name      the job name
+     * @param type      RETURN or WAIT
+     * @param lease     the run lease, 1 ms to 3,650 days (every duration here is at most 3,650 days)
+     * @param waitFor   how long WAIT waits for the lease (null = the lease)
+     * @param keepAlive whether the lease is renewed while the run is alive
+     * @param cooldown  the fixed-delay cool-down (null = none)
+     * @param busyGrace how long a RETURN firing waits for a busy run lease (null = the default)
+     * @throws IllegalArgumentException naming the job and the offending value
+     */
+    public JobOptions(String name, GuardType type, Duration lease, Duration waitFor, boolean keepAlive,
+                      Duration cooldown, Duration busyGrace) {
+        this(name, type, lease, waitFor, keepAlive, cooldown, busyGrace, null);
+    }
+
+    /**
+     * Options with the default busy grace ({@link #DEFAULT_BUSY_GRACE}, capped at the lease) and no recovery.
      *
      * @param name      the job name
      * @param type      RETURN or WAIT
@@ -104,7 +124,7 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
      */
     public Builder toBuilder() {
         return new Builder(name, lease).type(type).waitFor(waitFor).keepAlive(keepAlive).cooldown(cooldown)
-                .busyGrace(busyGrace);
+                .busyGrace(busyGrace).recovery(recovery);
     }
 
     /** Builds {@link JobOptions}; validation happens in {@link #build()}. */
@@ -116,6 +136,7 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         private boolean keepAlive = true;
         private Duration cooldown = Duration.ZERO;
         private Duration busyGrace;
+        private RecoveryOptions recovery;
 
         private Builder(String name, Duration lease) {
             this.name = name;
@@ -190,13 +211,25 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         }
 
         /**
+         * Sets how the job recovers lost fire times: its misfire policy and delivery, applied by
+         * {@link JobGuard#fire} before each regular run.
+         *
+         * @param recovery the recovery, or null (the default) for none
+         * @return this builder
+         */
+        public Builder recovery(RecoveryOptions recovery) {
+            this.recovery = recovery;
+            return this;
+        }
+
+        /**
          * Builds the options.
          *
          * @return validated options
          * @throws IllegalArgumentException naming the job and the offending value
          */
         public JobOptions build() {
-            return new JobOptions(name, type, lease, waitFor, keepAlive, cooldown, busyGrace);
+            return new JobOptions(name, type, lease, waitFor, keepAlive, cooldown, busyGrace, recovery);
         }
     }
 }

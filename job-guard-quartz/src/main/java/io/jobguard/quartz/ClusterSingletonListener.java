@@ -46,13 +46,13 @@ import java.util.concurrent.CancellationException;
  * strings such as {@code "30s"}, or {@link Duration}s) and {@value #KEEP_ALIVE}, then from the
  * annotation, then from the install-time defaults. The job name defaults to the {@code JobKey} as {@code group.name}.
  *
- * <p><b>How.</b> {@link #vetoJobExecution} (the only hook that can stop a firing) asks
- * {@link JobGuard#admit(JobOptions, Instant)} for the firing's nominal fire time, Quartz's
- * {@code getScheduledFireTime()}, and vetoes unless admitted. The permit is kept per
- * {@code getFireInstanceId()}, so a re-execution ({@link JobExecutionException#refireImmediately()})
- * runs again under the same lease instead of being refused as already run;
- * {@link #jobWasExecuted} releases it (outcome FAILED when the job threw) and
- * {@link #jobExecutionVetoed} releases it when another listener vetoed the firing. While it runs,
+ * <p><b>How.</b> {@link #vetoJobExecution} (the only hook that can stop a firing) starts one
+ * {@link JobGuard#fire firing} of the engine for the firing's nominal fire time, Quartz's
+ * {@code getScheduledFireTime()}, with the job's recovery of lost fire times in its options, and vetoes
+ * unless the engine admitted it. The started firing is kept per {@code getFireInstanceId()}, so a
+ * re-execution ({@link JobExecutionException#refireImmediately()}) runs again under the same lease
+ * instead of being refused as already run; {@link #jobWasExecuted} ends it (outcome FAILED when the job
+ * threw) and {@link #jobExecutionVetoed} ends it when another listener vetoed the firing. While it runs,
  * the job reads its lease through {@link RunContext#current()}, {@link #runContext(JobExecutionContext)}
  * or the context entries {@value #FENCING_TOKEN_KEY} ({@code Long}) and {@value #FIRE_TIME_KEY}
  * ({@link Instant}).

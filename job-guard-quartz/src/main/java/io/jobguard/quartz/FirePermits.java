@@ -1,6 +1,6 @@
 package io.jobguard.quartz;
 
-import io.jobguard.JobPermit;
+import io.jobguard.FiringEnd;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,10 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The permits a {@link ClusterSingletonListener} holds, by Quartz fire instance, from the veto that took
- * one to the callback that ends the firing. Every permit is finished exactly once; one whose callbacks
- * Quartz never delivered is finished when its worker thread starts another firing, so a lost callback
- * blocks the job for no longer than that.
+ * The running firings a {@link ClusterSingletonListener} holds, by Quartz fire instance, from the veto in
+ * which the engine started one to the callback that ends it. The listener is the firing's one owner: every
+ * firing is ended exactly once (through its {@link FiringEnd}, which finishes the permit and records the
+ * outcome); one whose callbacks Quartz never delivered is ended when its worker thread starts another
+ * firing, so a lost callback blocks the job for no longer than that.
  */
 final class FirePermits {
 
@@ -21,7 +22,7 @@ final class FirePermits {
 
     private final String nodeId;
     private final AtomicLong errors;
-    private final Map<String, JobPermit> permits = new ConcurrentHashMap<>();
+    private final Map<String, FiringEnd> permits = new ConcurrentHashMap<>();
     /** The fire instance whose permit the current worker thread holds, to clean up after a lost callback. */
     private final ThreadLocal<String> heldOnThread = new ThreadLocal<>();
 
@@ -38,9 +39,9 @@ final class FirePermits {
         return permits.containsKey(fireId);
     }
 
-    /** Records the permit of a fire instance the current worker thread runs. */
-    void hold(String fireId, JobPermit permit) {
-        permits.put(fireId, permit);
+    /** Records the running firing of a fire instance the current worker thread runs. */
+    void hold(String fireId, FiringEnd firing) {
+        permits.put(fireId, firing);
         heldOnThread.set(fireId);
     }
 
@@ -54,15 +55,15 @@ final class FirePermits {
         }
     }
 
-    /** Finishes the fire instance's permit, if any; never throws. */
+    /** Ends the fire instance's firing, if any; never throws. */
     void release(String fireId, Throwable failure) {
         try {
-            JobPermit permit = fireId == null ? null : permits.remove(fireId);
+            FiringEnd firing = fireId == null ? null : permits.remove(fireId);
             if (fireId != null && fireId.equals(heldOnThread.get())) {
                 heldOnThread.remove();
             }
-            if (permit != null) {
-                permit.finish(failure);
+            if (firing != null) {
+                firing.end(failure);
             }
         } catch (Throwable e) {
             errors.incrementAndGet();

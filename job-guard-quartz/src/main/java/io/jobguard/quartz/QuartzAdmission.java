@@ -1,10 +1,10 @@
 package io.jobguard.quartz;
 
-import io.jobguard.Admission;
+import io.jobguard.Fired;
+import io.jobguard.FiringBody;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
-import io.jobguard.MissedFireTimes;
+import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import org.quartz.JobExecutionContext;
 import org.quartz.Trigger;
@@ -18,22 +18,21 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The decision of {@link ClusterSingletonListener#vetoJobExecution}: a start-recovery marker firing runs
  * the recovery and is vetoed ({@link QuartzStartupRecovery}); a re-execution of a fire instance that
- * holds its permit runs; a guarded firing runs only when the engine admits its nominal fire time (after
- * any catch-up its misfire policy asks for), its permit kept by fire instance until the job ends; an
- * error vetoes a guarded firing (fail closed) and never blocks an unguarded one. Never throws: Quartz
+ * holds its permit runs; a guarded firing is one {@link JobGuard#fire} of its nominal fire time, with the
+ * job's recovery (its misfire policy and delivery) in its options: it runs only when the engine admits
+ * the fire time, and the started firing is kept by fire instance until the job ends; an error vetoes a guarded firing (fail closed) and never blocks an unguarded one. Never throws: Quartz
  * silently drops a firing whose listener throws. Holds the parts of a {@link ClusterSingletonListener}; its other
  * callbacks use them from here.
  *
  * @param jobGuard        the node's engine
  * @param guardedJobs     the options of the guarded jobs
  * @param fireTimes       the nominal fire times of the firings
- * @param permits         the permits of the admitted firings, by fire instance
- * @param missed          the catch-up of the fire times lost while no node ran
+ * @param permits         the running firings, by fire instance
  * @param startupRecovery the recovery at start, with its marker firings
  * @param listenerErrors  how many callbacks failed for reasons other than the store
  */
 record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTimes fireTimes, FirePermits permits,
-                       MissedFireTimes missed, QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
+                       QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonListener.class);
 
@@ -47,9 +46,8 @@ record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTi
     static QuartzAdmission create(JobGuard jobGuard, GuardedJobs guardedJobs) {
         String nodeId = jobGuard.config().nodeId();
         AtomicLong listenerErrors = new AtomicLong();
-        MissedFireTimes missed = jobGuard.missedFireTimes();
         return new QuartzAdmission(jobGuard, guardedJobs, new NominalFireTimes(), new FirePermits(nodeId, listenerErrors),
-                missed, new QuartzStartupRecovery(missed, guardedJobs::resolve, nodeId), listenerErrors);
+                new QuartzStartupRecovery(jobGuard.missedFireTimes(), guardedJobs::resolve, nodeId), listenerErrors);
     }
 
     boolean veto(Trigger trigger, JobExecutionContext context) {
@@ -74,21 +72,22 @@ record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTi
             Date scheduled = context.getScheduledFireTime() != null ? context.getScheduledFireTime()
                     : context.getFireTime();
             fireTime = fireTimes.nominal(trigger, scheduled);
-            io.jobguard.RecoveryOptions recovery = QuartzRecovery.resolve(context.getMergedJobDataMap(), trigger,
-                    options.name());
-            Admission admission = recovery == null ? jobGuard.admit(options, fireTime)
-                    : missed.admit(options, recovery, fireTime, QuartzRecovery.body(context));
-            if (!admission.granted()) {
+            RecoveryOptions recovery = QuartzRecovery.resolve(context.getMergedJobDataMap(), trigger, options.name());
+            JobOptions firing = recovery == null ? options : options.toBuilder().recovery(recovery).build();
+            // the job runs after this veto returns, on this worker: the firing ends in jobWasExecuted
+            Fired<Void> fired = jobGuard.fire(firing, fireTime, FiringBody.ofCallback(end -> {
+                permits.hold(fireId, end);
+                RunContext run = end.context();
+                context.put(ClusterSingletonListener.RUN_CONTEXT_KEY, run);
+                context.put(ClusterSingletonListener.FENCING_TOKEN_KEY, run.fencingToken());
+                context.put(ClusterSingletonListener.FIRE_TIME_KEY, run.nominalFireTime());
+                return null;
+            }, QuartzRecovery.body(context)));
+            if (!fired.started()) {
                 log.debug("job-guard: Quartz job '{}' T={} node={} vetoed: {}", options.name(), fireTime,
-                        jobGuard.config().nodeId(), admission.refusal());
+                        jobGuard.config().nodeId(), fired.refusal());
                 return true;
             }
-            JobPermit permit = admission.permit();
-            permits.hold(fireId, permit);
-            RunContext run = permit.context();
-            context.put(ClusterSingletonListener.RUN_CONTEXT_KEY, run);
-            context.put(ClusterSingletonListener.FENCING_TOKEN_KEY, run.fencingToken());
-            context.put(ClusterSingletonListener.FIRE_TIME_KEY, run.nominalFireTime());
             return false;
         } catch (Throwable e) {
             listenerErrors.incrementAndGet();

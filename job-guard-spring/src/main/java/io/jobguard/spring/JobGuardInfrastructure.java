@@ -72,7 +72,7 @@ class JobGuardInfrastructure {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static NominalFireTimeConfigurer jobGuardNominalFireTimeConfigurer(ClusterSingletonPostProcessor postProcessor) {
-        return new NominalFireTimeConfigurer(postProcessor.registry(), postProcessor.firings());
+        return new NominalFireTimeConfigurer(postProcessor.registry(), postProcessor.fireTimes());
     }
 
     @Bean

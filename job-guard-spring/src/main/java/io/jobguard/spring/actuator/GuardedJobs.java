@@ -1,6 +1,8 @@
 package io.jobguard.spring.actuator;
 
+import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
+import io.jobguard.LastFiring;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import org.slf4j.Logger;
@@ -23,10 +25,12 @@ final class GuardedJobs {
     private static final Logger log = LoggerFactory.getLogger(GuardedJobs.class);
 
     private final GuardedJobRegistry registry;
+    private final JobGuard guard;
     private volatile Supplier<List<GuardedJobsContributor>> contributors = List::of;
 
-    GuardedJobs(GuardedJobRegistry registry) {
+    GuardedJobs(GuardedJobRegistry registry, JobGuard guard) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.guard = Objects.requireNonNull(guard, "guard");
     }
 
     void contributors(Supplier<List<GuardedJobsContributor>> source) {
@@ -49,14 +53,14 @@ final class GuardedJobs {
     Optional<JobGuardEndpoint.JobSummary> summary(String name) {
         Optional<GuardedJob> guarded = registry.forName(name);
         if (guarded.isPresent()) {
-            return guarded.map(GuardedJobs::summary);
+            return guarded.map(this::summary);
         }
         return contributed().stream().filter(c -> c.name().equals(name)).findFirst().map(GuardedJobs::summary);
     }
 
-    private static JobGuardEndpoint.JobSummary summary(GuardedJob job) {
+    private JobGuardEndpoint.JobSummary summary(GuardedJob job) {
         JobOptions o = job.options();
-        GuardedJob.Last last = job.last();
+        LastFiring last = guard.lastFiring(o.name()).orElse(null);
         Instant next = job.schedule().nextAfter(job.clock().instant());
         return new JobGuardEndpoint.JobSummary(o.name(), GuardedJob.describe(job.beanClass(), job.method()),
                 o.type().name(), o.lease().toString(), o.waitFor().toString(), o.busyGrace().toString(),

@@ -179,7 +179,6 @@ final class JobControl {
         } catch (RuntimeException | Error e) {
             outcome = RunOutcome.FAILED;
         }
-        job.recordOutcome(fireTime, outcome);
         return ok(name, verb, outcome.bodyStarted(), fireTime, outcome.name(), "run once under its own fire time");
     }
 

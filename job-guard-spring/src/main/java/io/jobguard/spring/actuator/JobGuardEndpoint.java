@@ -75,7 +75,7 @@ public class JobGuardEndpoint {
     public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled,
                             BatchLocks batchLocks, Collection<String> batchNamespaces) {
         this.guard = Objects.requireNonNull(guard, "guard");
-        this.jobs = new GuardedJobs(registry);
+        this.jobs = new GuardedJobs(registry, guard);
         this.forceReleaseEnabled = forceReleaseEnabled;
         this.batchLeases = batchLocks == null ? null : new BatchLeaseView(batchLocks, batchNamespaces);
         this.view = new JobHistoryView(guard);

@@ -1,19 +1,20 @@
 package io.jobguard.spring.aop;
 
-import io.jobguard.Admission;
-import io.jobguard.JobPermit;
-import io.jobguard.RunOutcome;
+import io.jobguard.Fired;
+import io.jobguard.FiringBody;
+import io.jobguard.FiringEnd;
+import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
 import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
 
+import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Instant;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -25,18 +26,25 @@ import java.util.function.Supplier;
  *
  * <p>Spring invokes a reactive {@code @Scheduled} method once, when it registers it, and subscribes
  * to the returned publisher at every firing. So for Reactor types the method call itself is not
- * guarded: the returned publisher is wrapped so that each subscription decides its own firing (the
- * scheduled firing the subscribing thread was admitted for, else a direct subscription's own
- * admission) and, if admitted, subscribes to the method's publisher while holding the lease; a
- * refused firing completes empty.
+ * guarded: the returned publisher is wrapped so that each subscription is one
+ * {@link JobGuard#fire firing} (the scheduled firing whose fire time the subscribing thread carries,
+ * else a direct subscription's own fire time) and, if admitted, subscribes to the method's publisher
+ * while holding the lease; a refused firing completes empty. A recovery run of a reactive method
+ * subscribes to its publisher and waits for it to complete.
  */
 final class AsyncRuns {
 
     private static final boolean REACTOR = ClassUtils.isPresent("reactor.core.publisher.Mono",
             AsyncRuns.class.getClassLoader());
 
-    /** One firing's decision. */
-    record Decision(Instant fireTime, Admission admission) {
+    /**
+     * The firing one subscription is.
+     *
+     * @param guard    the engine
+     * @param options  the job's options (with its recovery for a scheduled firing)
+     * @param fireTime the nominal fire time
+     */
+    record Subscription(JobGuard guard, JobOptions options, Instant fireTime) {
     }
 
     private AsyncRuns() {
@@ -52,29 +60,9 @@ final class AsyncRuns {
         return CompletionStage.class.isAssignableFrom(returnType);
     }
 
-    /**
-     * Finishes the permit when the stage completes; the returned stage completes after that.
-     * The permit's run context is unbound from the calling thread at once (the work runs elsewhere).
-     */
-    static Object holdUntilComplete(Object returned, JobPermit permit, Instant fireTime,
-                                    BiConsumer<Instant, RunOutcome> record) {
-        permit.unbindFromCurrentThread();
-        if (!(returned instanceof CompletionStage<?> stage)) {
-            record.accept(fireTime, permit.finish(null));
-            return returned;
-        }
-        stage.whenComplete((value, failure) -> record.accept(fireTime, permit.finish(unwrap(failure))));
-        return returned;
-    }
-
     /** Wraps a Reactor publisher so that every subscription is one guarded firing. */
-    static Object guardSubscriptions(Object publisher, Supplier<Decision> decide,
-                                     BiConsumer<Instant, RunOutcome> record) {
-        return Reactor.guard(publisher, decide, record);
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    static Object guardSubscriptions(Object publisher, Supplier<Subscription> subscription) {
+        return Reactor.guard(publisher, subscription);
     }
 
     /** Loaded only when Reactor is on the classpath. */
@@ -84,58 +72,62 @@ final class AsyncRuns {
             return Mono.class.isAssignableFrom(type) || Flux.class.isAssignableFrom(type);
         }
 
-        static Object guard(Object publisher, Supplier<Decision> decide, BiConsumer<Instant, RunOutcome> record) {
+        static Object guard(Object publisher, Supplier<Subscription> subscription) {
             if (publisher instanceof Mono<?> mono) {
-                return Mono.defer(() -> Held.start(decide, record, Mono.empty(),
-                        held -> mono.doOnError(held::failed).doFinally(held::finish)));
+                return Mono.defer(() -> fire(subscription.get(), Mono.empty(),
+                        end -> new Ending(end).hold(mono), mono::block));
             }
             if (publisher instanceof Flux<?> flux) {
-                return Flux.defer(() -> Held.start(decide, record, Flux.empty(),
-                        held -> flux.doOnError(held::failed).doFinally(held::finish)));
+                return Flux.defer(() -> fire(subscription.get(), Flux.empty(),
+                        end -> new Ending(end).hold(flux), flux::blockLast));
             }
             return publisher;
+        }
+
+        /**
+         * One subscription's firing: when admitted, the publisher {@code held} makes (subscribed to under the
+         * permit, unbound from the subscribing thread); when refused, {@code refused}.
+         */
+        private static <P> P fire(Subscription s, P refused, Function<FiringEnd, P> held, Runnable recoveryRun) {
+            Fired<P> fired;
+            try {
+                fired = s.guard().fire(s.options(), s.fireTime(), FiringBody.ofCallback(end -> {
+                    end.unbindFromCurrentThread();
+                    return held.apply(end);
+                }, recoveryRun));
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                // the callback only assembles the publisher and throws nothing checked
+                throw new UndeclaredThrowableException(e);
+            }
+            return fired.started() ? fired.value() : refused;
         }
     }
 
     /**
-     * One admitted subscription of a Reactor publisher: its permit, unbound from the subscribing
-     * thread, is finished when the subscription completes, fails or is cancelled. Loaded only with
-     * Reactor.
+     * Ends one admitted subscription's firing when the subscription completes, fails or is cancelled.
+     * Loaded only with Reactor.
      */
-    private static final class Held {
+    private static final class Ending {
 
-        private final Decision decision;
-        private final BiConsumer<Instant, RunOutcome> record;
+        private final FiringEnd end;
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-        private Held(Decision decision, BiConsumer<Instant, RunOutcome> record) {
-            this.decision = decision;
-            this.record = record;
+        Ending(FiringEnd end) {
+            this.end = end;
         }
 
-        /**
-         * Decides one subscription's firing: a refused one is recorded and answered with {@code refused};
-         * an admitted one is subscribed to through {@code subscribe}, under the permit.
-         */
-        static <P> P start(Supplier<Decision> decide, BiConsumer<Instant, RunOutcome> record, P refused,
-                           Function<Held, P> subscribe) {
-            Decision d = decide.get();
-            if (!d.admission().granted()) {
-                record.accept(d.fireTime(), d.admission().refusal());
-                return refused;
-            }
-            d.admission().permit().unbindFromCurrentThread();
-            return subscribe.apply(new Held(d, record));
+        <T> Mono<T> hold(Mono<T> mono) {
+            return mono.doOnError(failure::set).doFinally(this::finish);
         }
 
-        void failed(Throwable error) {
-            failure.set(error);
+        <T> Flux<T> hold(Flux<T> flux) {
+            return flux.doOnError(failure::set).doFinally(this::finish);
         }
 
-        void finish(SignalType signal) {
-            Throwable f = signal == SignalType.CANCEL ? new CancellationException("subscription cancelled")
-                    : failure.get();
-            record.accept(decision.fireTime(), decision.admission().permit().finish(f));
+        private void finish(SignalType signal) {
+            end.end(signal == SignalType.CANCEL ? new CancellationException("subscription cancelled") : failure.get());
         }
     }
 }

@@ -1,7 +1,10 @@
 package io.jobguard.spring.aop;
 
-import io.jobguard.Admission;
-import io.jobguard.JobPermit;
+import io.jobguard.Fired;
+import io.jobguard.FiringBody;
+import io.jobguard.FiringObserver;
+import io.jobguard.JobGuard;
+import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
@@ -11,36 +14,45 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.KotlinDetector;
+import org.springframework.util.function.SingletonSupplier;
 
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
- * Guards one call of a {@code @ClusterSingleton} method. A call made by a scheduled firing runs
- * under the permit {@link GuardedFirings#fire} already took for the firing's nominal fire time (this
- * advice takes that firing over: observes it, nested under Spring's observation of the scheduled
- * method, and finishes the permit when the method's work ends). A call made while the thread already
- * runs under a permit of the same job (a recovery run, a nested call) is part of that run and is not
- * guarded again. Any other call (the method invoked directly by application code) is guarded with
- * the latest fire time of its schedule at or before now (now by the scheduler's clock): it counts as
- * that firing, so it runs unless the firing ran somewhere already, and a firing it took is not run
- * again. Fixed-delay and one-time schedules have no grid: a direct call uses now, and the
- * cluster-wide cool-down still applies. A skipped call returns {@code null} (or zero/false for a
- * primitive return type).
+ * Guards one call of a {@code @ClusterSingleton} method: the single owner, on the Spring side, of a
+ * firing. A call made by a scheduled firing takes the nominal fire time the scheduler decorator
+ * attached to the thread ({@link ScheduledFireTimes}); any other call (the method invoked directly by
+ * application code) is guarded with the latest fire time of its schedule at or before now (now by the
+ * scheduler's clock): it counts as that firing, so it runs unless the firing ran somewhere already,
+ * and a firing it took is not run again. Fixed-delay and one-time schedules have no grid: a direct
+ * call uses now, and the cluster-wide cool-down still applies. Either way the whole firing is one
+ * {@link JobGuard#fire} call (admission, with the recovery of lost fire times when the job has one;
+ * run; finish; outcome), observed nested under the current observation (Spring's observation of the
+ * scheduled method, for a scheduled firing). A call made while the thread already runs under a permit
+ * of the same job (a recovery run, a nested call) is part of that run and is not guarded again. A
+ * skipped call returns {@code null} (or zero/false for a primitive return type).
  */
 final class ClusterSingletonInterceptor implements MethodInterceptor {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonInterceptor.class);
 
     private final GuardedJobRegistry registry;
-    private final GuardedFirings firings;
+    private final ScheduledFireTimes fireTimes;
+    private final Supplier<JobGuard> guard;
     private final RunObservations observations;
     private final Set<String> directCallsLogged = ConcurrentHashMap.newKeySet();
 
-    ClusterSingletonInterceptor(GuardedJobRegistry registry, GuardedFirings firings, RunObservations observations) {
+    /**
+     * @param guard the engine, looked up at the first call (not while beans are being created)
+     */
+    ClusterSingletonInterceptor(GuardedJobRegistry registry, ScheduledFireTimes fireTimes, Supplier<JobGuard> guard,
+                                RunObservations observations) {
         this.registry = registry;
-        this.firings = firings;
+        this.fireTimes = fireTimes;
+        this.guard = SingletonSupplier.of(guard);
         this.observations = observations;
     }
 
@@ -54,93 +66,89 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
         if (AsyncRuns.reactor(returnType)) {
             // Spring calls a reactive @Scheduled method once and subscribes at every firing: guard subscriptions
             Object assembled = invocation.proceed();
-            return assembled == null ? null : AsyncRuns.guardSubscriptions(assembled, () -> decide(job),
-                    job::recordOutcome);
+            return assembled == null ? null : AsyncRuns.guardSubscriptions(assembled, () -> subscription(job));
         }
-        GuardedFirings.Admitted scheduled = firings.takeAdmitted(job);
-        if (scheduled == null && GuardedFirings.insideRunOf(job)) {
+        Instant scheduled = fireTimes.take(job);
+        if (scheduled == null && insideRunOf(job)) {
             return invocation.proceed();
         }
-        Instant fireTime = scheduled != null ? scheduled.fireTime() : directFireTime(job);
-        RunObservations.Running observation = observations.start(firings.guard(), job.options(), fireTime);
-        Admission admission;
+        Instant fireTime = scheduled != null ? scheduled : directFireTime(job);
+        Observed observed = new Observed(observations.start(guard.get(), job.options(), fireTime));
+        Fired<Object> fired;
         try {
-            admission = scheduled != null ? scheduled.admission()
-                    : job.recovery() == null ? firings.guard().admit(job.options(), fireTime)
-                    : RecoveryBodies.admit(firings.missed(), job, fireTime, invocation);
-        } catch (RuntimeException | Error e) {
-            observation.stop(null, e);
+            fired = guard.get().fire(job.firingOptions(), fireTime, body(invocation, observed.observation), observed);
+        } catch (Throwable e) {
+            observed.failedUnended(e);
             throw e;
         }
-        observation.decided(admission);
-        if (!admission.granted()) {
-            job.recordOutcome(fireTime, admission.refusal());
-            observation.stop(admission.refusal(), null);
-            return skipped(invocation.getMethod().getReturnType());
-        }
+        return fired.started() ? fired.value() : skipped(returnType);
+    }
+
+    /**
+     * The method's work as one firing's body: a Kotlin suspend method ends when its coroutine completes
+     * (not when it first suspends), a method returning a {@code CompletionStage} when the stage completes,
+     * any other when it returns or throws. Each recovery run is a fresh pass through the advice chain.
+     */
+    private static FiringBody<Object> body(MethodInvocation invocation, RunObservations.Running observation) {
+        Runnable recoveryRun = RecoveryBodies.of(invocation);
         if (KotlinDetector.isSuspendingFunction(invocation.getMethod())) {
-            return proceedSuspending(invocation, job, fireTime, admission.permit(), observation);
+            return FiringBody.ofCallback(end -> {
+                end.unbindFromCurrentThread();
+                observation.detach();
+                return SuspendingRuns.proceed(invocation, end::end);
+            }, recoveryRun);
         }
-        return AsyncRuns.completionStage(returnType)
-                ? proceedHoldingUntilComplete(invocation, job, fireTime, admission.permit(), observation)
-                : proceed(invocation, job, fireTime, admission.permit(), observation);
+        if (AsyncRuns.completionStage(invocation.getMethod().getReturnType())) {
+            return FiringBody.ofCompletionStage(() -> {
+                Object returned = invocation.proceed();
+                observation.detach();
+                return returned;
+            }).withRecoveryRun(recoveryRun);
+        }
+        return FiringBody.of(invocation::proceed).withRecoveryRun(recoveryRun);
     }
 
-    /** Runs a Kotlin suspend method; finishes the permit when its coroutine completes, not when it suspends. */
-    private static Object proceedSuspending(MethodInvocation invocation, GuardedJob job, Instant fireTime,
-                                            JobPermit permit, RunObservations.Running observation) {
-        permit.unbindFromCurrentThread();
-        observation.detach();
-        return SuspendingRuns.proceed(invocation, failure -> {
-            RunOutcome outcome = permit.finish(failure);
-            job.recordOutcome(fireTime, outcome);
+    /**
+     * One subscription of a reactive method as one firing: the scheduled firing's fire time (with the
+     * job's recovery), else a direct subscription's own.
+     */
+    private AsyncRuns.Subscription subscription(GuardedJob job) {
+        Instant scheduled = fireTimes.take(job);
+        return scheduled != null ? new AsyncRuns.Subscription(guard.get(), job.firingOptions(), scheduled)
+                : new AsyncRuns.Subscription(guard.get(), job.options(), directFireTime(job));
+    }
+
+    /** Whether the current thread already runs under a permit of {@code job} (a recovery body, a nested call). */
+    private static boolean insideRunOf(GuardedJob job) {
+        return RunContext.current().map(c -> c.job().equals(job.options().name())).orElse(false);
+    }
+
+    /** One firing's observation, told by the engine when the run starts and how the firing ended. */
+    private static final class Observed implements FiringObserver {
+        private final RunObservations.Running observation;
+        private volatile boolean ended;
+
+        Observed(RunObservations.Running observation) {
+            this.observation = observation;
+        }
+
+        @Override
+        public void started(RunContext run) {
+            observation.decided(run);
+        }
+
+        @Override
+        public void ended(RunOutcome outcome, Throwable failure) {
+            ended = true;
             observation.stop(outcome, failure);
-        });
-    }
-
-    /** Runs the method and finishes the permit when it returns or throws. */
-    private static Object proceed(MethodInvocation invocation, GuardedJob job, Instant fireTime, JobPermit permit,
-                                  RunObservations.Running observation) throws Throwable {
-        Throwable failure = null;
-        try {
-            return invocation.proceed();
-        } catch (Throwable e) {
-            failure = e;
-            throw e;
-        } finally {
-            RunOutcome outcome = permit.finish(failure);
-            job.recordOutcome(fireTime, outcome);
-            observation.stop(outcome, failure);
         }
-    }
 
-    /** Runs a method returning a {@code CompletionStage}; finishes the permit when the stage completes. */
-    private static Object proceedHoldingUntilComplete(MethodInvocation invocation, GuardedJob job, Instant fireTime,
-                                                      JobPermit permit, RunObservations.Running observation)
-            throws Throwable {
-        Object returned;
-        try {
-            returned = invocation.proceed();
-        } catch (Throwable e) {
-            job.recordOutcome(fireTime, permit.finish(e));
-            observation.stop(RunOutcome.FAILED, e);
-            throw e;
+        /** The engine threw before the firing was decided (an invalid fire time): no outcome to observe. */
+        void failedUnended(Throwable failure) {
+            if (!ended) {
+                observation.stop(null, failure);
+            }
         }
-        observation.detach();
-        return AsyncRuns.holdUntilComplete(returned, permit, fireTime, (t, outcome) -> {
-            job.recordOutcome(t, outcome);
-            observation.stop(outcome, null);
-        });
-    }
-
-    /** One subscription of a reactive method: the scheduled firing's admission, else a direct call's. */
-    private AsyncRuns.Decision decide(GuardedJob job) {
-        GuardedFirings.Admitted scheduled = firings.takeAdmitted(job);
-        if (scheduled != null) {
-            return new AsyncRuns.Decision(scheduled.fireTime(), scheduled.admission());
-        }
-        Instant t = directFireTime(job);
-        return new AsyncRuns.Decision(t, firings.guard().admit(job.options(), t));
     }
 
     /** A direct call's fire time: the latest of its schedule at or before now. */

@@ -33,9 +33,9 @@ import java.util.function.BiFunction;
 /**
  * Finds the {@link ClusterSingleton @ClusterSingleton} methods of every bean, validates them
  * (startup fails naming the method when one is not {@code @Scheduled}, is reactive, has a bad
- * duration or reuses a job name) and proxies the bean with advice that admits each call through
- * {@link JobGuard#admit(io.jobguard.JobOptions, java.time.Instant)} and finishes the permit when the
- * method returns or throws. Runs before Spring's {@code @Scheduled} post-processor, so scheduled
+ * duration or reuses a job name) and proxies the bean with advice that makes each call one
+ * {@link JobGuard#fire firing} of the engine (admitted, run, finished when the method's work ends, its
+ * outcome recorded once). Runs before Spring's {@code @Scheduled} post-processor, so scheduled
  * runnables invoke the proxy. Registered by {@code @EnableJobGuard} and the Boot auto-configuration.
  */
 public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
@@ -46,7 +46,7 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
     private final transient ObjectProvider<JobGuard> guard;
     private final transient BiFunction<JobOptions, Method, JobOptions> customizers;
     private transient GuardedMethodResolver resolver;
-    private transient GuardedFirings firings;
+    private transient ScheduledFireTimes fireTimes;
 
     /**
      * Creates the post-processor.
@@ -76,10 +76,10 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
         RunObservations observations = new RunObservations(
                 () -> beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable(() -> ObservationRegistry.NOOP),
                 () -> beanFactory.getBeanProvider(RunObservationConvention.class).getIfAvailable(RunObservationConvention::new));
-        this.firings = new GuardedFirings(this::engine, observations);
+        this.fireTimes = new ScheduledFireTimes();
         // every @ClusterSingleton method gets the interceptor (Spring's plain advisor: a pointcut and the advice)
         this.advisor = new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(ClusterSingleton.class),
-                new ClusterSingletonInterceptor(registry, firings, observations));
+                new ClusterSingletonInterceptor(registry, fireTimes, this::engine, observations));
     }
 
     @Override
@@ -114,13 +114,13 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
     }
 
     /**
-     * Runs the scheduled firings of the guarded methods under the guard (available once the bean
-     * factory is set).
+     * Carries the nominal fire times of scheduled firings to this post-processor's advice (available
+     * once the bean factory is set).
      *
-     * @return the firings runner shared with this post-processor's advice
+     * @return the fire times the scheduler decorator attaches and the advice takes
      */
-    public GuardedFirings firings() {
-        return firings;
+    public ScheduledFireTimes fireTimes() {
+        return fireTimes;
     }
 
     private JobGuard engine() {

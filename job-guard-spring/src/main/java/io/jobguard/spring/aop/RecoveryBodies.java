@@ -1,13 +1,9 @@
 package io.jobguard.spring.aop;
 
-import io.jobguard.Admission;
-import io.jobguard.MissedFireTimes;
-import io.jobguard.spring.internal.GuardedJob;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.ProxyMethodInvocation;
 
 import java.lang.reflect.UndeclaredThrowableException;
-import java.time.Instant;
 
 /** The recovery runs (missed fire times, dead runs) of a guarded method: each a fresh pass through the rest of the advice chain. */
 final class RecoveryBodies {
@@ -15,8 +11,9 @@ final class RecoveryBodies {
     private RecoveryBodies() {
     }
 
-    static Admission admit(MissedFireTimes missed, GuardedJob job, Instant fireTime, MethodInvocation invocation) {
-        return missed.admit(job.options(), job.recovery(), fireTime, () -> proceed(invocation));
+    /** One recovery run of the method this invocation calls, run to its end on the calling thread. */
+    static Runnable of(MethodInvocation invocation) {
+        return () -> proceed(invocation);
     }
 
     private static void proceed(MethodInvocation invocation) {

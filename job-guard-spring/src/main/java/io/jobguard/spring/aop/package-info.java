@@ -1,8 +1,9 @@
 /**
  * The {@code @ClusterSingleton} guard for Spring beans: validation of guarded methods at startup,
- * {@link io.jobguard.spring.aop.GuardedFirings} that admits each scheduled firing for the fire time
- * it carries, and the advice that runs the method under that firing's permit (or, for a direct
- * call, admits the call itself). Public: the post-processor, for {@code @EnableJobGuard} to
- * register, and {@code GuardedFirings}, for the scheduler decorator to call.
+ * {@link io.jobguard.spring.aop.ScheduledFireTimes} that carries each scheduled firing's nominal fire
+ * time from the scheduler decorator to the advice, and the advice, the one owner of a firing on the
+ * Spring side: one {@code JobGuard.fire} call per firing (scheduled, or a direct call with a fire time
+ * of its own). Public: the post-processor, for {@code @EnableJobGuard} to register, and
+ * {@code ScheduledFireTimes}, for the scheduler decorator to attach fire times with.
  */
 package io.jobguard.spring.aop;

@@ -1,16 +1,18 @@
 package io.jobguard.spring.internal;
 
 import io.jobguard.JobOptions;
-import io.jobguard.RunOutcome;
 
 import java.lang.reflect.Method;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Objects;
 
 /**
  * One {@code @ClusterSingleton @Scheduled} method of one bean class, as resolved at startup: its
- * job options, its schedule, and what this node last saw of it. Thread-safe.
+ * job options (with its recovery of lost fire times), its schedule, the clock of the scheduler that
+ * drives it and whether its task went through job-guard's scheduler. Each mutable part has one writer:
+ * the trigger (clock), the scheduler decorator (routed), the post-processor (bean name) and the
+ * recovery's starter (recovery); the outcome of its firings is the engine's
+ * ({@code JobGuard.lastFiring}). Thread-safe.
  *
  * <p>Internal to job-guard's Spring integration; not an API.
  */
@@ -21,8 +23,8 @@ public final class GuardedJob {
     private final JobOptions options;
     private final ScheduleSpec schedule;
     private volatile Clock clock;
-    private volatile Last last;
-    private volatile io.jobguard.RecoveryOptions recovery;
+    /** The options with the job's recovery, set once at startup ({@link #recovery(io.jobguard.RecoveryOptions)}). */
+    private volatile JobOptions firingOptions;
     private volatile boolean routed;
     private volatile String beanName;
 
@@ -41,6 +43,7 @@ public final class GuardedJob {
         this.options = Objects.requireNonNull(options, "options");
         this.schedule = Objects.requireNonNull(schedule, "schedule");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.firingOptions = options;
     }
 
     /**
@@ -137,44 +140,30 @@ public final class GuardedJob {
      * @return the recovery options, or null
      */
     public io.jobguard.RecoveryOptions recovery() {
-        return recovery;
+        return firingOptions.recovery();
     }
 
     /**
-     * Sets how the job recovers lost fire times (set once at startup).
+     * Sets how the job recovers lost fire times (set once at startup, by the recovery's starter only).
      *
      * @param recovery the options, or null for none
      */
     public void recovery(io.jobguard.RecoveryOptions recovery) {
-        this.recovery = recovery;
+        this.firingOptions = options.toBuilder().recovery(recovery).build();
     }
 
     /**
-     * Records the outcome of a firing on this node.
+     * The options a firing of the method is guarded with: {@link #options()} with the job's recovery of
+     * lost fire times, if it has one.
      *
-     * @param nominalFireTime the fire time
-     * @param outcome         what happened
+     * @return the firing's options
      */
-    public void recordOutcome(Instant nominalFireTime, RunOutcome outcome) {
-        this.last = new Last(nominalFireTime, outcome);
-    }
-
-    /** @return the last firing this node decided, or null */
-    public Last last() {
-        return last;
+    public JobOptions firingOptions() {
+        return firingOptions;
     }
 
     @Override
     public String toString() {
         return "GuardedJob[" + options.name() + " = " + describe(beanClass, method) + ", " + schedule.describe() + "]";
-    }
-
-    /**
-     * The last firing this node decided.
-     *
-     * @param nominalFireTime its fire time
-     * @param outcome         its outcome
-     */
-    public record Last(Instant nominalFireTime, RunOutcome outcome) {
     }
 }

@@ -1,6 +1,6 @@
 package io.jobguard.spring.observation;
 
-import io.jobguard.Admission;
+import io.jobguard.RunContext;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
@@ -79,13 +79,13 @@ public final class RunObservations {
         }
 
         /**
-         * Records the admission decision (the fencing token of a granted one).
+         * Records that the fire time was admitted (the run's fencing token).
          *
-         * @param admission the decision
+         * @param run the admitted run
          */
-        public void decided(Admission admission) {
-            if (context != null && admission.granted()) {
-                context.fencingToken(admission.permit().context().fencingToken());
+        public void decided(RunContext run) {
+            if (context != null) {
+                context.fencingToken(run.fencingToken());
             }
         }
 

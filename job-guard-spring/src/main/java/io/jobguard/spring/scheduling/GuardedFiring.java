@@ -1,6 +1,6 @@
 package io.jobguard.spring.scheduling;
 
-import io.jobguard.spring.aop.GuardedFirings;
+import io.jobguard.spring.aop.ScheduledFireTimes;
 import io.jobguard.spring.internal.GuardedJob;
 import org.springframework.scheduling.SchedulingAwareRunnable;
 
@@ -8,9 +8,9 @@ import java.time.Instant;
 import java.util.function.Supplier;
 
 /**
- * One firing of a guarded {@code @Scheduled} method, carrying its nominal fire time: running it
- * hands the job, that time and Spring's scheduled runnable to {@link GuardedFirings#fire}, which
- * admits the fire time and runs the method under the permit. Forwards the task's qualifier (so
+ * One firing of a guarded {@code @Scheduled} method, carrying its nominal fire time: running it runs
+ * Spring's scheduled runnable with that time attached ({@link ScheduledFireTimes#run}), for the
+ * {@code @ClusterSingleton} advice, which owns the firing, to take. Forwards the task's qualifier (so
  * Spring's scheduler router still picks the scheduler it names), long-lived flag and
  * {@code toString()}.
  *
@@ -18,14 +18,14 @@ import java.util.function.Supplier;
  * @param job             the guarded method
  * @param nominalFireTime the fire time of the firing being run, read once when it runs (for a
  *                        recurring schedule, claimed from its trigger)
- * @param firings         runs the firing under the guard
+ * @param fireTimes       carries the fire time to the advice
  */
-record GuardedFiring(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime, GuardedFirings firings)
+record GuardedFiring(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime, ScheduledFireTimes fireTimes)
         implements SchedulingAwareRunnable {
 
     @Override
     public void run() {
-        firings.fire(job, nominalFireTime.get(), task);
+        fireTimes.run(job, nominalFireTime.get(), task);
     }
 
     @Override

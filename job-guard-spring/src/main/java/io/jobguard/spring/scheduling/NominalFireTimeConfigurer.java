@@ -1,6 +1,6 @@
 package io.jobguard.spring.scheduling;
 
-import io.jobguard.spring.aop.GuardedFirings;
+import io.jobguard.spring.aop.ScheduledFireTimes;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import org.springframework.core.Ordered;
 import org.springframework.scheduling.TaskScheduler;
@@ -22,24 +22,24 @@ import java.util.Objects;
 public final class NominalFireTimeConfigurer implements SchedulingConfigurer, Ordered {
 
     private final GuardedJobRegistry registry;
-    private final GuardedFirings firings;
+    private final ScheduledFireTimes fireTimes;
 
     /**
      * Creates the configurer.
      *
      * @param registry the guarded methods of this application context
-     * @param firings  runs each firing of a guarded method under the guard
+     * @param fireTimes carries each firing's nominal fire time to the {@code @ClusterSingleton} advice
      */
-    public NominalFireTimeConfigurer(GuardedJobRegistry registry, GuardedFirings firings) {
+    public NominalFireTimeConfigurer(GuardedJobRegistry registry, ScheduledFireTimes fireTimes) {
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.firings = Objects.requireNonNull(firings, "firings");
+        this.fireTimes = Objects.requireNonNull(fireTimes, "fireTimes");
     }
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
         TaskScheduler scheduler = registrar.getScheduler();
         if (scheduler != null && !(scheduler instanceof NominalTimeTaskScheduler)) {
-            registrar.setTaskScheduler(new NominalTimeTaskScheduler(scheduler, registry, firings));
+            registrar.setTaskScheduler(new NominalTimeTaskScheduler(scheduler, registry, fireTimes));
         }
     }
 

@@ -1,6 +1,6 @@
 package io.jobguard.spring.scheduling;
 
-import io.jobguard.spring.aop.GuardedFirings;
+import io.jobguard.spring.aop.ScheduledFireTimes;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.internal.ScheduleSpec;
@@ -30,9 +30,9 @@ import java.util.function.Supplier;
  *
  * @param delegate the scheduler that runs every task
  * @param registry the guarded methods, to recognize their tasks
- * @param firings  runs each firing of a guarded method under the guard
+ * @param fireTimes carries each firing's nominal fire time to the {@code @ClusterSingleton} advice
  */
-record NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry, GuardedFirings firings)
+record NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry, ScheduledFireTimes fireTimes)
         implements TaskScheduler {
 
     private static final Logger log = LoggerFactory.getLogger(NominalTimeTaskScheduler.class);
@@ -88,7 +88,7 @@ record NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry regis
     /** The guarded firing of the task, the job marked as routed through this scheduler. */
     private GuardedFiring firing(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime) {
         job.markRouted();
-        return new GuardedFiring(task, job, nominalFireTime, firings);
+        return new GuardedFiring(task, job, nominalFireTime, fireTimes);
     }
 
     /**

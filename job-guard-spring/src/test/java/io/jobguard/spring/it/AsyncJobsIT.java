@@ -2,8 +2,6 @@ package io.jobguard.spring.it;
 
 import io.jobguard.JobGuard;
 import io.jobguard.RunOutcome;
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -75,11 +73,10 @@ class AsyncJobsIT {
         try (ConfigurableApplicationContext app = Nodes.context(redis, AsyncApps.SuspendApp.class,
                 WebApplicationType.NONE, List.of("jobguard.node-id=suspend-node", "jobguard.namespace=async-fail"))) {
             JobGuard guard = app.getBean(JobGuard.class);
-            GuardedJob guarded = app.getBean(GuardedJobRegistry.class).forName("suspend-failing").orElseThrow();
             Throwable thrown = SuspendJobsKt.callBlocking(app.getBean(FailingSuspendJob.class));
             assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("suspended work failed");
-            assertThat(guarded.last()).isNotNull();
-            assertThat(guarded.last().outcome()).isEqualTo(RunOutcome.FAILED);
+            assertThat(guard.lastFiring("suspend-failing")).isPresent();
+            assertThat(guard.lastFiring("suspend-failing").orElseThrow().outcome()).isEqualTo(RunOutcome.FAILED);
             await().atMost(Duration.ofSeconds(10)).until(() -> guard.currentLease("suspend-failing").isEmpty());
         }
     }
@@ -87,7 +84,6 @@ class AsyncJobsIT {
     private static void assertHeldUntilReleased(ConfigurableApplicationContext app, String job, String node)
             throws InterruptedException {
         JobGuard guard = app.getBean(JobGuard.class);
-        GuardedJob guarded = app.getBean(GuardedJobRegistry.class).forName(job).orElseThrow();
         assertThat(AsyncApps.started.await(30, TimeUnit.SECONDS)).isTrue();
         LeaseRecord held = guard.currentLease(job).orElseThrow();
         assertThat(held.describeHolder()).isEqualTo(node);
@@ -98,9 +94,9 @@ class AsyncJobsIT {
         assertThat(AsyncApps.completed).hasValue(0);
         AsyncApps.release.countDown();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(guarded.last()).isNotNull();
-            assertThat(guarded.last().nominalFireTime()).isEqualTo(held.nominalFireTime());
-            assertThat(guarded.last().outcome()).isEqualTo(RunOutcome.RAN);
+            assertThat(guard.lastFiring(job)).isPresent();
+            assertThat(guard.lastFiring(job).orElseThrow().nominalFireTime()).isEqualTo(held.nominalFireTime());
+            assertThat(guard.lastFiring(job).orElseThrow().outcome()).isEqualTo(RunOutcome.RAN);
         });
         assertThat(guard.currentLease(job).filter(l -> l.fencingToken() == held.fencingToken()))
                 .as("released once the work completed").isEmpty();

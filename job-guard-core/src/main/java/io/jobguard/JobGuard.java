@@ -135,7 +135,8 @@ public final class JobGuard implements AutoCloseable {
      * release and is skipped as {@link RunOutcome#BUSY} if the lease stays held; WAIT blocks up to
      * {@link JobOptions#waitFor()}. Both are woken by release notifications and re-check the fire
      * time (already taken: {@link RunOutcome#ALREADY_RAN}) before they run. A granted permit must
-     * be finished (in a {@code finally}).
+     * be finished (in a {@code finally}). The job's {@link JobOptions#recovery()} is not applied here:
+     * {@link #fire(JobOptions, Instant, FiringBody, FiringObserver)} applies it.
      *
      * @param job             how the job is guarded
      * @param nominalFireTime the fire time the schedule designated (not the node's "now")

@@ -11,6 +11,7 @@ import org.springframework.data.redis.connection.ReturnType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -27,7 +28,7 @@ record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int m
     private static final LuaScript RENEW = LuaScript.load("batch-renew");
     private static final LuaScript INDEX = LuaScript.load("batch-index");
     /** Cluster re-sharding answers: the call did not run and can be repeated (the scripts are idempotent per token). */
-    private static final String[] RETRYABLE = {"TRYAGAIN", "MOVED", "ASK", "CLUSTERDOWN"};
+    private static final Pattern RETRYABLE = Pattern.compile("TRYAGAIN|MOVED|ASK|CLUSTERDOWN");
     private static final int ATTEMPTS = 5;
     /**
      * The value of every holders hash's field {@code ''}, which no business key can be: longer than
@@ -223,12 +224,8 @@ record BatchScripts(ScriptRunner runner, KeySchema schema, boolean spread, int m
     private static boolean retryable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             String message = t.getMessage();
-            if (message != null) {
-                for (String marker : RETRYABLE) {
-                    if (message.contains(marker)) {
-                        return true;
-                    }
-                }
+            if (message != null && RETRYABLE.matcher(message).find()) {
+                return true;
             }
         }
         return false;

@@ -19,27 +19,28 @@ import java.util.concurrent.TimeUnit;
  */
 record RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
 
-    private static final byte[] FIELD = {'p'};
+    /** The state hash's field of the pause flag. */
+    private static final String FIELD = "p";
 
     boolean pause(JobId job, String nodeId, String by) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             Long now = c.serverCommands().time(TimeUnit.MILLISECONDS);
             String value = (now == null ? 0 : now) + "|" + nodeId + "|" + by.replace('|', '/');
-            Boolean set = c.hashCommands().hSetNX(bytes(keys.of(job, JobKey.STATE)), FIELD, bytes(value));
+            Boolean set = c.hashCommands().hSetNX(bytes(keys.of(job, JobKey.STATE)), bytes(FIELD), bytes(value));
             return Boolean.TRUE.equals(set);
         }
     }
 
     boolean resume(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            Long deleted = c.hashCommands().hDel(bytes(keys.of(job, JobKey.STATE)), FIELD);
+            Long deleted = c.hashCommands().hDel(bytes(keys.of(job, JobKey.STATE)), bytes(FIELD));
             return deleted != null && deleted > 0;
         }
     }
 
     Optional<JobPauses.Pause> paused(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
-            byte[] raw = c.hashCommands().hGet(bytes(keys.of(job, JobKey.STATE)), FIELD);
+            byte[] raw = c.hashCommands().hGet(bytes(keys.of(job, JobKey.STATE)), bytes(FIELD));
             if (raw == null) {
                 return Optional.empty();
             }

@@ -2,7 +2,6 @@ package io.jobguard.spring;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
-import io.jobguard.spring.actuator.GuardedJobsContributor;
 import io.jobguard.spring.aop.ClusterSingletonPostProcessor;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.scheduling.GuardInPathCheck;

@@ -1,7 +1,6 @@
 package io.jobguard.spring;
 
 import io.jobguard.JobGuard;
-import io.jobguard.spring.actuator.GuardedJobsContributor;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import org.slf4j.Logger;

@@ -1,5 +1,6 @@
 package io.jobguard.quartz.boot;
 
+import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.JobGuard;
 import org.quartz.Scheduler;
 import org.springframework.beans.factory.ObjectProvider;
@@ -48,7 +49,7 @@ public final class JobGuardQuartzAutoConfiguration {
 
     /** Lists the guarded Quartz jobs on the jobguard actuator endpoint when job-guard-spring is present. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "io.jobguard.spring.actuator.GuardedJobsContributor")
+    @ConditionalOnClass(name = "io.jobguard.spring.GuardedJobsContributor")
     static class ActuatorContribution {
 
         /**

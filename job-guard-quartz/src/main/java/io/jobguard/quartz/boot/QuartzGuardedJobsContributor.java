@@ -4,7 +4,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.quartz.ClusterSingletonListener;
 import io.jobguard.quartz.QuartzSchedules;
-import io.jobguard.spring.actuator.GuardedJobsContributor;
+import io.jobguard.spring.GuardedJobsContributor;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;

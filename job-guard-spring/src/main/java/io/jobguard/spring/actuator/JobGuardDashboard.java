@@ -8,7 +8,6 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.util.MimeType;
 
-import java.util.Map;
 
 /**
  * The dashboard page of the {@code jobguard} endpoint, served as one more read operation of the endpoint
@@ -28,10 +27,15 @@ final class JobGuardDashboard {
 
     private static final String FOLDER = "io/jobguard/spring/dashboard/";
 
-    private static final Map<String, MimeType> FILES = Map.of(
-            "index.html", MimeType.valueOf("text/html;charset=UTF-8"),
-            "dashboard.js", MimeType.valueOf("text/javascript;charset=UTF-8"),
-            "dashboard.css", MimeType.valueOf("text/css;charset=UTF-8"));
+    /** The page's files and their types; null for any other name. */
+    private static MimeType typeOf(String file) {
+        return switch (file) {
+            case "index.html" -> MimeType.valueOf("text/html;charset=UTF-8");
+            case "dashboard.js" -> MimeType.valueOf("text/javascript;charset=UTF-8");
+            case "dashboard.css" -> MimeType.valueOf("text/css;charset=UTF-8");
+            default -> null;
+        };
+    }
 
     /**
      * One file of the page.
@@ -42,7 +46,7 @@ final class JobGuardDashboard {
      */
     @ReadOperation(produces = {"text/html", "text/javascript", "text/css"})
     WebEndpointResponse<Resource> file(@Selector String dashboard, @Selector String file) {
-        MimeType type = FILES.get(file);
+        MimeType type = file == null ? null : typeOf(file);
         if (!PATH.equals(dashboard) || type == null) {
             return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }

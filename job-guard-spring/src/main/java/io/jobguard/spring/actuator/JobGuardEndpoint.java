@@ -1,5 +1,6 @@
 package io.jobguard.spring.actuator;
 
+import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.JobGuard;
 import io.jobguard.batch.BatchLocks;
 import io.jobguard.spring.internal.GuardedJobRegistry;

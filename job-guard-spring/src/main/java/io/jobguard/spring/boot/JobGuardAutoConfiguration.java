@@ -8,7 +8,7 @@ import io.jobguard.redis.DurableAcquire;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.EnableJobGuard;
 import io.jobguard.spring.JobOptionsCustomizer;
-import io.jobguard.spring.actuator.GuardedJobsContributor;
+import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.store.LeaseStore;
 import org.slf4j.Logger;

@@ -1,6 +1,6 @@
 package io.jobguard.spring.boot;
 
-import io.jobguard.spring.actuator.GuardedJobsContributor;
+import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -2,7 +2,7 @@ package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
 import io.jobguard.ScheduleAgreementMonitor;
-import io.jobguard.spring.actuator.GuardedJobsContributor;
+import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.internal.ScheduleSpec;

@@ -30,7 +30,7 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
     private static final Logger log = LoggerFactory.getLogger(UnknownPropertiesCheck.class);
 
     /** Read by other job-guard modules without a properties class. */
-    private static final Set<String> OTHER_MODULES = Set.of("jobguard.quartz.enabled");
+    private static final String QUARTZ_ENABLED = "jobguard.quartz.enabled";
 
     private final Environment environment;
 
@@ -56,7 +56,7 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
                 name -> !name.startsWith("jobguard.batch.") && !name.startsWith("jobguard.redis."), out);
         collect(binder, "jobguard.batch", Bindable.of(JobGuardBatchProperties.class), name -> true, out);
         collect(binder, "jobguard.redis", Bindable.of(JobGuardRedisProperties.class), name -> true, out);
-        OTHER_MODULES.forEach(out::remove);
+        out.remove(QUARTZ_ENABLED);
         return out;
     }
 
@@ -83,7 +83,7 @@ final class UnknownPropertiesCheck implements SmartInitializingSingleton {
         addKnown(known, "jobguard.", JobGuardProperties.class);
         addKnown(known, "jobguard.batch.", JobGuardBatchProperties.class);
         addKnown(known, "jobguard.redis.", JobGuardRedisProperties.class);
-        known.addAll(OTHER_MODULES);
+        known.add(QUARTZ_ENABLED);
         String best = null;
         int bestDistance = 4;
         for (String candidate : known) {

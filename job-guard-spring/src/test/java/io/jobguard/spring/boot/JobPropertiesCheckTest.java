@@ -1,7 +1,7 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.ClusterSingleton;
-import io.jobguard.spring.actuator.GuardedJobsContributor;
+import io.jobguard.spring.GuardedJobsContributor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -1,4 +1,4 @@
-package io.jobguard.spring.actuator;
+package io.jobguard.spring;
 
 import java.time.Instant;
 import java.util.List;

@@ -3,7 +3,6 @@ package io.jobguard.redis;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
-import io.jobguard.internal.redis.KeySchema.Layout1Key;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.RedisEndpoints;
 import io.jobguard.internal.redis.ReleaseNotifications;
@@ -162,10 +161,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
         LossWindows.Window window = lossWindows.window(job, lastEpoch, configuredWindow);
         List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
-                List.of(keys.of(job, JobKey.RUN_LEASE), keys.fireMarker(job, r.nominalFireTime()),
-                        keys.of(job, JobKey.STATE), keys.of(job, JobKey.COOLDOWN), keys.of(job, JobKey.WAITERS),
-                        keys.layout1(job, Layout1Key.EPOCH), keys.layout1(job, Layout1Key.FENCE),
-                        keys.layout1(job, Layout1Key.RECORD)),
+                keys.runAcquire(job, r.nominalFireTime()),
                 List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
                         Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())), lastEpoch,
                         Long.toString(window.millis()), epochs.highestToken(job),

@@ -147,11 +147,8 @@ final class RedisRunReleases {
         awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
     }
 
-    /** run-release.lua's KEYS: lease, waiters, state, recent fire times, cool-down. */
     private List<String> releaseKeys(RunLeaseRequest r) {
-        JobId job = r.job();
-        return List.of(keys.of(job, JobKey.RUN_LEASE), keys.of(job, JobKey.WAITERS), keys.of(job, JobKey.STATE),
-                keys.of(job, JobKey.HISTORY), keys.of(job, JobKey.COOLDOWN));
+        return keys.runRelease(r.job());
     }
 
     /** run-release.lua's ARGV; outcome '' records the run without its outcome. */

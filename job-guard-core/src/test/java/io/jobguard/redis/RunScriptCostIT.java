@@ -2,7 +2,6 @@ package io.jobguard.redis;
 
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
-import io.jobguard.internal.redis.KeySchema.Layout1Key;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.store.JobId;
 import io.jobguard.testing.RedisServerProcess;
@@ -11,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,19 +86,19 @@ class RunScriptCostIT {
     }
 
     private String acquire(String owner, Instant fireTime, String waits) {
-        Object reply = redis.call("EVAL", ACQUIRE.source(), "8", KEYS.of(JOB, JobKey.RUN_LEASE),
-                KEYS.fireMarker(JOB, fireTime), KEYS.of(JOB, JobKey.STATE), KEYS.of(JOB, JobKey.COOLDOWN),
-                KEYS.of(JOB, JobKey.WAITERS), KEYS.layout1(JOB, Layout1Key.EPOCH), KEYS.layout1(JOB, Layout1Key.FENCE),
-                KEYS.layout1(JOB, Layout1Key.RECORD),
-                owner, "n1", Long.toString(fireTime.toEpochMilli()), "30000", "330000", "", "300000", "0", "", "", "",
-                "", "", "", waits);
+        List<String> args = new ArrayList<>(List.of("EVAL", ACQUIRE.source(), "8"));
+        args.addAll(KEYS.runAcquire(JOB, fireTime));
+        args.addAll(List.of(owner, "n1", Long.toString(fireTime.toEpochMilli()), "30000", "330000", "", "300000", "0",
+                "", "", "", "", "", "", waits));
+        Object reply = redis.call(args.toArray(String[]::new));
         return String.valueOf(((List<?>) reply).get(0));
     }
 
     private Object release(String owner) {
-        return redis.call("EVAL", RELEASE.source(), "5", KEYS.of(JOB, JobKey.RUN_LEASE), KEYS.of(JOB, JobKey.WAITERS),
-                KEYS.of(JOB, JobKey.STATE), KEYS.of(JOB, JobKey.HISTORY), KEYS.of(JOB, JobKey.COOLDOWN),
-                owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "20");
+        List<String> args = new ArrayList<>(List.of("EVAL", RELEASE.source(), "5"));
+        args.addAll(KEYS.runRelease(JOB));
+        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "20"));
+        return redis.call(args.toArray(String[]::new));
     }
 
     /** The commands the scripts called since the last reset: without EVAL itself and the harness's own INFO. */

@@ -5,8 +5,6 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.internal.redis.KeySchema;
-import io.jobguard.internal.redis.KeySchema.JobKey;
-import io.jobguard.internal.redis.KeySchema.Layout1Key;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
@@ -238,10 +236,7 @@ public final class FiringBenchmark {
         contenders.put("acquire-script-evalsha", (i, part) -> {
             long t = rawStart + i;
             JobId rawJob = rawJobs.get(i % rawJobs.size());
-            String[] k = {keys.of(rawJob, JobKey.RUN_LEASE), keys.fireMarker(rawJob, Instant.ofEpochMilli(t)),
-                keys.of(rawJob, JobKey.STATE), keys.of(rawJob, JobKey.COOLDOWN), keys.of(rawJob, JobKey.WAITERS),
-                keys.layout1(rawJob, Layout1Key.EPOCH), keys.layout1(rawJob, Layout1Key.FENCE),
-                keys.layout1(rawJob, Layout1Key.RECORD)};
+            String[] k = keys.runAcquire(rawJob, Instant.ofEpochMilli(t)).toArray(String[]::new);
             List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench", Long.toString(t),
                     "1", "90000", "", "60000", "0", "", "", "", "", "", "", "");
             if (!"ACQUIRED".equals(reply.get(0))) {

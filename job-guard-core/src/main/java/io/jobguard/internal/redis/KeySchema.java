@@ -118,6 +118,31 @@ public record KeySchema(String prefix) {
     }
 
     /**
+     * Returns {@code run-acquire.lua}'s KEYS, in its order: lease, the fire time's marker, state, cool-down, waiters,
+     * and the layout-1 epoch, counter and record.
+     *
+     * @param job             the job
+     * @param nominalFireTime the fire time asked for
+     * @return the keys
+     */
+    public List<String> runAcquire(JobId job, Instant nominalFireTime) {
+        return List.of(of(job, JobKey.RUN_LEASE), fireMarker(job, nominalFireTime), of(job, JobKey.STATE),
+                of(job, JobKey.COOLDOWN), of(job, JobKey.WAITERS), layout1(job, Layout1Key.EPOCH),
+                layout1(job, Layout1Key.FENCE), layout1(job, Layout1Key.RECORD));
+    }
+
+    /**
+     * Returns {@code run-release.lua}'s KEYS, in its order: lease, waiters, state, recent fire times, cool-down.
+     *
+     * @param job the job
+     * @return the keys
+     */
+    public List<String> runRelease(JobId job) {
+        return List.of(of(job, JobKey.RUN_LEASE), of(job, JobKey.WAITERS), of(job, JobKey.STATE),
+                of(job, JobKey.HISTORY), of(job, JobKey.COOLDOWN));
+    }
+
+    /**
      * Returns the {@code SCAN} pattern matching one kind of layout-1 key of every job under this prefix.
      *
      * @param kind the kind

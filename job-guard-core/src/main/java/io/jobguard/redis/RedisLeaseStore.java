@@ -55,15 +55,12 @@ import java.util.concurrent.TimeUnit;
 public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory, ForceRelease, ReleaseWatching,
         RunRecords, SchedulePublishing, FireOutcomes {
 
-    private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
     private static final LuaScript RENEW = LuaScript.load("run-renew");
     private static final LuaScript FORCE_RELEASE = LuaScript.load("run-force-release");
 
     private final KeySchema keys;
     private final ScriptRunner scripts;
     private final ReleaseNotifications notifications;
-    private final DurableAcquire durable;
-    private final HistoryEpochs epochs = new HistoryEpochs();
     private final LossWindows lossWindows;
     private final FleetLeads fleetLeads;
     private final String endpoint;
@@ -73,9 +70,9 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     private final RedisFireHistory fireHistory;
     private final SchedulePublications publications;
     private final ReleaseWaiters waiters = new ReleaseWaiters();
+    private final RedisRunAcquires acquires;
 
     private RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, DurableAcquire durable) {
-        this.durable = durable;
         this.keys = new KeySchema(keyPrefix);
         this.endpoint = RedisEndpoints.describe(connectionFactory);
         this.scripts = new ScriptRunner(connectionFactory);
@@ -88,6 +85,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         this.lossWindows = new LossWindows(leadShards::shardOf);
         this.fleetLeads = new FleetLeads(scripts, leadShards, lossWindows);
         this.publications = new SchedulePublications(scripts, keys, lossWindows);
+        this.acquires = new RedisRunAcquires(scripts, keys, durable, lossWindows, fleetLeads, releases, waiters);
     }
 
     /**
@@ -138,83 +136,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     @Override
     public AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode) {
-        call(() -> fleetLeads.beforeAdmission(r.nodeId(), r.nominalFireTime().toEpochMilli()), "publish this node's clock lead");
-        RedisRunReleases.InFlight release = releases.inFlight(r.job());
-        AcquireResult result = acquireRun(r, mode, false);
-        if (release != null && result.status() == AcquireResult.Status.BUSY && result.holder() != null
-                && release.ownerToken().equals(result.holder().ownerToken())) {
-            // this node's release of the job's previous run, sent before this acquire, had not run yet (its script
-            // was retried after a NOSCRIPT): once it is answered the job is free, or held by another node
-            releases.awaitInFlight(r.job(), r.lease());
-            result = acquireRun(r, mode, false);
-        }
-        return result;
-    }
-
-    private AcquireResult acquireRun(RunLeaseRequest r, AcquireMode mode, boolean judgedAgain) {
-        JobId job = r.job();
-        // this node's release of the job still in flight is not awaited: sent on the same connection before this
-        // acquire, Redis runs it first (RedisRunReleases.releaseAsync; the rare exception is asked again above)
-        long[] acked = {Long.MAX_VALUE};
-        String seenEpoch = epochs.lastSeen(job); // after a recent loss a job this node never saw may have run before it:
-        String lastEpoch = seenEpoch.isEmpty() && lossWindows.recentLoss(job) ? "0" : seenEpoch;
-        long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
-        LossWindows.Window window = lossWindows.window(job, lastEpoch, configuredWindow);
-        List<Object> reply = call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
-                keys.runAcquire(job, r.nominalFireTime()),
-                List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
-                        Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())), lastEpoch,
-                        Long.toString(window.millis()), epochs.highestToken(job),
-                        RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
-                        RecoveryArguments.mode(mode), Long.toString(configuredWindow),
-                        window.anchor() < 0 ? "" : Long.toString(window.anchor()), epochs.handled(job),
-                        waiters.waiting(job) ? "1" : ""),
-                (connection, answer) -> {
-                    if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
-                        acked[0] = durable.await(connection);
-                    }
-                }), "acquire run lease of " + job);
-        RunAcquireReply answer = RunAcquireReply.decode(reply);
-        String epoch = answer.epoch();
-        epochs.saw(job, epoch);
-        String status = answer.status().name();
-        if (!(answer instanceof RunAcquireReply.HistoryLost) || epoch.equals(lastEpoch)) {
-            // a refusal by the first call that meets an unknown epoch is judged again below: it handles nothing yet
-            epochs.answered(job, status, r.nominalFireTime());
-        }
-        lossWindows.replied(job, epoch, status,
-                answer instanceof RunAcquireReply.HistoryLost lost ? lost.refusedUntilMillis() : -1);
-        if (answer instanceof RunAcquireReply.HistoryLost && !judgedAgain && !epoch.equals(lastEpoch)
-                && fleetLeads.awaitRepublication(job, epoch)) {
-            // this node just learned of the loss: judged with the fleet's leads once they are re-published
-            return acquireRun(r, mode, true);
-        }
-        if (answer instanceof RunAcquireReply.Acquired granted) {
-            epochs.sawToken(job, granted.fencingToken());
-            lossWindows.granted(r.nominalFireTime().toEpochMilli(), granted.acquiredAtMillis());
-            if (acked[0] < durable.replicas()) {
-                refuseNotDurable(r, acked[0]);
-            }
-            return AcquireResult.acquired(granted.fencingToken(), Instant.ofEpochMilli(granted.acquiredAtMillis()));
-        }
-        if (answer instanceof RunAcquireReply.Paused) {
-            return AcquireResult.refused(AcquireResult.Status.PAUSED, null, null);
-        }
-        if (answer instanceof RunAcquireReply.Recovery recovery) {
-            return recovery.result();
-        }
-        if (answer instanceof RunAcquireReply.HistoryLost lost) {
-            // the fire times after 'after' and before this one were refused with it, and this caller reports them
-            return new AcquireResult(AcquireResult.Status.HISTORY_LOST, -1, null, HistoryEpochs.record(lost.epochValue()),
-                    lossWindows.refusalLeft(job), lost.refusedAfter());
-        }
-        RunAcquireReply.Held held = (RunAcquireReply.Held) answer;
-        LeaseRecord holder = held.holder();
-        epochs.sawToken(job, holder.fencingToken());
-        if (holder.acquiredAt() != null) {
-            lossWindows.sawHolder(job, holder.nodeId(), holder.acquiredAt().toEpochMilli());
-        }
-        return AcquireResult.refused(held.status(), holder, held.ttl());
+        return acquires.acquire(r, mode);
     }
 
     /**
@@ -243,20 +165,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
 
     FleetLeads fleetLeads() { // tests step its wall clock
         return fleetLeads;
-    }
-
-    /** Durable acquire: the lease was granted but too few replicas acknowledged it; give it back and fail. */
-    private void refuseNotDurable(RunLeaseRequest r, long acked) {
-        String why = acked < 0 ? "durable acquire is not supported on Redis Cluster (WAIT reaches one node only)"
-                : "the acquire was acknowledged by " + acked + " of " + durable.replicas() + " required replicas within "
-                + durable.timeout();
-        try {
-            releaseRun(r, Duration.ZERO);
-        } catch (LeaseStoreException e) {
-            why += "; the lease could not be given back (" + e.getMessage() + ") and expires by TTL";
-        }
-        throw new LeaseStoreException("job-guard refused the run lease of " + r.job() + " for "
-                + r.nominalFireTime() + ": " + why);
     }
 
     @Override
@@ -399,7 +307,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         };
     }
 
-    private static long millis(Duration d) {
+    static long millis(Duration d) {
         return Math.max(1, d.toMillis());
     }
 

@@ -18,11 +18,26 @@ public final class Fired<R> {
         this.value = value;
     }
 
-    static <R> Fired<R> started(R value) {
+    /**
+     * A firing whose body started.
+     *
+     * @param value what the body returned
+     * @param <R>   the body's value
+     * @return the result
+     */
+    public static <R> Fired<R> started(R value) {
         return new Fired<>(null, value);
     }
 
-    static <R> Fired<R> refused(RunOutcome refusal) {
+    /**
+     * A fire time not run here.
+     *
+     * @param refusal why
+     * @param <R>     the body's value
+     * @return the result
+     * @throws NullPointerException if {@code refusal} is null
+     */
+    public static <R> Fired<R> refused(RunOutcome refusal) {
         return new Fired<>(Objects.requireNonNull(refusal, "refusal"), null);
     }
 

@@ -137,13 +137,23 @@ public final class FiringBody<R> {
         return new FiringBody<>(start, recoveryRun);
     }
 
-    /** Starts the regular run (called by the engine once the fire time is admitted). */
-    R start(FiringEnd end) throws Throwable {
+    /**
+     * Starts the regular run; called by the engine once the fire time is admitted, never by applications.
+     *
+     * @param end ends the firing
+     * @return what the work returned
+     * @throws Throwable what the work threw while it started
+     */
+    public R start(FiringEnd end) throws Throwable {
         return start.start(end);
     }
 
-    /** The work of one recovery run. */
-    Runnable recoveryRun() {
+    /**
+     * Returns the work of one recovery run.
+     *
+     * @return the work, run to its end on the calling thread
+     */
+    public Runnable recoveryRun() {
         return recoveryRun;
     }
 

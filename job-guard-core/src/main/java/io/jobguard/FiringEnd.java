@@ -1,8 +1,5 @@
 package io.jobguard;
 
-import java.time.Instant;
-import java.util.concurrent.atomic.AtomicBoolean;
-
 /**
  * Ends one firing started by {@link JobGuard#fire}: the only way its permit is finished. The first
  * {@link #end(Throwable)} finishes the permit (stops the keep-alive, releases the lease if the run
@@ -10,22 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (the engine's {@link JobGuard#lastFiring(String) last firing} of the job and the caller's
  * {@link FiringObserver}); later calls, from any thread, change nothing. Thread-safe.
  */
-public final class FiringEnd {
-
-    private final JobGuard guard;
-    private final JobOptions job;
-    private final Instant fireTime;
-    private final JobPermit permit;
-    private final FiringObserver observer;
-    private final AtomicBoolean ended = new AtomicBoolean();
-
-    FiringEnd(JobGuard guard, JobOptions job, Instant fireTime, JobPermit permit, FiringObserver observer) {
-        this.guard = guard;
-        this.job = job;
-        this.fireTime = fireTime;
-        this.permit = permit;
-        this.observer = observer;
-    }
+public interface FiringEnd {
 
     /**
      * Ends the firing, once.
@@ -34,29 +16,18 @@ public final class FiringEnd {
      * @return {@link RunOutcome#RAN} (for a catch-up {@link RunOutcome#CAUGHT_UP}, for a retry
      *         {@link RunOutcome#RETRIED}) or {@link RunOutcome#FAILED}
      */
-    public RunOutcome end(Throwable failure) {
-        if (!ended.compareAndSet(false, true)) {
-            return permit.finish(failure);
-        }
-        RunOutcome outcome = permit.finish(failure);
-        guard.ended(job, fireTime, outcome, failure, observer);
-        return outcome;
-    }
+    RunOutcome end(Throwable failure);
 
     /**
      * Returns what the run can know about its lease.
      *
      * @return the run's context
      */
-    public RunContext context() {
-        return permit.context();
-    }
+    RunContext context();
 
     /**
      * Unbinds the run's context from the current thread if it is bound there, for work that goes on
      * elsewhere after the admitted thread moves on; the firing stays live until it is ended.
      */
-    public void unbindFromCurrentThread() {
-        permit.unbindFromCurrentThread();
-    }
+    void unbindFromCurrentThread();
 }

@@ -1,5 +1,7 @@
 package io.jobguard;
 
+import io.jobguard.internal.engine.RunPermit;
+
 import java.time.Instant;
 import java.util.Optional;
 
@@ -16,7 +18,7 @@ public interface RunContext {
      * @return the context, or empty when the current thread is not running a guarded job
      */
     static Optional<RunContext> current() {
-        return Optional.ofNullable(JobPermit.current());
+        return Optional.ofNullable(RunPermit.current());
     }
 
     /**

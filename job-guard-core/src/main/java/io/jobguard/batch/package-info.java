@@ -2,7 +2,7 @@
  * Batch locks on business keys: all-or-nothing leases over thousands of keys at once, with
  * fencing tokens, owner-checked release and renewal, and RETURN or WAIT behaviour. The entry
  * point is {@link io.jobguard.batch.BatchLocks}; the Redis implementation is
- * {@link io.jobguard.redis.RedisBatchLocks}; declaratively, {@link io.jobguard.BatchLocked}.
+ * {@link io.jobguard.redis.batch.RedisBatchLocks}; declaratively, {@link io.jobguard.BatchLocked}.
  *
  * <h2>Keys in Redis</h2>
  * <pre>

@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * Optional store capability: the run record of a job, which the recovery of missed fire times
- * and dead runs reads ({@code io.jobguard.MissedFireTimes}). A store without it recovers nothing: its
+ * and dead runs reads (the engine's recovery of missed fire times). A store without it recovers nothing: its
  * {@link LeaseStore#acquireRun(RunLeaseRequest, AcquireMode)} refuses recovery attempts as superseded.
  * Asked through {@link LeaseStore#capability(Class)}.
  */

@@ -1,7 +1,7 @@
 package io.jobguard.batch;
 
 import io.jobguard.GuardType;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisServerProcess;
 import org.junit.jupiter.api.Test;

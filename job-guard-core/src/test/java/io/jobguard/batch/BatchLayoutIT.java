@@ -1,6 +1,6 @@
 package io.jobguard.batch;
 
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.testing.RedisBinary;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisServerProcess;

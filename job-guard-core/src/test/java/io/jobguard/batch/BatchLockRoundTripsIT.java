@@ -2,7 +2,7 @@ package io.jobguard.batch;
 
 import io.jobguard.micrometer.BatchLockMetrics;
 import io.jobguard.micrometer.MetricNames;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,7 +1,7 @@
 package io.jobguard.batch;
 
 import io.jobguard.GuardType;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.Test;

@@ -10,7 +10,7 @@ import io.jobguard.JobPermit;
 import io.jobguard.RunOutcome;
 import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockConfig;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;

@@ -7,7 +7,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.batch.BatchLocks;
 import io.jobguard.batch.BatchRequest;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.shedlock.JobGuardLockProvider;
 import io.jobguard.shedlock.ShedLockLeaseStore;

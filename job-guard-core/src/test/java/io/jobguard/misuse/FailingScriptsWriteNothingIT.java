@@ -8,7 +8,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
 import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockConfig;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.LeaseStoreException;
 import io.jobguard.testing.RedisServerProcess;

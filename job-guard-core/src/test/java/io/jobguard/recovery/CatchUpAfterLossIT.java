@@ -1,5 +1,6 @@
 package io.jobguard.recovery;
 
+import io.jobguard.internal.engine.JobGuardEngine;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -11,7 +12,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -115,7 +116,7 @@ class CatchUpAfterLossIT {
             this.guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(SKEW).clock(clock)
                     .build());
             guard.addListener(e -> ledger.add(new Entry(id, e.job(), e.nominalFireTime(), e.outcome().name())));
-            this.missed = guard.missedFireTimes();
+            this.missed = ((JobGuardEngine) guard).missedFireTimes();
         }
 
         void schedule(String jobName, MisfirePolicy policy) {

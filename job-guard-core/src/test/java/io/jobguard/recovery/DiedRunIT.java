@@ -1,5 +1,6 @@
 package io.jobguard.recovery;
 
+import io.jobguard.internal.engine.JobGuardEngine;
 import io.jobguard.Admission;
 import io.jobguard.Delivery;
 import io.jobguard.JobEvent;
@@ -8,7 +9,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -81,7 +82,7 @@ class DiedRunIT {
         guard.addListener(events::add);
         closeables.add(guard);
         closeables.add(store);
-        return guard.missedFireTimes();
+        return ((JobGuardEngine) guard).missedFireTimes();
     }
 
     /** Starts the dying node on t1, waits until it runs, kills it (SIGKILL); returns its token. */

@@ -1,12 +1,13 @@
 package io.jobguard.recovery;
 
+import io.jobguard.internal.engine.JobGuardEngine;
 import io.jobguard.Admission;
 import io.jobguard.Delivery;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.redis.RedisLeaseStore;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -36,7 +37,7 @@ public final class DyingNode {
         JobOptions job = JobOptions.of(args[1], Duration.ofMillis(Long.parseLong(args[2])));
         Instant fireTime = Instant.ofEpochMilli(Long.parseLong(args[3]));
         RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, Delivery.valueOf(args[4]), null);
-        Admission admission = guard.missedFireTimes().admit(job, recovery, fireTime, () -> { });
+        Admission admission = ((JobGuardEngine) guard).missedFireTimes().admit(job, recovery, fireTime, () -> { });
         if (!admission.granted()) {
             System.out.println("REFUSED " + admission.refusal());
             return;

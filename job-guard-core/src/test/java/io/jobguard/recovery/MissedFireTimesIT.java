@@ -1,5 +1,6 @@
 package io.jobguard.recovery;
 
+import io.jobguard.internal.engine.JobGuardEngine;
 import io.jobguard.Admission;
 import io.jobguard.Delivery;
 import io.jobguard.FireTimeSchedule;
@@ -10,7 +11,7 @@ import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -84,7 +85,7 @@ class MissedFireTimesIT {
                 });
         closeables.add(guard);
         closeables.add(store);
-        return new Node(id, guard, guard.missedFireTimes());
+        return new Node(id, guard, ((JobGuardEngine) guard).missedFireTimes());
     }
 
     private record Node(String id, JobGuard guard, MissedFireTimes recovery) {

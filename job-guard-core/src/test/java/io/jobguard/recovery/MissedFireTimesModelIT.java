@@ -1,5 +1,6 @@
 package io.jobguard.recovery;
 
+import io.jobguard.internal.engine.JobGuardEngine;
 import io.jobguard.Admission;
 import io.jobguard.Delivery;
 import io.jobguard.FireTimeSchedule;
@@ -8,7 +9,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -311,7 +312,7 @@ class MissedFireTimesModelIT {
                     model.record(event.nominalFireTime().toEpochMilli(), "MISSED " + id);
                 }
             });
-            missed = guard.missedFireTimes();
+            missed = ((JobGuardEngine) guard).missedFireTimes();
             // a restarted scheduler fires the grid from now on
             next = EVERY_SECOND.next(Instant.ofEpochMilli(clockNow())).toEpochMilli();
             killed = false;

@@ -1,5 +1,6 @@
 package io.jobguard.recovery;
 
+import io.jobguard.internal.engine.JobGuardEngine;
 import io.jobguard.Admission;
 import io.jobguard.Delivery;
 import io.jobguard.FireTimeSchedule;
@@ -9,7 +10,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -66,8 +67,8 @@ class RecoveryOwnerIT {
         guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("one").skewTolerance(Duration.ofSeconds(2)).build());
         List<JobEvent> events = new CopyOnWriteArrayList<>();
         guard.addListener(events::add);
-        MissedFireTimes scheduler = guard.missedFireTimes();
-        MissedFireTimes background = guard.missedFireTimes();
+        MissedFireTimes scheduler = ((JobGuardEngine) guard).missedFireTimes();
+        MissedFireTimes background = ((JobGuardEngine) guard).missedFireTimes();
         JobOptions job = JobOptions.of("owner", Duration.ofSeconds(10));
         RecoveryOptions recovery = new RecoveryOptions(MisfirePolicy.RUN_ALL, Duration.ofHours(1), 50,
                 Delivery.AT_MOST_ONCE, 3, EVERY_SECOND);

@@ -1,5 +1,6 @@
 package io.jobguard.recovery;
 
+import io.jobguard.internal.engine.JobGuardEngine;
 import io.jobguard.Admission;
 import io.jobguard.Delivery;
 import io.jobguard.FireTimeSchedule;
@@ -8,7 +9,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.redis.FleetLeadsClock;
@@ -110,7 +111,7 @@ public final class RestartingNode {
         boolean plain = args[6].equals("NONE");
         RecoveryOptions recovery = plain ? null : new RecoveryOptions(MisfirePolicy.valueOf(args[6]),
                 Duration.ofMinutes(5), Integer.parseInt(args[7]), Delivery.AT_MOST_ONCE, 3, EVERY_SECOND);
-        MissedFireTimes missed = guard.missedFireTimes();
+        MissedFireTimes missed = ((JobGuardEngine) guard).missedFireTimes();
         Runnable body = () -> {
             RunContext run = RunContext.current().orElseThrow();
             self.append("START\t" + run.nominalFireTime().toEpochMilli() + "\t" + node + "\t"

@@ -21,6 +21,7 @@ import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -82,12 +83,28 @@ public final class ArchitectureRules {
 
     /**
      * No cycles between the packages under {@code rootPackage}: its top-level classes count as one
-     * slice, every direct subpackage (with everything below it) as another.
+     * slice, every direct subpackage (with everything below it) as another, except that each package
+     * directly under {@code internal} is a slice of its own.
      *
      * @param rootPackage for example {@code io.jobguard}
      * @return the rule
      */
     public static ArchRule noPackageCycles(String rootPackage) {
+        return noPackageCycles(rootPackage, List.of());
+    }
+
+    /**
+     * {@link #noPackageCycles(String)}, not counting the named edges from an API type to the package
+     * that implements it: an interface's factory (for example {@code JobGuard.create}, which returns the
+     * engine hidden in {@code internal.engine}) must name its implementation, as Resilience4j's
+     * {@code CircuitBreaker.of} names its state machine. Every other edge still counts.
+     *
+     * @param rootPackage      for example {@code io.jobguard}
+     * @param apiToEngineEdges each "origin class -> target package" edge not counted, for example
+     *                         {@code "io.jobguard.JobGuard -> io.jobguard.internal.engine"}
+     * @return the rule
+     */
+    public static ArchRule noPackageCycles(String rootPackage, List<String> apiToEngineEdges) {
         SliceAssignment bySubpackage = new SliceAssignment() {
             @Override
             public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
@@ -99,8 +116,10 @@ public final class ArchitectureRules {
                     return SliceIdentifier.ignore();
                 }
                 String rest = name.substring(rootPackage.length() + 1);
-                int dot = rest.indexOf('.');
-                return SliceIdentifier.of(dot < 0 ? rest : rest.substring(0, dot));
+                // each internal package is a part of its own (the engine, the Redis codec, the helpers)
+                String[] parts = rest.split("\\.");
+                return SliceIdentifier.of(parts[0].equals("internal") && parts.length > 1
+                        ? parts[0] + "." + parts[1] : parts[0]);
             }
 
             @Override
@@ -108,7 +127,14 @@ public final class ArchitectureRules {
                 return "packages of " + rootPackage;
             }
         };
-        return SlicesRuleDefinition.slices().assignedFrom(bySubpackage).should().beFreeOfCycles();
+        var rule = SlicesRuleDefinition.slices().assignedFrom(bySubpackage).should().beFreeOfCycles();
+        for (String edge : apiToEngineEdges) {
+            String[] ends = edge.split("\\s*->\\s*");
+            rule = rule.ignoreDependency(DescribedPredicate.describe(ends[0], c -> c.getName().equals(ends[0])
+                            || c.getName().startsWith(ends[0] + "$")),
+                    DescribedPredicate.describe(ends[1], c -> c.getPackageName().equals(ends[1])));
+        }
+        return rule;
     }
 
     /**

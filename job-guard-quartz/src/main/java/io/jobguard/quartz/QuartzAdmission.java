@@ -47,7 +47,7 @@ record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTi
         String nodeId = jobGuard.config().nodeId();
         AtomicLong listenerErrors = new AtomicLong();
         return new QuartzAdmission(jobGuard, guardedJobs, new NominalFireTimes(), new FirePermits(nodeId, listenerErrors),
-                new QuartzStartupRecovery(jobGuard.missedFireTimes(), guardedJobs::resolve, nodeId), listenerErrors);
+                new QuartzStartupRecovery(jobGuard, guardedJobs::resolve, nodeId), listenerErrors);
     }
 
     boolean veto(Trigger trigger, JobExecutionContext context) {

@@ -1,7 +1,7 @@
 package io.jobguard.quartz;
 
 import io.jobguard.JobOptions;
-import io.jobguard.MissedFireTimes;
+import io.jobguard.JobGuard;
 import io.jobguard.RecoveryOptions;
 import org.quartz.JobDataMap;
 import org.quartz.JobDetail;
@@ -23,7 +23,7 @@ import java.util.function.Function;
  * Catch-up at node start for Quartz jobs (so lost fire times are not left until the next firing), the mirror of the Spring background
  * recovery pass: when the scheduler starts (at install, if it runs already), every guarded job gets
  * one extra firing marked {@value #MARKER}; job-guard vetoes that firing itself and, on the Quartz
- * worker it was given, asks {@link MissedFireTimes#recover} for each of the job's triggers that has a
+ * worker it was given, asks {@link JobGuard#recoverMissedFireTimes} for each of the job's triggers that has a
  * misfire policy or a delivery. So a fire time that fell into a cluster-wide outage runs (or is
  * reported {@code MISSED}) when the first node comes back, not at the job's next firing, which for a
  * daily job is outside any shorter window; a catch-up runs exactly as one found at a regular firing
@@ -39,17 +39,17 @@ final class QuartzStartupRecovery {
     private static final Logger log = LoggerFactory.getLogger(QuartzStartupRecovery.class);
     private static final long MAX_BACKOFF_SECONDS = 60;
 
-    private final MissedFireTimes missed;
+    private final JobGuard guard;
     private final Function<JobDetail, JobOptions> options;
     private final String nodeId;
 
     /**
-     * @param missed  the engine's recovery
+     * @param guard   the engine that recovers
      * @param options a job's guard options, or null when it is not guarded
      * @param nodeId  this node, for the logs
      */
-    QuartzStartupRecovery(MissedFireTimes missed, Function<JobDetail, JobOptions> options, String nodeId) {
-        this.missed = missed;
+    QuartzStartupRecovery(JobGuard guard, Function<JobDetail, JobOptions> options, String nodeId) {
+        this.guard = guard;
         this.options = options;
         this.nodeId = nodeId;
     }
@@ -152,7 +152,7 @@ final class QuartzStartupRecovery {
             for (Trigger own : job == null ? java.util.List.<Trigger>of() : scheduler.getTriggersOfJob(detail.getKey())) {
                 RecoveryOptions recovery = own.getJobDataMap().containsKey(MARKER) ? null : recovery(detail, own, job);
                 if (recovery != null) {
-                    answered &= missed.recover(job, recovery, QuartzRecovery.body(context));
+                    answered &= guard.recoverMissedFireTimes(job, recovery, QuartzRecovery.body(context));
                 }
             }
             if (!answered) {

@@ -1,6 +1,6 @@
 package io.jobguard.spring;
 
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.redis.RedisLeaseStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -2,7 +2,7 @@ package io.jobguard.benchmarks;
 
 import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockConfig;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.SetArgs;

@@ -4,7 +4,7 @@ import io.jobguard.batch.BatchAttempt;
 import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.internal.redis.LuaScript;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

@@ -2,7 +2,7 @@ package io.jobguard.benchmarks;
 
 import io.jobguard.batch.BatchAttempt;
 import io.jobguard.batch.BatchLockConfig;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -3,7 +3,7 @@ package io.jobguard.spring.boot;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.batch.BatchLocks;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.spring.batch.BatchLockingConfiguration;
 import io.jobguard.store.LeaseStore;
 import io.micrometer.core.instrument.MeterRegistry;

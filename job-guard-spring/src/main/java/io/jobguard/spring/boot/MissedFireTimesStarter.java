@@ -6,7 +6,6 @@ import io.jobguard.DurationParser;
 import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.MissedFireTimes;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;
@@ -41,7 +40,7 @@ import java.util.Optional;
  * attributes over {@code jobguard.*}; a job recovers lost fire times only when a misfire policy or
  * a delivery is set somewhere), failing startup on a bad value with the job and the setting named;
  * once the application is ready, recovers on one background thread what each job lost while no
- * node ran ({@link MissedFireTimes#recover}), and again at least every minute and when a fire time
+ * node ran ({@link JobGuard#recoverMissedFireTimes}), and again at least every minute and when a fire time
  * that was too young to count (the skew tolerance) is settled. Cron and fixed-rate jobs have a grid of fire times;
  * fixed-delay jobs have none, so for them only the delivery applies.
  */
@@ -89,8 +88,7 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
         if (recovering.isEmpty()) {
             return;
         }
-        MissedFireTimes missed = engine.missedFireTimes();
-        Thread thread = new Thread(() -> sweep(missed, recovering), "job-guard-recovery");
+        Thread thread = new Thread(() -> sweep(engine, recovering), "job-guard-recovery");
         thread.setDaemon(true);
         sweeper = thread;
         thread.start();
@@ -102,7 +100,7 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
      * at that moment) is caught up without waiting for the job's next firing, which for a daily job is
      * outside any window shorter than a day.
      */
-    private void sweep(MissedFireTimes missed, List<GuardedJob> recovering) {
+    private void sweep(JobGuard engine, List<GuardedJob> recovering) {
         Clock clock = guard.getObject().config().clock();
         Duration retry = Duration.ofSeconds(1);
         while (!Thread.currentThread().isInterrupted()) {
@@ -110,8 +108,8 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
             boolean answered = true;
             for (GuardedJob job : recovering) {
                 try {
-                    answered &= missed.recover(job.options(), job.recovery(), body(job));
-                    Optional<Instant> pending = missed.pendingUntil(job.options(), job.recovery());
+                    answered &= engine.recoverMissedFireTimes(job.options(), job.recovery(), body(job));
+                    Optional<Instant> pending = engine.recoveryPendingUntil(job.options(), job.recovery());
                     if (pending.isPresent() && pending.get().isBefore(wake)) {
                         wake = pending.get();
                     }
@@ -145,7 +143,7 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
         }
     }
 
-    /** The job's method on its target bean (not the proxy: {@link MissedFireTimes} guards the run itself). */
+    /** The job's method on its target bean (not the proxy: the engine's recovery guards the run itself). */
     private Runnable body(GuardedJob job) {
         Map<String, ?> beans = context.getBeansOfType(job.beanClass());
         if (beans.isEmpty()) {

@@ -1,7 +1,7 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
-import io.jobguard.ScheduleAgreementMonitor;
+import io.jobguard.internal.engine.ScheduleAgreementMonitor;
 import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.internal.GuardedJob;
 import io.jobguard.spring.internal.GuardedJobRegistry;

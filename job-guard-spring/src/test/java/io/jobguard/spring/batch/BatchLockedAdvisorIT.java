@@ -7,7 +7,7 @@ import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.batch.BatchLockUnavailableException;
 import io.jobguard.batch.BatchLocks;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;

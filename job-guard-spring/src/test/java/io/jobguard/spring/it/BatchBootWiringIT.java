@@ -4,7 +4,7 @@ import io.jobguard.batch.BatchLockUnavailableException;
 import io.jobguard.batch.BatchLocks;
 import io.jobguard.batch.BatchResult;
 import io.jobguard.micrometer.MetricNames;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import io.jobguard.shedlock.JobGuardLockProvider;

@@ -5,7 +5,7 @@ import io.jobguard.batch.BatchAttempt;
 import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockUnavailableException;
 import io.jobguard.batch.BatchLocks;
-import io.jobguard.redis.RedisBatchLocks;
+import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.spring.actuator.JobGuardEndpoint;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;

@@ -1,5 +1,8 @@
-package io.jobguard;
+package io.jobguard.internal.engine;
 
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobOptions;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.LeaseRecord;

@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.redis.batch;
 
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.internal.Names;

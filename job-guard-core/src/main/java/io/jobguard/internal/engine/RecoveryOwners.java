@@ -1,4 +1,5 @@
-package io.jobguard;
+package io.jobguard.internal.engine;
+
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;

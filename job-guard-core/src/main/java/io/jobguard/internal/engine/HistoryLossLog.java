@@ -1,5 +1,7 @@
-package io.jobguard;
+package io.jobguard.internal.engine;
 
+import io.jobguard.JobGuard;
+import io.jobguard.RunOutcome;
 import io.jobguard.store.LeaseRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

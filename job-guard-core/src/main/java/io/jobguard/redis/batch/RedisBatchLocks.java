@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.redis.batch;
 
 import io.jobguard.GuardType;
 import io.jobguard.batch.BatchAttempt;

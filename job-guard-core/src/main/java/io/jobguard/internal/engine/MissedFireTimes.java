@@ -1,5 +1,13 @@
-package io.jobguard;
+package io.jobguard.internal.engine;
 
+import io.jobguard.Delivery;
+import io.jobguard.FireTimeSchedule;
+import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
+import io.jobguard.MisfirePolicy;
+import io.jobguard.RecoveryOptions;
+import io.jobguard.RunContext;
+import io.jobguard.RunOutcome;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
@@ -58,12 +66,12 @@ public final class MissedFireTimes {
     /** Bounds the recovery rounds before one regular firing (each round handles one finding). */
     private static final int MAX_ROUNDS = 4;
 
-    private final JobGuard guard;
+    private final JobGuardEngine guard;
     /** One recovery owner per job on this node: the engine has one instance of this class, so one lock per job. */
     private final RecoveryOwners owners = new RecoveryOwners();
 
     /** The recovery of {@code guard}; created once, by the engine ({@link JobGuard#missedFireTimes()}). */
-    MissedFireTimes(JobGuard guard) {
+    MissedFireTimes(JobGuardEngine guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
     }
 
@@ -82,24 +90,24 @@ public final class MissedFireTimes {
      *                        tells them apart)
      * @return the admission of the regular firing; a granted permit must be finished
      */
-    public Admission admit(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, Runnable body) {
+    public EngineAdmission admit(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, Runnable body) {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(recovery, "recovery");
         Objects.requireNonNull(body, "body");
         return asOwner(job, () -> admitOwned(job, recovery, nominalFireTime, body), () -> {
             guard.report(job, nominalFireTime, RunOutcome.BUSY);
-            return Admission.refused(RunOutcome.BUSY);
+            return EngineAdmission.refused(RunOutcome.BUSY);
         });
     }
 
     /** {@link #admit}, holding the job's recovery owner lock of this node. */
-    private Admission admitOwned(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, Runnable body) {
+    private EngineAdmission admitOwned(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, Runnable body) {
         // the fire time right before this one: the script grants this one only once that one was handled, so a
         // regular firing never moves the record past fire times nobody handled
         Instant previous = previous(recovery, nominalFireTime);
         AcquireMode mode = AcquireMode.regular(previous, delivery(recovery), recovery.maxAttempts());
         for (int round = 0; round < MAX_ROUNDS; round++) {
-            Admission admission = guard.admit(job, nominalFireTime, mode);
+            EngineAdmission admission = guard.admit(job, nominalFireTime, mode);
             AcquireResult found = admission.recovery();
             if (found == null) {
                 return admission;
@@ -122,7 +130,7 @@ public final class MissedFireTimes {
         // still finding work after these rounds (another node is catching up): this fire time waits its
         // turn as a missed one rather than overtaking catch-ups that are not done
         guard.report(job, nominalFireTime, RunOutcome.BUSY);
-        return Admission.refused(RunOutcome.BUSY);
+        return EngineAdmission.refused(RunOutcome.BUSY);
     }
 
     /**
@@ -288,7 +296,7 @@ public final class MissedFireTimes {
                 return true;
             }
             // only refused ones: the node that declares them handled (one in the cluster) reports them
-            Admission claim = guard.admit(job, lost.get(lost.size() - 1), AcquireMode.miss(handled));
+            EngineAdmission claim = guard.admit(job, lost.get(lost.size() - 1), AcquireMode.miss(handled));
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
                 reportLost(job, recovery, lost, outside);
             }
@@ -303,7 +311,7 @@ public final class MissedFireTimes {
         List<Instant> toRun = missed.subList(missed.size() - runs, missed.size());
         if (toRun.isEmpty()) {
             Instant last = missed.get(missed.size() - 1);
-            Admission claim = guard.admit(job, last, AcquireMode.miss(handled));
+            EngineAdmission claim = guard.admit(job, last, AcquireMode.miss(handled));
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
                 reportLost(job, recovery, lost, 0);
                 reportMissed(job, recovery, skipped, outside);
@@ -312,7 +320,7 @@ public final class MissedFireTimes {
         }
         Instant before = handled;
         for (Instant fireTime : toRun) {
-            Admission admission = guard.admit(job, fireTime, AcquireMode.catchUp(before));
+            EngineAdmission admission = guard.admit(job, fireTime, AcquireMode.catchUp(before));
             AcquireResult refused = admission.recovery();
             if (!admission.granted() && refused != null && refused.status() == AcquireResult.Status.HISTORY_LOST) {
                 // refused after a loss, and this node moved the record over it: it reports the fire times before it
@@ -344,7 +352,7 @@ public final class MissedFireTimes {
         return true;
     }
 
-    private static boolean unreachable(Admission refused) {
+    private static boolean unreachable(EngineAdmission refused) {
         return refused.recovery() == null && !refused.granted() && refused.refusal() == RunOutcome.STORE_ERROR;
     }
 
@@ -421,7 +429,7 @@ public final class MissedFireTimes {
     }
 
     private void retry(JobOptions job, Instant fireTime, int attempt, Runnable body) {
-        Admission admission = guard.admit(job, fireTime, AcquireMode.retry(attempt));
+        EngineAdmission admission = guard.admit(job, fireTime, AcquireMode.retry(attempt));
         if (!admission.granted()) {
             return;
         }
@@ -439,7 +447,7 @@ public final class MissedFireTimes {
         guard.report(job, fireTime, RunOutcome.ABANDONED);
     }
 
-    private static void runBody(JobPermit permit, Runnable body) {
+    private static void runBody(RunPermit permit, Runnable body) {
         try {
             body.run();
         } catch (RuntimeException e) {

@@ -1,5 +1,12 @@
-package io.jobguard;
+package io.jobguard.internal.engine;
 
+import io.jobguard.JobEvent;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobGuardListener;
+import io.jobguard.JobOptions;
+import io.jobguard.RunContext;
+import io.jobguard.RunOutcome;
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.LeaseDeadline;
 import io.jobguard.internal.RateLimitedLog;
@@ -29,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What one engine gives each permit it grants: the store to renew and release on, the keep-alive, the
  * listeners to tell of outcomes and lost leases, and the book of live runs for a graceful shutdown. A
- * {@link JobPermit} drives its own lifecycle (keep-alive, lease loss, finish, release) through it, so the
+ * {@link RunPermit} drives its own lifecycle (keep-alive, lease loss, finish, release) through it, so the
  * engine never receives callbacks from its permits.
  */
 final class RunLifecycle {
@@ -70,9 +77,9 @@ final class RunLifecycle {
     }
 
     /** Grants a permit on the admitted thread: the lease's local deadline starts at the acquire's send time. */
-    JobPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long startedNanos,
+    RunPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long startedNanos,
                     long sentNanos, AcquireMode mode) {
-        JobPermit permit = JobPermit.start(this, job, request, fence, guarded, System.nanoTime() - startedNanos,
+        RunPermit permit = RunPermit.start(this, job, request, fence, guarded, System.nanoTime() - startedNanos,
                 LeaseDeadline.startingAt(sentNanos, job.lease()), mode);
         log.debug("job-guard: job '{}' T={} node={} acquired (fence {})", job.name(), request.nominalFireTime(),
                 config.nodeId(), fence);
@@ -80,7 +87,7 @@ final class RunLifecycle {
     }
 
     /** Counts the permit as live and, for a guarded run that asked for it, starts renewing its lease. */
-    void started(JobPermit permit) {
+    void started(RunPermit permit) {
         activeLeases.incrementAndGet();
         handOver.started(permit);
         JobOptions job = permit.options();
@@ -97,7 +104,7 @@ final class RunLifecycle {
      * outcome. When the reply comes, a lease lost meanwhile is reported (never deleted) and a failed release
      * is logged and counted; only then does the run leave the book a graceful shutdown waits on.
      */
-    void ended(JobPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
+    void ended(RunPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
         activeLeases.decrementAndGet();
         JobOptions job = permit.options();
         RunLeaseRequest request = permit.request();
@@ -169,7 +176,7 @@ final class RunLifecycle {
     }
 
     /** Gives up a run's lease at shutdown: the run is told first, then its lease is released (owner-checked). */
-    void giveUp(JobPermit permit) {
+    void giveUp(RunPermit permit) {
         permit.stopKeepAlive();
         leaseLost(permit, "the node is shutting down and gives the lease up");
         RunLeaseRequest request = permit.request();
@@ -179,7 +186,7 @@ final class RunLifecycle {
     }
 
     /** Marks the lease lost (once), logs it, tells the listeners and, when configured, interrupts the run. */
-    void leaseLost(JobPermit permit, String why) {
+    void leaseLost(RunPermit permit, String why) {
         if (!permit.markLost()) {
             return;
         }

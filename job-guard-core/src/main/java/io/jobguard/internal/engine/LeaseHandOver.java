@@ -1,4 +1,5 @@
-package io.jobguard;
+package io.jobguard.internal.engine;
+
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,14 +19,14 @@ final class LeaseHandOver {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseHandOver.class);
 
-    private final Set<JobPermit> live = ConcurrentHashMap.newKeySet();
+    private final Set<RunPermit> live = ConcurrentHashMap.newKeySet();
     private final Object changed = new Object();
 
-    void started(JobPermit permit) {
+    void started(RunPermit permit) {
         live.add(permit);
     }
 
-    void ended(JobPermit permit) {
+    void ended(RunPermit permit) {
         live.remove(permit);
         synchronized (changed) {
             changed.notifyAll();
@@ -37,7 +38,7 @@ final class LeaseHandOver {
      *
      * @return the runs given up
      */
-    List<JobPermit> awaitThenGiveUp(Duration wait, Consumer<JobPermit> giveUp)
+    List<RunPermit> awaitThenGiveUp(Duration wait, Consumer<RunPermit> giveUp)
             throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         synchronized (changed) {
@@ -49,8 +50,8 @@ final class LeaseHandOver {
                 changed.wait(Math.max(1, left / 1_000_000));
             }
         }
-        List<JobPermit> givenUp = new ArrayList<>();
-        for (JobPermit permit : live) {
+        List<RunPermit> givenUp = new ArrayList<>();
+        for (RunPermit permit : live) {
             if (permit.guarded()) {
                 givenUp.add(permit);
                 try {

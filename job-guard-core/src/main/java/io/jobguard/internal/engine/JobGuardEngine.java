@@ -1,0 +1,355 @@
+package io.jobguard.internal.engine;
+
+import io.jobguard.Fired;
+import io.jobguard.FiringBody;
+import io.jobguard.FiringEnd;
+import io.jobguard.FiringObserver;
+import io.jobguard.GuardType;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobGuardListener;
+import io.jobguard.JobOptions;
+import io.jobguard.LastFiring;
+import io.jobguard.RecoveryOptions;
+import io.jobguard.RunOutcome;
+import io.jobguard.StoreFailurePolicy;
+import io.jobguard.internal.KeepAlive;
+import io.jobguard.internal.TimeBounds;
+import io.jobguard.internal.LostReplies;
+import io.jobguard.store.AcquireMode;
+import io.jobguard.store.AcquireResult;
+import io.jobguard.store.JobId;
+import io.jobguard.store.ForceRelease;
+import io.jobguard.store.JobPauses;
+import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.LeaseStore;
+import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RunHistory;
+import io.jobguard.store.RunLeaseRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The {@link JobGuard} of {@link JobGuard#create}: one instance per node, thread-safe. Owns the firings
+ * ({@link #fire}), the permits it grants and the node's one {@link MissedFireTimes}.
+ */
+public final class JobGuardEngine implements JobGuard {
+
+    private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
+
+    private final LeaseStore store;
+    private final JobGuardConfig config;
+    private final List<JobGuardListener> listeners = new CopyOnWriteArrayList<>();
+    private final KeepAlive keepAlive = new KeepAlive();
+    private final RunLifecycle runs;
+    private final FiringWarnings warnings;
+    private final ReleaseWaits releaseWaits;
+    private final LostReplies lostReplies;
+    private final MissedFireTimes missed;
+    /** Written only by {@link #ended}. */
+    private final ConcurrentMap<String, LastFiring> lastFirings = new ConcurrentHashMap<>();
+
+    public JobGuardEngine(LeaseStore store, JobGuardConfig config) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.config = Objects.requireNonNull(config, "config");
+        this.warnings = new FiringWarnings(store, config);
+        this.releaseWaits = new ReleaseWaits(store, config);
+        this.lostReplies = new LostReplies(store, keepAlive);
+        this.runs = new RunLifecycle(store, config, listeners, keepAlive);
+        this.missed = new MissedFireTimes(this);
+    }
+
+    @Override
+    public JobGuard addListener(JobGuardListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    @Override
+    public JobGuardConfig config() {
+        return config;
+    }
+
+    @Override
+    public boolean recoverMissedFireTimes(JobOptions job, RecoveryOptions recovery, Runnable body) {
+        return missed.recover(job, recovery, body);
+    }
+
+    @Override
+    public Optional<Instant> recoveryPendingUntil(JobOptions job, RecoveryOptions recovery) {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(recovery, "recovery");
+        return missed.pendingUntil(job, recovery);
+    }
+
+    /**
+     * Returns this engine's recovery of lost fire times: one per engine, so that on one node a job's
+     * firings, its start-up pass and its background pass recover it one at a time.
+     *
+     * @return the recovery of missed fire times and dead runs
+     */
+    public MissedFireTimes missedFireTimes() {
+        return missed;
+    }
+
+    @Override
+    public LeaseStore store() {
+        return store;
+    }
+
+    @Override
+    public EngineAdmission admit(JobOptions job, Instant nominalFireTime) {
+        return admit(job, nominalFireTime, AcquireMode.REGULAR);
+    }
+
+    /** {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (used by {@link MissedFireTimes}). */
+    EngineAdmission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode) {
+        Objects.requireNonNull(job, "job");
+        TimeBounds.fireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
+        long started = System.nanoTime();
+        JobId id = new JobId(config.namespace(), job.name());
+        RunLeaseRequest request = new RunLeaseRequest(id, nominalFireTime, UUID.randomUUID().toString(),
+                config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()), config.historySize(),
+                config.skewTolerance());
+        boolean waits = job.type() == GuardType.WAIT;
+        // WAIT: bounded by waitFor, on a busy lease or a cool-down; RETURN: a grace on a busy lease only
+        RunOutcome gaveUp = waits ? RunOutcome.WAIT_TIMEOUT : RunOutcome.BUSY;
+        Duration bound = waits ? job.waitFor() : job.busyGrace();
+        ReleaseWatch watch = null;
+        long sent = 0;
+        boolean acquireSent = false;
+        try {
+            // a lease that an earlier acquire's lost reply may have left goes first: a lost reply costs one firing, never the lease's TTL
+            lostReplies.reconcile();
+            if (waits && !bound.isZero()) {
+                watch = releaseWaits.watch(id);
+            }
+            long deadline = started + bound.toNanos();
+            while (true) {
+                sent = System.nanoTime();
+                acquireSent = true;
+                AcquireResult result = store.acquireRun(request, mode);
+                acquireSent = false;
+                warnings.blockedByForeignValue(job, request, result);
+                switch (result.status()) {
+                    case ACQUIRED:
+                        return EngineAdmission.granted(runs.grant(job, request, result.fencingToken(), true, started, sent, mode));
+                    case CATCH_UP, RETRY, ABANDONED, MISSED, SUPERSEDED:
+                        return EngineAdmission.recovery(result);
+                    case ALREADY_RAN:
+                        return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
+                    case HISTORY_LOST:
+                        warnings.historyLost(job, nominalFireTime, result.holder(), result.retryAfter());
+                        // with the fire times refused with it that this node reports (MissedFireTimes), if any
+                        return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null)
+                                .withRecovery(result.record() != null ? result : null);
+                    case PAUSED:
+                        return refuse(job, nominalFireTime, RunOutcome.PAUSED, null, started, null);
+                    default:
+                        break;
+                }
+                long remaining = deadline - System.nanoTime();
+                if (bound.isZero() || (!waits && result.status() != AcquireResult.Status.BUSY)) {
+                    return refuse(job, nominalFireTime, RunOutcome.BUSY, result.holder(), started, null);
+                }
+                if (remaining <= 0) {
+                    return refuse(job, nominalFireTime, gaveUp, result.holder(), started, null);
+                }
+                if (watch == null) {
+                    // RETURN watches only once it meets a busy lease, then tries again at once, so that
+                    // a release between that attempt and the watch is not missed
+                    watch = releaseWaits.watchForGrace(job, id);
+                    if (watch == null) {
+                        return refuse(job, nominalFireTime, RunOutcome.BUSY, result.holder(), started, null);
+                    }
+                    continue;
+                }
+                watch.await(releaseWaits.pause(remaining, result.retryAfter()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return refuse(job, nominalFireTime, gaveUp, null, started, e);
+        } catch (RuntimeException e) {
+            if (acquireSent) {
+                lostReplies.remember(request, sent);
+            }
+            return storeFailure(job, request, started, e);
+        } finally {
+            if (watch != null) {
+                watch.close();
+            }
+        }
+    }
+
+    @Override
+    public <R> Fired<R> fire(JobOptions job, Instant nominalFireTime, FiringBody<R> body, FiringObserver observer)
+            throws Throwable {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(observer, "observer");
+        EngineAdmission admission = job.recovery() == null ? admit(job, nominalFireTime)
+                : missed.admit(job, job.recovery(), nominalFireTime, body.recoveryRun());
+        if (!admission.granted()) {
+            ended(job, nominalFireTime, admission.refusal(), null, observer);
+            return Fired.refused(admission.refusal());
+        }
+        FiringEnd end = new EngineFiringEnd(this, job, nominalFireTime, admission.permit(), observer);
+        try {
+            observer.started(end.context());
+            return Fired.started(body.start(end));
+        } catch (Throwable e) {
+            end.end(e);
+            throw e;
+        }
+    }
+
+    @Override
+    public <R> Fired<R> fire(JobOptions job, Instant nominalFireTime, FiringBody<R> body) throws Throwable {
+        return fire(job, nominalFireTime, body, FiringObserver.NONE);
+    }
+
+    @Override
+    public RunOutcome run(JobOptions job, Instant nominalFireTime, Runnable body) {
+        Objects.requireNonNull(body, "body");
+        AtomicReference<RunOutcome> outcome = new AtomicReference<>();
+        try {
+            fire(job, nominalFireTime, FiringBody.of(() -> {
+                body.run();
+                return null;
+            }), (ended, failure) -> outcome.set(ended));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            // a Runnable throws no checked exception
+            throw new UndeclaredThrowableException(e);
+        }
+        return outcome.get();
+    }
+
+    @Override
+    public Optional<LastFiring> lastFiring(String job) {
+        return Optional.ofNullable(lastFirings.get(job));
+    }
+
+    /** Records how a firing of {@link #fire} ended: the one place its outcome is recorded. */
+    void ended(JobOptions job, Instant fireTime, RunOutcome outcome, Throwable failure, FiringObserver observer) {
+        lastFirings.put(job.name(), new LastFiring(fireTime, outcome));
+        observer.ended(outcome, failure);
+    }
+
+    @Override
+    public boolean pause(String job, String by) {
+        return pauses().pause(new JobId(config.namespace(), job), config.nodeId(), by == null ? "" : by);
+    }
+
+    @Override
+    public boolean resume(String job) {
+        return pauses().resume(new JobId(config.namespace(), job));
+    }
+
+    @Override
+    public Optional<JobPauses.Pause> paused(String job) {
+        return store.capability(JobPauses.class).flatMap(p -> p.paused(new JobId(config.namespace(), job)));
+    }
+
+    private JobPauses pauses() {
+        return required(JobPauses.class, "cannot pause jobs");
+    }
+
+    /** The store's capability, or an exception naming the store and what it cannot do (the Redis store can all). */
+    private <T> T required(Class<T> capability, String cannot) {
+        return store.capability(capability).orElseThrow(() -> new UnsupportedOperationException(
+                "job-guard: not supported by the lease store " + store + ": it " + cannot + " (the Redis store can)"));
+    }
+
+    @Override
+    public int activeLeases() {
+        return runs.activeLeases();
+    }
+
+    @Override
+    public Duration measureClockSkew() {
+        Instant localBefore = config.clock().instant();
+        long before = System.nanoTime();
+        Instant server = store.serverTime();
+        long roundTrip = System.nanoTime() - before;
+        Instant localMid = localBefore.plusNanos(roundTrip / 2);
+        return Duration.between(server, localMid);
+    }
+
+    @Override
+    public Optional<LeaseRecord> currentLease(String job) {
+        return required(RunHistory.class, "keeps no cluster-wide run history")
+                .currentRunLease(new JobId(config.namespace(), job));
+    }
+
+    @Override
+    public List<LeaseRecord> recentFires(String job) {
+        return required(RunHistory.class, "keeps no cluster-wide run history")
+                .recentFires(new JobId(config.namespace(), job), config.historySize());
+    }
+
+    @Override
+    public boolean forceRelease(String job) {
+        boolean deleted = required(ForceRelease.class, "cannot release another node's lease")
+                .forceReleaseRun(new JobId(config.namespace(), job));
+        log.warn("job-guard: job '{}' run lease force-released by node {} (deleted={})", job, config.nodeId(),
+                deleted);
+        return deleted;
+    }
+
+    @Override
+    public int handOverLeases(Duration wait) throws InterruptedException {
+        return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
+    }
+
+    @Override
+    public long releaseFailures() {
+        return runs.releaseFailures();
+    }
+
+    @Override
+    public void close() {
+        try {
+            runs.flushReleases(Duration.ofSeconds(5));
+        } finally {
+            keepAlive.close();
+        }
+    }
+
+    private EngineAdmission storeFailure(JobOptions job, RunLeaseRequest request, long started, RuntimeException e) {
+        boolean runUnguarded = config.storeFailurePolicy() == StoreFailurePolicy.RUN;
+        warnings.storeFailed(job, request, runUnguarded, e);
+        if (runUnguarded) {
+            return EngineAdmission.granted(runs.grant(job, request, -1, false, started, System.nanoTime(),
+                    AcquireMode.REGULAR));
+        }
+        return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
+    }
+
+    /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
+    void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
+        if (outcome != RunOutcome.HISTORY_LOST) { // recorded by refused(...)
+            runs.recordOutcome(job, fireTime, outcome);
+        }
+        runs.refused(job, fireTime, outcome, null, 0, null);
+    }
+
+    private EngineAdmission refuse(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long started,
+                             Throwable cause) {
+        runs.refused(job, fireTime, outcome, holder, System.nanoTime() - started, cause);
+        return EngineAdmission.refused(outcome);
+    }
+}

@@ -1,8 +1,8 @@
 package io.jobguard.spring;
 
 import io.jobguard.JobGuard;
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJob;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;

@@ -4,8 +4,8 @@ import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
 import io.jobguard.LastFiring;
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJob;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

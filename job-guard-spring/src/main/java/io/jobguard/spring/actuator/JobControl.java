@@ -2,8 +2,8 @@ package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
 import io.jobguard.RunOutcome;
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJob;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.store.LeaseStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -3,7 +3,7 @@ package io.jobguard.spring.actuator;
 import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.JobGuard;
 import io.jobguard.batch.BatchLocks;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.Access;

@@ -7,7 +7,7 @@ import io.jobguard.shedlock.JobGuardLockProvider;
 import io.jobguard.spring.batch.BatchLockedMethods;
 import io.jobguard.spring.boot.JobGuardAutoConfiguration;
 import io.jobguard.spring.boot.JobGuardBatchAutoConfiguration;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.store.LeaseStore;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;

@@ -7,9 +7,11 @@ import io.jobguard.memory.InMemoryLeaseStore;
 import io.jobguard.redis.DurableAcquire;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.EnableJobGuard;
+import io.jobguard.spring.JobGuardConfigCustomizer;
 import io.jobguard.spring.JobOptionsCustomizer;
 import io.jobguard.spring.GuardedJobsContributor;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJobRegistry;
+import io.jobguard.spring.firing.MissedFireTimesStarter;
 import io.jobguard.store.LeaseStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -167,7 +169,8 @@ public class JobGuardAutoConfiguration {
                                                           ObjectProvider<GuardedJobRegistry> registry,
                                                           ObjectProvider<JobGuard> guard,
                                                           org.springframework.context.ApplicationContext context) {
-        return new MissedFireTimesStarter(properties, registry, guard, context);
+        return new MissedFireTimesStarter(new RecoveryOptionsResolver(properties, context.getEnvironment()), registry,
+                guard, context);
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.spring.GuardedJobsContributor;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,7 +1,7 @@
 package io.jobguard.spring.it;
 
 import io.jobguard.micrometer.MetricNames;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -3,7 +3,7 @@ package io.jobguard.spring.it;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.RunContext;
-import io.jobguard.spring.boot.JobGuardConfigCustomizer;
+import io.jobguard.spring.JobGuardConfigCustomizer;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;

@@ -1,6 +1,6 @@
 package io.jobguard.spring.it;
 
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.jobguard.spring.it;
 
 import io.jobguard.ClusterSingleton;
 import io.jobguard.RunContext;
-import io.jobguard.spring.boot.JobGuardConfigCustomizer;
+import io.jobguard.spring.JobGuardConfigCustomizer;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

@@ -4,7 +4,7 @@ import io.jobguard.ClusterSingleton;
 import io.jobguard.Delivery;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.jobguard.spring.it;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.RunContext;
-import io.jobguard.spring.boot.JobGuardConfigCustomizer;
+import io.jobguard.spring.JobGuardConfigCustomizer;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;

@@ -1,7 +1,7 @@
 package io.jobguard.spring.it;
 
 import io.jobguard.JobGuard;
-import io.jobguard.spring.internal.GuardedJobRegistry;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.Test;

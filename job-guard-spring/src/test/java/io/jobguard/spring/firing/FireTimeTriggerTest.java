@@ -1,6 +1,5 @@
-package io.jobguard.spring.scheduling;
+package io.jobguard.spring.firing;
 
-import io.jobguard.spring.internal.ScheduleSpec;
 import org.junit.jupiter.api.Test;
 import org.springframework.scheduling.support.CronTrigger;
 import org.springframework.scheduling.support.SimpleTriggerContext;

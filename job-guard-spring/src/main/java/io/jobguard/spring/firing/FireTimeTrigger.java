@@ -1,7 +1,5 @@
-package io.jobguard.spring.scheduling;
+package io.jobguard.spring.firing;
 
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.ScheduleSpec;
 import org.springframework.scheduling.Trigger;
 import org.springframework.scheduling.TriggerContext;
 

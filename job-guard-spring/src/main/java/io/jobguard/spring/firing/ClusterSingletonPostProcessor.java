@@ -1,10 +1,8 @@
-package io.jobguard.spring.aop;
+package io.jobguard.spring.firing;
 
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.observation.RunObservationConvention;
 import io.jobguard.spring.observation.RunObservations;
 import io.micrometer.observation.ObservationRegistry;
@@ -109,7 +107,7 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
      *
      * @return the guarded methods found so far
      */
-    public GuardedJobRegistry registry() {
+    GuardedJobRegistry registry() {
         return registry;
     }
 
@@ -119,7 +117,7 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
      *
      * @return the fire times the scheduler decorator attaches and the advice takes
      */
-    public ScheduledFireTimes fireTimes() {
+    ScheduledFireTimes fireTimes() {
         return fireTimes;
     }
 

@@ -1,4 +1,4 @@
-package io.jobguard.spring.aop;
+package io.jobguard.spring.firing;
 
 import io.jobguard.Fired;
 import io.jobguard.FiringBody;

@@ -1,6 +1,5 @@
-package io.jobguard.spring.aop;
+package io.jobguard.spring.firing;
 
-import io.jobguard.spring.internal.GuardedJob;
 
 import java.time.Instant;
 import java.util.Objects;
@@ -14,7 +13,7 @@ import java.util.Objects;
  * reaches the method leaves its fire time untaken, and the fire time is dropped when the runnable
  * returns. Thread-safe; one instance per application context.
  */
-public final class ScheduledFireTimes {
+final class ScheduledFireTimes {
 
     /** The fire time attached on each thread, until the advice takes it or the runnable returns. */
     private final ThreadLocal<Attached> attached = new ThreadLocal<>();
@@ -30,7 +29,7 @@ public final class ScheduledFireTimes {
      * @param fireTime the nominal fire time the trigger designated
      * @param task     Spring's scheduled runnable of the method
      */
-    public void run(GuardedJob job, Instant fireTime, Runnable task) {
+    void run(GuardedJob job, Instant fireTime, Runnable task) {
         Attached outer = attached.get();
         attached.set(new Attached(Objects.requireNonNull(job, "job"), Objects.requireNonNull(fireTime, "fireTime")));
         try {

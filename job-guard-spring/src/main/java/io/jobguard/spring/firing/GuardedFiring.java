@@ -1,7 +1,5 @@
-package io.jobguard.spring.scheduling;
+package io.jobguard.spring.firing;
 
-import io.jobguard.spring.aop.ScheduledFireTimes;
-import io.jobguard.spring.internal.GuardedJob;
 import org.springframework.scheduling.SchedulingAwareRunnable;
 
 import java.time.Instant;

@@ -1,8 +1,5 @@
-package io.jobguard.spring.scheduling;
+package io.jobguard.spring.firing;
 
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.GuardedJobRegistry;
-import io.jobguard.spring.internal.ScheduleSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationContext;
@@ -29,10 +26,10 @@ import java.util.Objects;
  * {@code @Scheduled} support ({@code @EnableScheduling} missing) or no guarded method. Mode
  * {@code warn} ({@code jobguard.scheduler-bypass=warn}) logs the same message at WARN instead.
  */
-public final class GuardInPathCheck implements ApplicationListener<ContextRefreshedEvent>, Ordered {
+final class GuardInPathCheck implements ApplicationListener<ContextRefreshedEvent>, Ordered {
 
     /** The property that chooses between failing the context ({@code fail}) and a WARN ({@code warn}). */
-    public static final String PROPERTY = "jobguard.scheduler-bypass";
+    static final String PROPERTY = "jobguard.scheduler-bypass";
 
     private static final Logger log = LoggerFactory.getLogger(GuardInPathCheck.class);
 
@@ -46,7 +43,7 @@ public final class GuardInPathCheck implements ApplicationListener<ContextRefres
      * @param mode     {@code fail} or {@code warn} (case-insensitive), the value of {@value #PROPERTY}
      * @throws IllegalArgumentException naming the property when the mode is neither
      */
-    public GuardInPathCheck(GuardedJobRegistry registry, String mode) {
+    GuardInPathCheck(GuardedJobRegistry registry, String mode) {
         this.registry = Objects.requireNonNull(registry, "registry");
         String m = mode == null ? "fail" : mode.trim().toLowerCase(Locale.ROOT);
         if (!m.equals("fail") && !m.equals("warn")) {

@@ -1,7 +1,5 @@
-package io.jobguard.spring.scheduling;
+package io.jobguard.spring.firing;
 
-import io.jobguard.spring.aop.ScheduledFireTimes;
-import io.jobguard.spring.internal.GuardedJobRegistry;
 import org.springframework.core.Ordered;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
@@ -19,7 +17,7 @@ import java.util.Objects;
  * (virtual threads) all keep working. Registered by {@code @EnableJobGuard} and the Boot
  * auto-configuration.
  */
-public final class NominalFireTimeConfigurer implements SchedulingConfigurer, Ordered {
+final class NominalFireTimeConfigurer implements SchedulingConfigurer, Ordered {
 
     private final GuardedJobRegistry registry;
     private final ScheduledFireTimes fireTimes;
@@ -30,7 +28,7 @@ public final class NominalFireTimeConfigurer implements SchedulingConfigurer, Or
      * @param registry the guarded methods of this application context
      * @param fireTimes carries each firing's nominal fire time to the {@code @ClusterSingleton} advice
      */
-    public NominalFireTimeConfigurer(GuardedJobRegistry registry, ScheduledFireTimes fireTimes) {
+    NominalFireTimeConfigurer(GuardedJobRegistry registry, ScheduledFireTimes fireTimes) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.fireTimes = Objects.requireNonNull(fireTimes, "fireTimes");
     }

@@ -1,4 +1,4 @@
-package io.jobguard.spring.aop;
+package io.jobguard.spring.firing;
 
 import kotlin.coroutines.Continuation;
 import kotlinx.coroutines.Job;

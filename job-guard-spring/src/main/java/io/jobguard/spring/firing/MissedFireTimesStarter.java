@@ -1,15 +1,7 @@
-package io.jobguard.spring.boot;
+package io.jobguard.spring.firing;
 
-import io.jobguard.ClusterSingleton;
-import io.jobguard.Delivery;
-import io.jobguard.DurationParser;
-import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
-import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.GuardedJobRegistry;
-import io.jobguard.spring.internal.ScheduleSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.AopProxyUtils;
@@ -19,7 +11,6 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ReflectionUtils;
 
 import java.lang.reflect.InvocationTargetException;
@@ -30,21 +21,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * Recovery of lost fire times for {@code @Scheduled} jobs: at startup, works out each guarded job's
- * {@link RecoveryOptions} (per-job {@code jobguard.jobs.<name>.*} over {@code @ClusterSingleton}
- * attributes over {@code jobguard.*}; a job recovers lost fire times only when a misfire policy or
- * a delivery is set somewhere), failing startup on a bad value with the job and the setting named;
- * once the application is ready, recovers on one background thread what each job lost while no
+ * Recovery of lost fire times for {@code @Scheduled} jobs: at startup, gives each guarded job its
+ * {@link RecoveryOptions} from the function it is created with (the Boot auto-configuration resolves them
+ * from the properties and {@code @ClusterSingleton}; a job whose function answers null recovers nothing),
+ * so that a bad value fails startup; once the application is ready, recovers on one background thread what each job lost while no
  * node ran ({@link JobGuard#recoverMissedFireTimes}), and again at least every minute and when a fire time
  * that was too young to count (the skew tolerance) is settled. Cron and fixed-rate jobs have a grid of fire times;
  * fixed-delay jobs have none, so for them only the delivery applies.
  */
-final class MissedFireTimesStarter implements SmartInitializingSingleton, ApplicationListener<ApplicationReadyEvent>,
+public final class MissedFireTimesStarter implements SmartInitializingSingleton, ApplicationListener<ApplicationReadyEvent>,
         DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(MissedFireTimesStarter.class);
@@ -52,15 +43,25 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
     /** The longest pause between two recovery passes. */
     static final Duration SWEEP = Duration.ofMinutes(1);
 
-    private final JobGuardProperties properties;
+    private final Function<GuardedJob, RecoveryOptions> recovery;
     private final ObjectProvider<GuardedJobRegistry> registry;
     private final ObjectProvider<JobGuard> guard;
     private final ApplicationContext context;
     private volatile Thread sweeper;
 
-    MissedFireTimesStarter(JobGuardProperties properties, ObjectProvider<GuardedJobRegistry> registry,
-                           ObjectProvider<JobGuard> guard, ApplicationContext context) {
-        this.properties = properties;
+    /**
+     * Creates the starter.
+     *
+     * @param recovery each job's recovery options, or null for a job that recovers nothing; may throw
+     *                 {@link IllegalStateException} naming the job and the setting, which fails startup
+     * @param registry the guarded {@code @Scheduled} methods
+     * @param guard    the engine
+     * @param context  the application context whose readiness starts the recovery
+     */
+    public MissedFireTimesStarter(Function<GuardedJob, RecoveryOptions> recovery,
+                                  ObjectProvider<GuardedJobRegistry> registry, ObjectProvider<JobGuard> guard,
+                                  ApplicationContext context) {
+        this.recovery = Objects.requireNonNull(recovery, "recovery");
         this.registry = registry;
         this.guard = guard;
         this.context = context;
@@ -70,7 +71,7 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
     public void afterSingletonsInstantiated() {
         GuardedJobRegistry jobs = registry.getIfAvailable();
         if (jobs != null) {
-            jobs.all().forEach(job -> job.recovery(resolve(job)));
+            jobs.all().forEach(job -> job.recovery(recovery.apply(job)));
         }
     }
 
@@ -170,66 +171,5 @@ final class MissedFireTimesStarter implements SmartInitializingSingleton, Applic
                 throw new IllegalStateException(e);
             }
         };
-    }
-
-    /** The job's recovery options, or null when neither a misfire policy nor a delivery is set for it. */
-    RecoveryOptions resolve(GuardedJob job) {
-        String name = job.options().name();
-        String where = "job '" + name + "' (" + GuardedJob.describe(job.beanClass(), job.method()) + ")";
-        ClusterSingleton annotation = AnnotatedElementUtils.findMergedAnnotation(job.method(), ClusterSingleton.class);
-        JobOverrideProperties own = properties.jobs().get(name);
-        MisfirePolicy policy = first(own == null ? null : own.misfirePolicy(),
-                annotation == null ? null : parse(MisfirePolicy.class, placeholders(annotation.misfirePolicy()),
-                        "@ClusterSingleton(misfirePolicy) of " + where), properties.misfirePolicy());
-        Delivery delivery = first(own == null ? null : own.delivery(),
-                annotation == null ? null : parse(Delivery.class, placeholders(annotation.delivery()),
-                        "@ClusterSingleton(delivery) of " + where), properties.delivery());
-        if (policy == null && delivery == null) {
-            return null;
-        }
-        Duration window = first(own == null ? null : own.catchUpWindow(),
-                annotation == null || placeholders(annotation.catchUpWindow()).isBlank() ? null
-                        : DurationParser.parse(placeholders(annotation.catchUpWindow()), "@ClusterSingleton(catchUpWindow) of " + where),
-                properties.catchUpWindow());
-        Integer max = first(own == null ? null : own.catchUpMax(),
-                annotation == null || annotation.catchUpMax() == 0 ? null : annotation.catchUpMax(),
-                properties.catchUpMax());
-        ScheduleSpec spec = job.schedule();
-        FireTimeSchedule schedule = spec.kind() == ScheduleSpec.Kind.CRON || spec.kind() == ScheduleSpec.Kind.FIXED_RATE
-                ? spec::nextAfter : null;
-        try {
-            return new RecoveryOptions(policy, window, max == null ? RecoveryOptions.DEFAULT_CATCH_UP_MAX : max,
-                    delivery, RecoveryOptions.DEFAULT_MAX_ATTEMPTS, schedule);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("job-guard: " + where + ": " + e.getMessage() + " (set by jobguard.jobs."
-                    + name + ".*, @ClusterSingleton or jobguard.*)", e);
-        }
-    }
-
-    /** An annotation attribute with its {@code ${...}} placeholders resolved, as for the other attributes. */
-    private String placeholders(String value) {
-        return value == null || value.isBlank() ? value : context.getEnvironment().resolveRequiredPlaceholders(value);
-    }
-
-    @SafeVarargs
-    private static <T> T first(T... values) {
-        for (T value : values) {
-            if (value != null) {
-                return value;
-            }
-        }
-        return null;
-    }
-
-    private static <E extends Enum<E>> E parse(Class<E> type, String value, String culprit) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("job-guard: " + culprit + " is \"" + value + "\", not one of "
-                    + java.util.Arrays.toString(type.getEnumConstants()), e);
-        }
     }
 }

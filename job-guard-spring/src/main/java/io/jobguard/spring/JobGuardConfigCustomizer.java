@@ -1,4 +1,4 @@
-package io.jobguard.spring.boot;
+package io.jobguard.spring;
 
 import io.jobguard.JobGuardConfig;
 

@@ -1,4 +1,4 @@
-package io.jobguard.spring.aop;
+package io.jobguard.spring.firing;
 
 import io.jobguard.Fired;
 import io.jobguard.FiringBody;
@@ -6,8 +6,6 @@ import io.jobguard.FiringObserver;
 import io.jobguard.JobGuard;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.GuardedJobRegistry;
 import io.jobguard.spring.observation.RunObservations;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;

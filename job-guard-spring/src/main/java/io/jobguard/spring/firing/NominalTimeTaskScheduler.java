@@ -1,9 +1,5 @@
-package io.jobguard.spring.scheduling;
+package io.jobguard.spring.firing;
 
-import io.jobguard.spring.aop.ScheduledFireTimes;
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.GuardedJobRegistry;
-import io.jobguard.spring.internal.ScheduleSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.TaskScheduler;

@@ -1,7 +1,6 @@
-package io.jobguard.spring.aop;
+package io.jobguard.spring.firing;
 
 import io.jobguard.ClusterSingleton;
-import io.jobguard.spring.internal.ScheduleSpec;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 

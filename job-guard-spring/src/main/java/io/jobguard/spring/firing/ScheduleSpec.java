@@ -1,4 +1,4 @@
-package io.jobguard.spring.internal;
+package io.jobguard.spring.firing;
 
 import org.springframework.format.annotation.DurationFormat;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;

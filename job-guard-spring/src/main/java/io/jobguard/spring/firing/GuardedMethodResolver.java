@@ -1,12 +1,10 @@
-package io.jobguard.spring.aop;
+package io.jobguard.spring.firing;
 
 import io.jobguard.ClusterSingleton;
 import io.jobguard.DurationParser;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.spring.internal.GuardedJob;
-import io.jobguard.spring.internal.ScheduleSpec;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;

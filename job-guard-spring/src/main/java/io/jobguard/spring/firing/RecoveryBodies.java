@@ -1,4 +1,4 @@
-package io.jobguard.spring.aop;
+package io.jobguard.spring.firing;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.ProxyMethodInvocation;

@@ -1,4 +1,4 @@
-package io.jobguard.spring.internal;
+package io.jobguard.spring.firing;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.BridgeMethodResolver;

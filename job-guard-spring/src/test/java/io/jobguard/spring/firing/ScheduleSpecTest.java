@@ -1,4 +1,4 @@
-package io.jobguard.spring.internal;
+package io.jobguard.spring.firing;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.scheduling.support.CronExpression;

@@ -1,0 +1,44 @@
+package io.jobguard.spring.firing;
+
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/**
+ * The firing path's beans around the {@link ClusterSingletonPostProcessor} (which {@code @EnableJobGuard} defines,
+ * with the application's {@code JobOptionsCustomizer}s): the registry of guarded methods it fills, the scheduler
+ * decorator that gives each {@code @Scheduled} firing its nominal fire time, and the startup check that every
+ * guarded schedule goes through that decorator. Imported by {@code @EnableJobGuard}; infrastructure, not meant to be
+ * replaced or imported by applications.
+ */
+@Configuration(proxyBeanMethods = false)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+public class FiringConfiguration {
+
+    /** The name of the {@link GuardedJobRegistry} bean. */
+    static final String REGISTRY_BEAN = "io.jobguard.spring.firing.guardedJobRegistry";
+
+    /** Created by Spring when {@code @EnableJobGuard} imports it. */
+    FiringConfiguration() {
+    }
+
+    @Bean(name = REGISTRY_BEAN)
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static GuardedJobRegistry jobGuardGuardedJobRegistry(ClusterSingletonPostProcessor postProcessor) {
+        return postProcessor.registry();
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static NominalFireTimeConfigurer jobGuardNominalFireTimeConfigurer(ClusterSingletonPostProcessor postProcessor) {
+        return new NominalFireTimeConfigurer(postProcessor.registry(), postProcessor.fireTimes());
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static GuardInPathCheck jobGuardGuardInPathCheck(GuardedJobRegistry registry, Environment environment) {
+        return new GuardInPathCheck(registry, environment.getProperty(GuardInPathCheck.PROPERTY, "fail"));
+    }
+}

@@ -30,7 +30,8 @@ class JobOptionsTest {
                 .busyGrace()).as("an explicit grace is kept as given").isEqualTo(Duration.ofSeconds(5));
         assertThat(JobOptions.builder("six", Duration.ofMinutes(1)).type(GuardType.WAIT).waitFor(null).cooldown(null)
                 .busyGrace(null).build())
-                .as("null means the default").isEqualTo(JobOptions.builder("six", Duration.ofMinutes(1)).type(GuardType.WAIT).build());
+                .as("null means the default").isEqualTo(JobOptions.builder("six", Duration.ofMinutes(1))
+                        .type(GuardType.WAIT).build());
     }
 
     @Test

@@ -229,7 +229,8 @@ class BatchCrashBetweenBucketsIT {
             try {
                 for (int i = 0; i < factories.size(); i++) {
                     nodes.add(RedisBatchLocks.create(factories.get(i), PREFIX,
-                            BatchLockConfig.builder().node(NodeConfig.builder().nodeId("checker-" + i).build()).spread(true).build()));
+                            BatchLockConfig.builder().node(NodeConfig.builder().nodeId("checker-" + i).build())
+                                    .spread(true).build()));
                 }
                 List<Future<?>> running = new ArrayList<>();
                 for (int t = 0; t < 6; t++) {

@@ -50,7 +50,8 @@ class BatchMutualExclusionIT {
     void noKeyIsEverHeldByTwoLeasesAtOnce(RedisServerProcess server) throws Exception {
         LettuceConnectionFactory f1 = server.connectionFactory();
         LettuceConnectionFactory f2 = server.connectionFactory();
-        RedisBatchLocks node1 = RedisBatchLocks.create(f1, "jgtest", BatchLockConfig.builder().node(NodeConfig.builder().nodeId("n1").build()).build());
+        RedisBatchLocks node1 = RedisBatchLocks.create(f1, "jgtest", BatchLockConfig.builder()
+                .node(NodeConfig.builder().nodeId("n1").build()).build());
         RedisBatchLocks node2 = RedisBatchLocks.create(f2, "jgtest",
                 BatchLockConfig.builder().node(NodeConfig.builder().nodeId("n2").build()).chunkSize(3).build());
         AtomicLong sequence = new AtomicLong();

@@ -55,7 +55,8 @@ class FireOutcomesIT {
 
     private JobGuard node(String id) {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgoutcomes");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build()).namespace("outcomes").build());
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .namespace("outcomes").build());
         closeables.add(guard);
         closeables.add(store);
         return guard;

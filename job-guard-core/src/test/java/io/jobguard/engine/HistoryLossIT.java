@@ -64,7 +64,8 @@ class HistoryLossIT {
 
     private JobGuard node(String id) {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgtest");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build()).skewTolerance(SKEW).build())
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(SKEW).build())
                 .addListener(new JobGuardListener() {
                     @Override
                     public void onJobEvent(JobEvent event) {

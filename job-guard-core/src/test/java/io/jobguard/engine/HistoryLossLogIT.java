@@ -55,7 +55,8 @@ class HistoryLossLogIT {
 
     private JobGuard node(String id) {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgtest");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build()).skewTolerance(TOLERANCE).build());
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(TOLERANCE).build());
         closeables.add(guard);
         closeables.add(store);
         return guard;

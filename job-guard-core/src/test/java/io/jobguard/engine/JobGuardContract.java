@@ -63,7 +63,8 @@ abstract class JobGuardContract {
     }
 
     protected JobGuard node(String nodeId) {
-        return node(JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build()).skewTolerance(Duration.ofSeconds(30)).build());
+        return node(JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build())
+                .skewTolerance(Duration.ofSeconds(30)).build());
     }
 
     protected JobGuard node(JobGuardConfig config) {
@@ -166,7 +167,8 @@ abstract class JobGuardContract {
     void returnSkipsWhileAnotherRunHoldsTheLeaseAndWaitRunsAfterRelease() throws Exception {
         JobGuard a = node("a");
         // a 5 s fallback poll: a wake-up well under it can only come from the release notification
-        JobGuard b = node(JobGuardConfig.builder().node(NodeConfig.builder().nodeId("b").build()).skewTolerance(Duration.ofSeconds(30))
+        JobGuard b = node(JobGuardConfig.builder().node(NodeConfig.builder().nodeId("b").build())
+                .skewTolerance(Duration.ofSeconds(30))
                 .waitPollInterval(Duration.ofSeconds(5)).build());
         JobOptions returning = JobOptions.builder("overlap", Duration.ofSeconds(10)).build();
         JobOptions waiting = returning.toBuilder().type(GuardType.WAIT).waitFor(Duration.ofSeconds(10)).build();
@@ -356,7 +358,8 @@ abstract class JobGuardContract {
         JobPermit run = a.admit(job, BASE).permit();
         assertThat(b.forceRelease("stolen")).isTrue();
         // the thief's long lease stays put however late the assertions below run
-        JobPermit thief = b.admit(JobOptions.builder("stolen", Duration.ofSeconds(10)).build(), BASE.plusSeconds(1)).permit();
+        JobPermit thief = b.admit(JobOptions.builder("stolen", Duration.ofSeconds(10)).build(), BASE.plusSeconds(1))
+                .permit();
         // the keep-alive thread sets the flag first and tells listeners after; wait for both
         await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
             assertThat(run.context().isLeaseLost()).isTrue();

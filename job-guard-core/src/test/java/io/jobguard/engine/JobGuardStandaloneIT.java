@@ -72,7 +72,8 @@ class JobGuardStandaloneIT extends JobGuardContract {
 
     @Test
     void storeFailurePolicyRunRunsUnguardedAndSaysSo() {
-        JobGuard guard = node(JobGuardConfig.builder().node(NodeConfig.builder().nodeId("a").build()).storeFailurePolicy(StoreFailurePolicy.RUN).build());
+        JobGuard guard = node(JobGuardConfig.builder().node(NodeConfig.builder().nodeId("a").build())
+                .storeFailurePolicy(StoreFailurePolicy.RUN).build());
         redis.stop();
         boolean[] guarded = {true};
         assertThat(guard.run(JobOptions.builder("run-anyway", Duration.ofSeconds(10)).build(), T,

@@ -319,7 +319,8 @@ class LeaseLossIT {
     }
 
     private JobGuard node(String nodeId, RedisLeaseStore store, boolean interrupt) {
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build())
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId)
+                .build())
                 .skewTolerance(Duration.ofSeconds(30)).interruptOnLeaseLost(interrupt).build());
         toClose.add(guard);
         return guard;

@@ -47,11 +47,13 @@ class NoSilentFailuresTest {
             calls.incrementAndGet();
             throw new IllegalStateException("listener bug");
         };
-        try (JobGuard guard = JobGuard.create(InMemoryLeaseStore.create(), JobGuardConfig.builder().node(NodeConfig.builder().nodeId("n").build()).build())
+        try (JobGuard guard = JobGuard.create(InMemoryLeaseStore.create(), JobGuardConfig.builder()
+                .node(NodeConfig.builder().nodeId("n").build()).build())
                 .addListener(broken)) {
             Instant t = Instant.parse("2026-01-01T10:00:00Z");
             for (int i = 0; i < 5; i++) {
-                assertThat(guard.run(JobOptions.builder("report", Duration.ofSeconds(5)).build(), t.plusSeconds(i), () -> { }))
+                assertThat(guard.run(JobOptions.builder("report", Duration.ofSeconds(5))
+                        .build(), t.plusSeconds(i), () -> { }))
                         .isEqualTo(RunOutcome.RAN);
             }
         }

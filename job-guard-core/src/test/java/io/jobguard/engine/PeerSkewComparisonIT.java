@@ -78,7 +78,8 @@ class PeerSkewComparisonIT {
         List<JobGuard> guards = new ArrayList<>();
         for (int n = 0; n < SKEW_MILLIS.length; n++) {
             RedisLeaseStore store = RedisLeaseStore.create(factory, "peer");
-            JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("node-" + n).build()).build());
+            JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder()
+                    .nodeId("node-" + n).build()).build());
             closeables.add(store);
             closeables.add(guard);
             guards.add(guard);

@@ -61,13 +61,14 @@ class BadInputAtEveryEntryPointIT {
     @Test
     void everyEntryPointNamesTheBadParameterAndSendsNothing() throws Exception {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgmisuse");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace("shop").node(NodeConfig.builder().nodeId("n1").build()).build());
+        NodeConfig n1 = NodeConfig.builder().nodeId("n1").build();
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace("shop").node(n1).build());
         RedisBatchLocks redisLocks = RedisBatchLocks.create(connectionFactory, "jgmisuse", BatchLockConfig.defaults());
         BatchLocks locks = redisLocks;
         JobGuardLockProvider provider = JobGuardLockProvider.builder(connectionFactory).keyPrefix("jgmisuse")
-                .namespace("shop").node(NodeConfig.builder().nodeId("n1").build()).build();
+                .namespace("shop").node(n1).build();
         JobGuard shedLockGuard = JobGuard.create(ShedLockLeaseStore.create(provider),
-                JobGuardConfig.builder().namespace("shop").node(NodeConfig.builder().nodeId("n1").build()).build());
+                JobGuardConfig.builder().namespace("shop").node(n1).build());
         JobOptions job = JobOptions.builder("job", LEASE).build();
         List<String> keys = List.of("sku-1");
         redis.resetStats();
@@ -92,8 +93,8 @@ class BadInputAtEveryEntryPointIT {
             rejects(() -> JobGuardLockProvider.builder(connectionFactory).keyPrefix(ns).build(),
                     "JobGuardLockProvider keyPrefix '");
         }
-        rejects(() -> JobGuardConfig.builder().node(NodeConfig.builder().nodeId("n1 ").build()).build(), "nodeId 'n1 ' starts or ends with whitespace");
-        rejects(() -> JobOptions.builder("Reports.nightly ", LEASE).build(), "job name 'Reports.nightly ' starts or ends");
+        rejects(() -> NodeConfig.builder().nodeId("n1 "), "nodeId 'n1 ' starts or ends with whitespace");
+        rejects(() -> JobOptions.builder("Reports.nightly ", LEASE), "job name 'Reports.nightly ' starts or ends");
         rejects(() -> JobOptions.builder(" x", LEASE).build(), "job name ' x' starts or ends");
         rejects(() -> provider.lock(new LockConfiguration(T, "lock ", LEASE, Duration.ZERO)),
                 "ShedLock lock name 'lock ' starts or ends");
@@ -103,13 +104,10 @@ class BadInputAtEveryEntryPointIT {
             String start = bad.length() > 40 ? bad.substring(0, 40) : bad.replace("\u0001", "\\u0001")
                     .replace("\n", "\\u000a");
             rejects(() -> JobGuardConfig.builder().namespace(bad).build(), "namespace '" + start);
-            rejects(() -> JobGuardConfig.builder().node(NodeConfig.builder().nodeId(bad).build()).build(), "nodeId '" + start);
+            rejects(() -> NodeConfig.builder().nodeId(bad), "nodeId '" + start);
             rejects(() -> JobOptions.builder(bad, LEASE).build(), "job name '" + start);
             rejects(() -> locks.tryAcquire(bad, keys, LEASE), "batch namespace '" + start);
-            rejects(() -> BatchLockConfig.builder().node(NodeConfig.builder().nodeId(bad).build()).build(), "BatchLockConfig.nodeId '" + start);
             rejects(() -> RedisLeaseStore.create(connectionFactory, bad), "keyPrefix '" + start);
-            rejects(() -> JobGuardLockProvider.builder(connectionFactory).node(NodeConfig.builder().nodeId(bad).build()).build(),
-                    "JobGuardLockProvider nodeId '" + start);
             rejects(() -> provider.lock(new LockConfiguration(T, bad, LEASE, Duration.ZERO)),
                     "ShedLock lock name '" + start);
         }

@@ -59,14 +59,16 @@ class FailingScriptsWriteNothingIT {
     void open() {
         redis.flushAll();
         store = RedisLeaseStore.create(connectionFactory, "jgfail");
-        guard = JobGuard.create(store, JobGuardConfig.builder().namespace("shop").node(NodeConfig.builder().nodeId("n1").build()).build());
+        guard = JobGuard.create(store, JobGuardConfig.builder().namespace("shop").node(NodeConfig.builder()
+                .nodeId("n1").build()).build());
         guard.addListener(new JobGuardListener() {
             @Override
             public void onJobEvent(JobEvent event) {
                 events.add(event);
             }
         });
-        locks = RedisBatchLocks.create(connectionFactory, "jgfail", BatchLockConfig.builder().node(NodeConfig.builder().nodeId("n1").build()).build());
+        locks = RedisBatchLocks.create(connectionFactory, "jgfail", BatchLockConfig.builder().node(NodeConfig.builder()
+                .nodeId("n1").build()).build());
     }
 
     @AfterEach

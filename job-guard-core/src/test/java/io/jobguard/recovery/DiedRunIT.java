@@ -77,7 +77,8 @@ class DiedRunIT {
         LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
         factories.add(factory);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build()).skewTolerance(Duration.ofSeconds(2))
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(Duration.ofSeconds(2))
                 .clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(skewMillis))).build());
         guard.addListener(events::add);
         closeables.add(guard);
@@ -144,7 +145,8 @@ class DiedRunIT {
         Instant t1 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Instant t2 = t1.plusSeconds(2);
         JobOptions job = JobOptions.builder("killed", LEASE).build();
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP).delivery(Delivery.AT_LEAST_ONCE).schedule(null).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_LEAST_ONCE).schedule(null).build();
         MissedFireTimes b = node("b", 700);
         MissedFireTimes c = node("c", -700);
         long killedToken = killedMidRun("killed", t1, Delivery.AT_LEAST_ONCE);
@@ -167,7 +169,8 @@ class DiedRunIT {
         Instant t1 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Instant t2 = t1.plusSeconds(2);
         JobOptions job = JobOptions.builder("killed-once", LEASE).build();
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP).delivery(Delivery.AT_MOST_ONCE).schedule(null).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_MOST_ONCE).schedule(null).build();
         MissedFireTimes b = node("b", 700);
         MissedFireTimes c = node("c", -700);
         killedMidRun("killed-once", t1, Delivery.AT_MOST_ONCE);

@@ -33,10 +33,12 @@ public final class DyingNode {
         factory.afterPropertiesSet();
         factory.start();
         JobGuard guard = JobGuard.create(RedisLeaseStore.create(factory, "jgtest"),
-                JobGuardConfig.builder().node(NodeConfig.builder().nodeId("dying").build()).skewTolerance(Duration.ofSeconds(2)).build());
+                JobGuardConfig.builder().node(NodeConfig.builder().nodeId("dying").build())
+                        .skewTolerance(Duration.ofSeconds(2)).build());
         JobOptions job = JobOptions.builder(args[1], Duration.ofMillis(Long.parseLong(args[2]))).build();
         Instant fireTime = Instant.ofEpochMilli(Long.parseLong(args[3]));
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP).delivery(Delivery.valueOf(args[4])).schedule(null).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.valueOf(args[4])).schedule(null).build();
         Admission admission = guard.missedFireTimes().admit(job, recovery, fireTime, () -> { });
         if (!admission.granted()) {
             System.out.println("REFUSED " + admission.refusal());

@@ -75,7 +75,8 @@ class MissedFireTimesIT {
         LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
         factories.add(factory);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build()).skewTolerance(SKEW)
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(SKEW)
                         .clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(skewMillis))).build())
                 .addListener(new JobGuardListener() {
                     @Override
@@ -151,7 +152,8 @@ class MissedFireTimesIT {
         Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(12);
         List<Instant> times = List.of(base, base.plusSeconds(2), base.plusSeconds(4), base.plusSeconds(6));
         JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(policy).delivery(Delivery.AT_MOST_ONCE).schedule(grid(times)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(policy).delivery(Delivery.AT_MOST_ONCE)
+                .schedule(grid(times)).build();
         Node before = node("old", 0);
         assertThat(fire(before, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
         runs.clear();
@@ -214,7 +216,8 @@ class MissedFireTimesIT {
         Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(6);
         List<Instant> times = List.of(base, base.plusSeconds(2), base.plusSeconds(4));
         JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(policy).delivery(Delivery.AT_MOST_ONCE).schedule(grid(times)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(policy).delivery(Delivery.AT_MOST_ONCE)
+                .schedule(grid(times)).build();
         assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
         assertThat(fire(b, job, recovery, times.get(0))).isEqualTo(RunOutcome.ALREADY_RAN);
         // Redis is stopped (its data saved first, as a persistent Redis keeps it) and comes back. A pause
@@ -260,7 +263,8 @@ class MissedFireTimesIT {
         Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         List<Instant> times = List.of(base, base.plusSeconds(2), base.plusSeconds(4));
         JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(2)).keepAlive(false).build();
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP).delivery(delivery).schedule(grid(times)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP).delivery(delivery)
+                .schedule(grid(times)).build();
         assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
         Admission dying = a.recovery().admit(job, recovery, times.get(1), body("a"));
         assertThat(dying.granted()).isTrue();
@@ -277,7 +281,8 @@ class MissedFireTimesIT {
         Node c = node("c", 300);
         JobOptions job = JobOptions.builder("died", Duration.ofSeconds(2)).keepAlive(false).build();
         List<Instant> t = deathAt("died", Delivery.AT_LEAST_ONCE, a);
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP).delivery(Delivery.AT_LEAST_ONCE).schedule(grid(t)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_LEAST_ONCE).schedule(grid(t)).build();
         // b and c fire t2 at once: one of them retries t1 first, then t2 runs once
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
@@ -315,7 +320,8 @@ class MissedFireTimesIT {
         Node b = node("b", -700);
         JobOptions job = JobOptions.builder("died-once", Duration.ofSeconds(2)).keepAlive(false).build();
         List<Instant> t = deathAt("died-once", Delivery.AT_MOST_ONCE, a);
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP).delivery(Delivery.AT_MOST_ONCE).schedule(grid(t)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_MOST_ONCE).schedule(grid(t)).build();
         assertThat(fire(b, job, recovery, t.get(2))).isEqualTo(RunOutcome.RAN);
         assertThat(fire(a, job, recovery, t.get(2))).isEqualTo(RunOutcome.ALREADY_RAN);
         assertThat(runsOf(t.get(1))).hasSize(1);
@@ -340,7 +346,9 @@ class MissedFireTimesIT {
             times.add(base.plusSeconds(i));
         }
         JobOptions job = JobOptions.builder("round-trips", Duration.ofSeconds(10)).build();
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.RUN_ALL).catchUpWindow(Duration.ofHours(1)).catchUpMax(10).delivery(Delivery.AT_LEAST_ONCE).maxAttempts(3).schedule(grid(times)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.RUN_ALL)
+                .catchUpWindow(Duration.ofHours(1)).catchUpMax(10).delivery(Delivery.AT_LEAST_ONCE).maxAttempts(3)
+                .schedule(grid(times)).build();
         assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
         assertThat(fire(b, job, recovery, times.get(0))).isEqualTo(RunOutcome.ALREADY_RAN);
         redis.resetStats();

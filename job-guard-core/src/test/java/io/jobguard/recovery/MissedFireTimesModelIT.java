@@ -190,7 +190,8 @@ class MissedFireTimesModelIT {
         Model(String jobName, MisfirePolicy policy, Duration tolerance, long seed) {
             this.jobName = jobName;
             this.job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
-            this.recovery = RecoveryOptions.builder().misfirePolicy(policy).catchUpWindow(Duration.ofHours(1)).catchUpMax(4).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3).schedule(EVERY_SECOND).build();
+            this.recovery = RecoveryOptions.builder().misfirePolicy(policy).catchUpWindow(Duration.ofHours(1))
+                    .catchUpMax(4).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3).schedule(EVERY_SECOND).build();
             this.tolerance = tolerance;
             this.seed = seed;
         }
@@ -304,7 +305,8 @@ class MissedFireTimesModelIT {
                 }
             };
             guard = JobGuard.create(new UnreachableStore(store, () -> unreachable, failed -> model.trace.add(id
-                    + " acquire " + failed + " failed: unreachable")), JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build()).skewTolerance(model.tolerance)
+                    + " acquire " + failed + " failed: unreachable")), JobGuardConfig.builder()
+                            .node(NodeConfig.builder().nodeId(id).build()).skewTolerance(model.tolerance)
                     .clock(clock).build());
             guard.addListener(event -> {
                 if (event.outcome() == RunOutcome.MISSED) {

@@ -64,13 +64,16 @@ class RecoveryOwnerIT {
     void theSchedulerThreadWaitsForItsNodesBackgroundPassAndLosesNoFireTime() throws Exception {
         factory = redis.connectionFactory(Duration.ofSeconds(5));
         store = RedisLeaseStore.create(factory, "jgowner");
-        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("one").build()).skewTolerance(Duration.ofSeconds(2)).build());
+        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("one").build())
+                .skewTolerance(Duration.ofSeconds(2)).build());
         List<JobEvent> events = new CopyOnWriteArrayList<>();
         guard.addListener(events::add);
         MissedFireTimes scheduler = guard.missedFireTimes();
         MissedFireTimes background = guard.missedFireTimes();
         JobOptions job = JobOptions.builder("owner", Duration.ofSeconds(10)).build();
-        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.RUN_ALL).catchUpWindow(Duration.ofHours(1)).catchUpMax(50).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3).schedule(EVERY_SECOND).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.RUN_ALL)
+                .catchUpWindow(Duration.ofHours(1)).catchUpMax(50).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3)
+                .schedule(EVERY_SECOND).build();
         List<Instant> started = new CopyOnWriteArrayList<>();
         Runnable body = () -> started.add(RunContext.current().orElseThrow().nominalFireTime());
         Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(8);

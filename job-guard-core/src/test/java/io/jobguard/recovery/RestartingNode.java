@@ -109,7 +109,10 @@ public final class RestartingNode {
                 + node + "\t" + event.fencingToken() + "\t" + System.currentTimeMillis()));
         JobOptions job = JobOptions.builder(args[4], Duration.ofSeconds(10)).build();
         boolean plain = args[6].equals("NONE");
-        RecoveryOptions recovery = plain ? null : RecoveryOptions.builder().misfirePolicy(MisfirePolicy.valueOf(args[6])).catchUpWindow(Duration.ofMinutes(5)).catchUpMax(Integer.parseInt(args[7])).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3).schedule(EVERY_SECOND).build();
+        RecoveryOptions recovery = plain ? null : RecoveryOptions.builder()
+                .misfirePolicy(MisfirePolicy.valueOf(args[6])).catchUpWindow(Duration.ofMinutes(5))
+                .catchUpMax(Integer.parseInt(args[7])).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3)
+                .schedule(EVERY_SECOND).build();
         MissedFireTimes missed = guard.missedFireTimes();
         Runnable body = () -> {
             RunContext run = RunContext.current().orElseThrow();

@@ -62,7 +62,8 @@ class DurableAcquireIT {
     private JobGuard node(DurableAcquire durable) {
         connectionFactory = sentinel.connectionFactory();
         store = RedisLeaseStore.create(connectionFactory, "jgtest", durable);
-        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("a").build()).skewTolerance(Duration.ofSeconds(2)).build());
+        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("a").build())
+                .skewTolerance(Duration.ofSeconds(2)).build());
         return guard;
     }
 
@@ -96,8 +97,10 @@ class DurableAcquireIT {
     @Test
     void throughJedisAStandaloneServerWithoutReplicasRefusesAndGivesTheLeaseBack(RedisServerProcess redis) {
         JedisConnectionFactory jedis = redis.jedisConnectionFactory();
-        try (RedisLeaseStore durable = RedisLeaseStore.create(jedis, "jgtest", DurableAcquire.builder().replicas(1).timeout(Duration.ofMillis(200)).build());
-             JobGuard b = JobGuard.create(durable, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("b").build()).build())) {
+        try (RedisLeaseStore durable = RedisLeaseStore.create(jedis, "jgtest", DurableAcquire.builder().replicas(1)
+                .timeout(Duration.ofMillis(200)).build());
+             JobGuard b = JobGuard.create(durable, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("b")
+                     .build()).build())) {
             Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
             assertThat(b.run(JobOptions.builder("jedis", Duration.ofSeconds(10)).build(), t, () -> { }))
                     .isEqualTo(RunOutcome.STORE_ERROR);
@@ -109,9 +112,11 @@ class DurableAcquireIT {
 
     @Test
     void invalidSettingsNameTheCulprit() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DurableAcquire.builder().replicas(-1).timeout(Duration.ofSeconds(1)).build())
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DurableAcquire.builder().replicas(-1)
+                .timeout(Duration.ofSeconds(1)).build())
                 .hasMessageContaining("replicas");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DurableAcquire.builder().replicas(1).timeout(Duration.ZERO).build())
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DurableAcquire.builder().replicas(1)
+                .timeout(Duration.ZERO).build())
                 .hasMessageContaining("timeout");
     }
 }

@@ -48,7 +48,8 @@ class DurableFailoverIT {
 
     @Test
     void withDurableAcquireTheFireTimeRunsOnce() {
-        assertThat(runsOfT1AcrossALossyFailover(DurableAcquire.builder().replicas(1).timeout(Duration.ofMillis(500)).build())).isEqualTo(1);
+        assertThat(runsOfT1AcrossALossyFailover(DurableAcquire.builder().replicas(1).timeout(Duration.ofMillis(500))
+                .build())).isEqualTo(1);
     }
 
     private int runsOfT1AcrossALossyFailover(DurableAcquire durable) {
@@ -99,7 +100,8 @@ class DurableFailoverIT {
         closeables.add(factory::destroy);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest", durable);
         closeables.add(store);
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build()).skewTolerance(Duration.ofSeconds(2))
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(Duration.ofSeconds(2))
                 .build());
         closeables.add(guard);
         return guard;

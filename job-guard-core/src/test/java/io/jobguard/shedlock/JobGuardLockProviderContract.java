@@ -47,7 +47,8 @@ abstract class JobGuardLockProviderContract {
     protected abstract RedisConnectionFactory connectionFactory();
 
     private JobGuardLockProvider node(String nodeId) {
-        return JobGuardLockProvider.builder(connectionFactory()).keyPrefix("jgit").namespace("it").node(NodeConfig.builder().nodeId(nodeId).build())
+        return JobGuardLockProvider.builder(connectionFactory()).keyPrefix("jgit").namespace("it")
+                .node(NodeConfig.builder().nodeId(nodeId).build())
                 .listener(events::add).build();
     }
 

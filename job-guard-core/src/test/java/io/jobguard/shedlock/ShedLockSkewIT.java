@@ -66,7 +66,8 @@ class ShedLockSkewIT {
             Clock clock = Clock.offset(Clock.systemUTC(), SKEW[n]);
             ShedLockLeaseStore store = ShedLockLeaseStore.create(ShedLockDatabase.get().provider(nodeId), clock,
                     Duration.ofMillis(50));
-            JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace(namespace).node(NodeConfig.builder().nodeId(nodeId).build())
+            JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace(namespace)
+                    .node(NodeConfig.builder().nodeId(nodeId).build())
                     .skewTolerance(Duration.ofSeconds(30)).clock(clock).build());
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
             closeables.add(scheduler::shutdownNow);

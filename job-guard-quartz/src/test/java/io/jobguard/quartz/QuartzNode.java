@@ -37,7 +37,8 @@ final class QuartzNode implements AutoCloseable {
         this.name = b.name;
         this.connectionFactory = b.redis.connectionFactory(Duration.ofSeconds(2));
         this.guard = JobGuard.create(RedisLeaseStore.create(connectionFactory),
-                JobGuardConfig.builder().namespace(b.namespace).node(NodeConfig.builder().nodeId(b.name).build()).defaultLease(Duration.ofSeconds(10))
+                JobGuardConfig.builder().namespace(b.namespace).node(NodeConfig.builder().nodeId(b.name).build())
+                        .defaultLease(Duration.ofSeconds(10))
                         .skewTolerance(b.skewTolerance).build());
         guard.addListener(events::add);
         Properties props = new Properties();

@@ -81,7 +81,8 @@ public class BatchLockBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         springFactory = BenchRedis.springFactory();
-        jobGuard = RedisBatchLocks.create(springFactory, "bench", BatchLockConfig.builder().node(NodeConfig.builder().nodeId("bench").build()).build());
+        jobGuard = RedisBatchLocks.create(springFactory, "bench", BatchLockConfig.builder().node(NodeConfig.builder()
+                .nodeId("bench").build()).build());
         lettuce = BenchRedis.lettuce();
         connection = lettuce.connect();
         redisson = BenchRedis.redisson();

@@ -103,7 +103,8 @@ public final class BatchMastersBenchmark {
             factory.afterPropertiesSet();
             factory.start();
             try (RedisBatchLocks locks = RedisBatchLocks.create(factory, "bench",
-                    BatchLockConfig.builder().node(NodeConfig.builder().nodeId("bench").build()).spread(mode.equals("spread")).maxKeys(BIG_N).build())) {
+                    BatchLockConfig.builder().node(NodeConfig.builder().nodeId("bench").build())
+                            .spread(mode.equals("spread")).maxKeys(BIG_N).build())) {
                 List<RedisCommands<String, String>> admin = cluster.masters();
                 runBatches(locks, Math.max(20, batches / 10), threads);
                 double[] idleRate = RedisInfo.idleCpuRate(admin, IDLE_SAMPLE);

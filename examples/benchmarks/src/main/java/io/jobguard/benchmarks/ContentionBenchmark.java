@@ -61,7 +61,8 @@ public class ContentionBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         springFactory = BenchRedis.springFactory();
-        jobGuard = RedisBatchLocks.create(springFactory, "bench", BatchLockConfig.builder().node(NodeConfig.builder().nodeId("bench").build()).build());
+        jobGuard = RedisBatchLocks.create(springFactory, "bench", BatchLockConfig.builder().node(NodeConfig.builder()
+                .nodeId("bench").build()).build());
         redisson = BenchRedis.redisson();
     }
 

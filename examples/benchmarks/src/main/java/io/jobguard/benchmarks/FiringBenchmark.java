@@ -167,7 +167,8 @@ public final class FiringBenchmark {
         redissonConfig.useSingleServer().setAddress("redis://" + BenchRedis.HOST + ":" + clientPort);
         RedissonClient redisson = Redisson.create(redissonConfig);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "bench");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("bench").build()).build());
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("bench")
+                .build()).build());
         try (StatefulRedisConnection<String, String> benchConnection = client.connect();
              StatefulRedisConnection<String, String> infoConnection = infoClient.connect()) {
             FiringBenchmark bench = new FiringBenchmark(benchConnection.sync());

@@ -32,7 +32,8 @@ final class GuardNode implements AutoCloseable {
     GuardNode(RedisConfiguration redis, String namespace, String nodeId, Duration skewTolerance) {
         factory = BenchRedis.springFactory(redis);
         store = RedisLeaseStore.create(factory, namespace);
-        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build()).skewTolerance(skewTolerance).build());
+        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build())
+                .skewTolerance(skewTolerance).build());
     }
 
     JobGuard guard() {

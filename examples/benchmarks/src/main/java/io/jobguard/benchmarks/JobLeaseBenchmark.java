@@ -58,7 +58,8 @@ public class JobLeaseBenchmark {
     public void setUp() {
         factory = BenchRedis.springFactory();
         store = RedisLeaseStore.create(factory, "bench");
-        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("bench").build()).historySize(0)
+        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("bench").build())
+                .historySize(0)
                 .skewTolerance(Duration.ofSeconds(1)).build());
         job = JobOptions.builder("bench-job", Duration.ofSeconds(30)).build();
         shedLock = new RedisLockProvider(factory, "bench");

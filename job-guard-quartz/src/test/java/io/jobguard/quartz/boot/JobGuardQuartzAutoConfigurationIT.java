@@ -172,7 +172,8 @@ class JobGuardQuartzAutoConfigurationIT {
         @Bean(destroyMethod = "close")
         JobGuard jobGuard() {
             return JobGuard.create(RedisLeaseStore.create(connectionFactory),
-                    io.jobguard.JobGuardConfig.builder().namespace("boot-" + UUID.randomUUID()).node(NodeConfig.builder().nodeId("boot").build()).build());
+                    io.jobguard.JobGuardConfig.builder().namespace("boot-" + UUID.randomUUID())
+                            .node(NodeConfig.builder().nodeId("boot").build()).build());
         }
     }
 

@@ -151,7 +151,8 @@ class QuartzActuatorIT {
         @Bean(destroyMethod = "close")
         JobGuard jobGuard() {
             return JobGuard.create(RedisLeaseStore.create(connectionFactory),
-                    JobGuardConfig.builder().namespace("actuator-" + UUID.randomUUID()).node(NodeConfig.builder().nodeId("quartz-node").build()).build());
+                    JobGuardConfig.builder().namespace("actuator-" + UUID.randomUUID()).node(NodeConfig.builder()
+                            .nodeId("quartz-node").build()).build());
         }
     }
 }

@@ -120,8 +120,10 @@ class BatchLockedAdvisorIT {
     @BeforeEach
     void start() {
         connectionFactory = server.connectionFactory();
-        appLocks = RedisBatchLocks.create(connectionFactory, "jgtest", BatchLockConfig.builder().node(NodeConfig.builder().nodeId("app").build()).build());
-        otherNode = RedisBatchLocks.create(connectionFactory, "jgtest", BatchLockConfig.builder().node(NodeConfig.builder().nodeId("other").build()).build());
+        appLocks = RedisBatchLocks.create(connectionFactory, "jgtest", BatchLockConfig.builder()
+                .node(NodeConfig.builder().nodeId("app").build()).build());
+        otherNode = RedisBatchLocks.create(connectionFactory, "jgtest", BatchLockConfig.builder()
+                .node(NodeConfig.builder().nodeId("other").build()).build());
         context = new AnnotationConfigApplicationContext();
         context.registerBean(BatchLocks.class, () -> appLocks);
         context.registerBean(Recorder.class, () -> new Recorder(otherNode));

@@ -33,7 +33,8 @@ class ClockSkewMonitorIT {
         logs.start();
         logger.addAppender(logs);
         try (RedisLeaseStore store = RedisLeaseStore.create(factory);
-             JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("ahead").build())
+             JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("ahead")
+                     .build())
                      .clock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(3)))
                      .skewTolerance(Duration.ofSeconds(4)).build())) {
             List<Duration> recorded = new ArrayList<>();
@@ -59,7 +60,8 @@ class ClockSkewMonitorIT {
     void aFailedMeasurementIsLoggedNotThrown(RedisServerProcess redis) {
         LettuceConnectionFactory factory = redis.connectionFactory();
         try (RedisLeaseStore store = RedisLeaseStore.create(factory);
-             JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("n").build()).build())) {
+             JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("n")
+                     .build()).build())) {
             ClockSkewMonitor monitor = new ClockSkewMonitor(guard, Duration.ofMinutes(1), List.of());
             redis.stop();
             assertThat(monitor.measure()).isNull();

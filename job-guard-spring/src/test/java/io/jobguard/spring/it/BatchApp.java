@@ -27,7 +27,8 @@ class BatchApp {
 
     @Bean
     JobGuardLockProvider shedLockProvider(RedisConnectionFactory redis) {
-        return JobGuardLockProvider.builder(redis).keyPrefix("bootbatch").namespace("batch").node(NodeConfig.builder().nodeId("batch-node").build())
+        return JobGuardLockProvider.builder(redis).keyPrefix("bootbatch").namespace("batch").node(NodeConfig.builder()
+                .nodeId("batch-node").build())
                 .build();
     }
 

@@ -75,7 +75,8 @@ class PlainSpringIT {
         @Bean(destroyMethod = "close")
         JobGuard jobGuard(LettuceConnectionFactory factory) {
             return JobGuard.create(RedisLeaseStore.create(factory, "plain"),
-                    JobGuardConfig.builder().node(NodeConfig.builder().nodeId("plain-node").build()).namespace("plain").build());
+                    JobGuardConfig.builder().node(NodeConfig.builder().nodeId("plain-node").build()).namespace("plain")
+                            .build());
         }
 
         @Bean

@@ -78,7 +78,8 @@ class ScheduledFiringIT {
         @Bean(destroyMethod = "close")
         JobGuard jobGuard(LettuceConnectionFactory factory) {
             return JobGuard.create(RedisLeaseStore.create(factory, "firing"),
-                    JobGuardConfig.builder().node(NodeConfig.builder().nodeId("firing-node").build()).namespace("firing").build());
+                    JobGuardConfig.builder().node(NodeConfig.builder().nodeId("firing-node").build())
+                            .namespace("firing").build());
         }
 
         @Bean

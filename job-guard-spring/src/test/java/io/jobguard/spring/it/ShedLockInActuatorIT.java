@@ -30,7 +30,8 @@ class ShedLockInActuatorIT {
     static class App {
         @Bean
         JobGuardLockProvider lockProvider(RedisConnectionFactory redis) {
-            return JobGuardLockProvider.builder(redis).namespace("billing").node(NodeConfig.builder().nodeId("lock-node").build()).build();
+            return JobGuardLockProvider.builder(redis).namespace("billing").node(NodeConfig.builder()
+                    .nodeId("lock-node").build()).build();
         }
     }
 

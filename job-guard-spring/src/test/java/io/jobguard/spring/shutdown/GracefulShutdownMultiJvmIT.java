@@ -56,7 +56,8 @@ class GracefulShutdownMultiJvmIT {
     void otherNode() {
         factory = redis.connectionFactory();
         store = RedisLeaseStore.create(factory);
-        other = JobGuard.create(store, JobGuardConfig.builder().namespace("handover").node(NodeConfig.builder().nodeId("other").build())
+        other = JobGuard.create(store, JobGuardConfig.builder().namespace("handover").node(NodeConfig.builder()
+                .nodeId("other").build())
                 .skewTolerance(Duration.ofSeconds(30)).build());
     }
 

@@ -56,7 +56,8 @@ public final class FencedNode {
         redis.afterPropertiesSet();
         redis.start();
         RedisLeaseStore store = RedisLeaseStore.create(redis);
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build())
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId)
+                .build())
                 .skewTolerance(Duration.ofSeconds(30)).build());
         DriverManagerDataSource dataSource = new DriverManagerDataSource(jdbcUrl, "postgres", "");
         DataSourceTransactionManager transactions = new DataSourceTransactionManager(dataSource);

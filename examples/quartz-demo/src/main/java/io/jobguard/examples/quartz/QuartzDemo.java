@@ -67,7 +67,8 @@ public final class QuartzDemo implements AutoCloseable {
                 scheduler.getListenerManager().addTriggerListener(new Stall(), EverythingMatcher.allTriggers());
             }
             RedisLeaseStore store = RedisLeaseStore.create(redis);
-            JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace("quartz-demo").node(NodeConfig.builder().nodeId(node).build()).build());
+            JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace("quartz-demo")
+                    .node(NodeConfig.builder().nodeId(node).build()).build());
             closeables.add(store);
             closeables.add(guard);
 

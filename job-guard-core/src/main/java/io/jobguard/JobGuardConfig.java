@@ -4,60 +4,48 @@ import io.jobguard.internal.Counts;
 import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
 
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Node-wide settings of a {@link JobGuard}. Immutable; build with {@link #custom()},
- * {@link #ofDefaults()} or {@link #from(JobGuardConfig)}.
- *
- * @param namespace            isolates applications sharing one store (default {@code default}); one word
- *                             without {@code :}, {@code ~}, {@code |} or braces, so that no two
- *                             (namespace, job) pairs share a key
- * @param nodeId               this node's identity, recorded with every lease (default {@code hostname:pid})
- * @param defaultLease         lease of jobs that do not set one (default 5 minutes)
- * @param skewTolerance        the largest clock difference between nodes under which each fire time
- *                             still runs once (default 5 minutes)
- * @param storeFailurePolicy   what a firing does when the store is unreachable (default SKIP)
- * @param interruptOnLeaseLost whether a run whose lease was lost is interrupted (default false)
- * @param waitPollInterval     the longest a WAIT firing sleeps between checks when no release
- *                             notification arrives (default 1 second)
- * @param historySize          how many recent fire times per job the store keeps (default 20)
- * @param clock                this node's clock; read only to report skew, never to decide expiry
+ * Node-wide settings of a {@link JobGuard}. Immutable, every instance is valid; value semantics.
+ * Build with {@link #builder()}, {@link #defaults()} or {@link #toBuilder()}; each builder setter
+ * validates its value at once and names the setting in its exception.
  */
-public record JobGuardConfig(String namespace, String nodeId, Duration defaultLease,
-                             Duration skewTolerance, StoreFailurePolicy storeFailurePolicy,
-                             boolean interruptOnLeaseLost, Duration waitPollInterval, int historySize,
-                             Clock clock) {
+public final class JobGuardConfig {
 
-    /**
-     * Validates the configuration.
-     *
-     * @throws IllegalArgumentException naming the offending setting
-     */
-    public JobGuardConfig {
-        namespace = Names.namespace(namespace, "namespace");
-        nodeId = Names.name(nodeId, "nodeId");
-        TimeBounds.lease(defaultLease, "defaultLease");
-        TimeBounds.positive(skewTolerance, "skewTolerance");
-        TimeBounds.positive(waitPollInterval, "waitPollInterval");
-        Objects.requireNonNull(storeFailurePolicy, "storeFailurePolicy");
-        Objects.requireNonNull(clock, "clock");
-        Counts.nonNegative(historySize, "historySize");
+    private final String namespace;
+    private final NodeConfig node;
+    private final Duration defaultLease;
+    private final Duration skewTolerance;
+    private final StoreFailurePolicy storeFailurePolicy;
+    private final boolean interruptOnLeaseLost;
+    private final Duration waitPollInterval;
+    private final int historySize;
+    private final Clock clock;
+
+    private JobGuardConfig(Builder b) {
+        this.namespace = b.namespace;
+        this.node = b.node;
+        this.defaultLease = b.defaultLease;
+        this.skewTolerance = b.skewTolerance;
+        this.storeFailurePolicy = b.storeFailurePolicy;
+        this.interruptOnLeaseLost = b.interruptOnLeaseLost;
+        this.waitPollInterval = b.waitPollInterval;
+        this.historySize = b.historySize;
+        this.clock = b.clock;
     }
 
     /**
-     * The defaults: namespace {@code default}, node {@code hostname:pid},
-     * lease 5 minutes, skew tolerance 5 minutes, fail closed.
+     * The defaults: namespace {@code default}, {@link NodeConfig#defaults()}, lease 5 minutes, skew
+     * tolerance 5 minutes, SKIP on store failure, no interrupt on lease loss, WAIT poll 1 second,
+     * history 20, the UTC system clock.
      *
      * @return the default configuration
      */
-    public static JobGuardConfig ofDefaults() {
-        return custom().build();
+    public static JobGuardConfig defaults() {
+        return builder().build();
     }
 
     /**
@@ -65,58 +53,147 @@ public record JobGuardConfig(String namespace, String nodeId, Duration defaultLe
      *
      * @return a builder
      */
-    public static Builder custom() {
+    public static Builder builder() {
         return new Builder();
     }
 
     /**
-     * A builder starting from an existing configuration.
+     * A builder seeded with this configuration.
      *
-     * @param base the configuration to copy
      * @return a builder
      */
-    public static Builder from(JobGuardConfig base) {
-        return custom().namespace(base.namespace).nodeId(base.nodeId).defaultLease(base.defaultLease)
-                .skewTolerance(base.skewTolerance).storeFailurePolicy(base.storeFailurePolicy)
-                .interruptOnLeaseLost(base.interruptOnLeaseLost).waitPollInterval(base.waitPollInterval)
-                .historySize(base.historySize).clock(base.clock);
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.namespace = namespace;
+        b.node = node;
+        b.defaultLease = defaultLease;
+        b.skewTolerance = skewTolerance;
+        b.storeFailurePolicy = storeFailurePolicy;
+        b.interruptOnLeaseLost = interruptOnLeaseLost;
+        b.waitPollInterval = waitPollInterval;
+        b.historySize = historySize;
+        b.clock = clock;
+        return b;
     }
 
     /**
-     * The default node id: {@code hostname:pid}.
+     * Isolates applications sharing one store; one word without {@code :}, {@code ~}, {@code |} or
+     * braces, so that no two (namespace, job) pairs share a key.
      *
-     * @return the node id of this JVM
+     * @return the namespace
      */
-    public static String defaultNodeId() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = System.getenv().getOrDefault("HOSTNAME", "localhost");
-        }
-        String runtime = ManagementFactory.getRuntimeMXBean().getName();
-        long pid = ProcessHandle.current().pid();
-        return host + ":" + (pid > 0 ? pid : runtime);
+    public String namespace() {
+        return namespace;
     }
 
     /**
-     * Checks a name used in keys and logs: not blank, at most {@value JobOptions#MAX_NAME_LENGTH}
-     * characters, no whitespace at either end, no control characters, no braces (the rules of every
-     * job-guard name; namespaces have stricter ones, see {@link #namespace()}).
+     * What identifies this node.
      *
-     * @param value the name
-     * @param what  what the name is, for the message
-     * @return the name
-     * @throws IllegalArgumentException naming {@code what} and the value
+     * @return the node configuration
      */
-    public static String checkName(String value, String what) {
-        return Names.name(value, what);
+    public NodeConfig node() {
+        return node;
     }
 
-    /** Builds a {@link JobGuardConfig}; validation happens in {@link #build()}. */
+    /**
+     * This node's identity, recorded with every lease: {@code node().nodeId()}.
+     *
+     * @return the node id
+     */
+    public String nodeId() {
+        return node.nodeId();
+    }
+
+    /**
+     * Lease of jobs that do not set one.
+     *
+     * @return the default lease
+     */
+    public Duration defaultLease() {
+        return defaultLease;
+    }
+
+    /**
+     * The largest clock difference between nodes under which each fire time still runs once.
+     *
+     * @return the skew tolerance
+     */
+    public Duration skewTolerance() {
+        return skewTolerance;
+    }
+
+    /**
+     * What a firing does when the store is unreachable.
+     *
+     * @return the policy
+     */
+    public StoreFailurePolicy storeFailurePolicy() {
+        return storeFailurePolicy;
+    }
+
+    /**
+     * Whether a run whose lease was lost is interrupted.
+     *
+     * @return {@code true} to interrupt
+     */
+    public boolean interruptOnLeaseLost() {
+        return interruptOnLeaseLost;
+    }
+
+    /**
+     * The longest a WAIT firing sleeps between checks when no release notification arrives.
+     *
+     * @return the poll interval
+     */
+    public Duration waitPollInterval() {
+        return waitPollInterval;
+    }
+
+    /**
+     * How many recent fire times per job the store keeps.
+     *
+     * @return the history size, zero for none
+     */
+    public int historySize() {
+        return historySize;
+    }
+
+    /**
+     * This node's clock; read only to report skew, never to decide expiry.
+     *
+     * @return the clock
+     */
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JobGuardConfig c && namespace.equals(c.namespace) && node.equals(c.node)
+                && defaultLease.equals(c.defaultLease) && skewTolerance.equals(c.skewTolerance)
+                && storeFailurePolicy == c.storeFailurePolicy && interruptOnLeaseLost == c.interruptOnLeaseLost
+                && waitPollInterval.equals(c.waitPollInterval) && historySize == c.historySize
+                && clock.equals(c.clock);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(namespace, node, defaultLease, skewTolerance, storeFailurePolicy, interruptOnLeaseLost,
+                waitPollInterval, historySize, clock);
+    }
+
+    @Override
+    public String toString() {
+        return "JobGuardConfig[namespace=" + namespace + ", nodeId=" + node.nodeId() + ", defaultLease="
+                + defaultLease + ", skewTolerance=" + skewTolerance + ", storeFailurePolicy=" + storeFailurePolicy
+                + ", interruptOnLeaseLost=" + interruptOnLeaseLost + ", waitPollInterval=" + waitPollInterval
+                + ", historySize=" + historySize + ", clock=" + clock + "]";
+    }
+
+    /** Builds a {@link JobGuardConfig}; every setter validates its value at once. Not thread-safe. */
     public static final class Builder {
         private String namespace = "default";
-        private String nodeId = defaultNodeId();
+        private NodeConfig node;
         private Duration defaultLease = Duration.ofMinutes(5);
         private Duration skewTolerance = Duration.ofMinutes(5);
         private StoreFailurePolicy storeFailurePolicy = StoreFailurePolicy.SKIP;
@@ -129,64 +206,70 @@ public record JobGuardConfig(String namespace, String nodeId, Duration defaultLe
         }
 
         /**
-         * Sets the namespace.
+         * Sets the namespace, which isolates applications sharing one store.
          *
-         * @param namespace isolates applications sharing one store
+         * @param namespace one word of 1 to 200 characters without {@code :}, {@code ~}, {@code |},
+         *                  braces or control characters (default {@code default})
          * @return this builder
+         * @throws IllegalArgumentException naming {@code namespace} and the value when it breaks these rules
          */
         public Builder namespace(String namespace) {
-            this.namespace = namespace;
+            this.namespace = Names.namespace(namespace, "namespace");
             return this;
         }
 
         /**
-         * Sets the node id.
+         * Sets what identifies this node.
          *
-         * @param nodeId this node's identity
+         * @param node the node configuration (default {@link NodeConfig#defaults()})
          * @return this builder
+         * @throws NullPointerException naming {@code node} when it is null
          */
-        public Builder nodeId(String nodeId) {
-            this.nodeId = nodeId;
+        public Builder node(NodeConfig node) {
+            this.node = Objects.requireNonNull(node, "node");
             return this;
         }
 
         /**
-         * Sets the default lease.
+         * Sets the lease of jobs that do not set one.
          *
-         * @param defaultLease lease of jobs that do not set one
+         * @param defaultLease 1 ms to 3,650 days (default 5 minutes)
          * @return this builder
+         * @throws IllegalArgumentException naming {@code defaultLease} and the value when it is out of range or null
          */
         public Builder defaultLease(Duration defaultLease) {
-            this.defaultLease = defaultLease;
+            this.defaultLease = TimeBounds.lease(defaultLease, "defaultLease");
             return this;
         }
 
         /**
-         * Sets the skew tolerance.
+         * Sets the largest clock difference between nodes under which each fire time still runs once.
          *
-         * @param skewTolerance largest clock difference between nodes that is tolerated
+         * @param skewTolerance positive, at most 3,650 days (default 5 minutes)
          * @return this builder
+         * @throws IllegalArgumentException naming {@code skewTolerance} and the value when it is out of range or null
          */
         public Builder skewTolerance(Duration skewTolerance) {
-            this.skewTolerance = skewTolerance;
+            this.skewTolerance = TimeBounds.positive(skewTolerance, "skewTolerance");
             return this;
         }
 
         /**
-         * Sets the store failure policy.
+         * Sets what a firing does when the store is unreachable.
          *
-         * @param storeFailurePolicy SKIP (fail closed) or RUN
+         * @param storeFailurePolicy SKIP (fail closed, the default) or RUN
          * @return this builder
+         * @throws NullPointerException naming {@code storeFailurePolicy} when it is null
          */
         public Builder storeFailurePolicy(StoreFailurePolicy storeFailurePolicy) {
-            this.storeFailurePolicy = storeFailurePolicy;
+            this.storeFailurePolicy = Objects.requireNonNull(storeFailurePolicy, "storeFailurePolicy");
             return this;
         }
 
         /**
          * Sets whether runs whose lease was lost are interrupted.
          *
-         * @param interruptOnLeaseLost {@code true} to interrupt
+         * @param interruptOnLeaseLost {@code true} to interrupt (default {@code false})
          * @return this builder
          */
         public Builder interruptOnLeaseLost(boolean interruptOnLeaseLost) {
@@ -195,47 +278,53 @@ public record JobGuardConfig(String namespace, String nodeId, Duration defaultLe
         }
 
         /**
-         * Sets the fallback poll interval of WAIT firings.
+         * Sets the longest a WAIT firing sleeps between checks when no release notification arrives.
          *
-         * @param waitPollInterval longest sleep between checks without a notification
+         * @param waitPollInterval positive, at most 3,650 days (default 1 second)
          * @return this builder
+         * @throws IllegalArgumentException naming {@code waitPollInterval} and the value when it is out of range
+         *                                  or null
          */
         public Builder waitPollInterval(Duration waitPollInterval) {
-            this.waitPollInterval = waitPollInterval;
+            this.waitPollInterval = TimeBounds.positive(waitPollInterval, "waitPollInterval");
             return this;
         }
 
         /**
-         * Sets how many recent fire times per job are kept.
+         * Sets how many recent fire times per job the store keeps.
          *
-         * @param historySize entries per job, zero to keep none
+         * @param historySize zero (keep none) or more (default 20)
          * @return this builder
+         * @throws IllegalArgumentException naming {@code historySize} and the value when it is negative
          */
         public Builder historySize(int historySize) {
-            this.historySize = historySize;
+            this.historySize = Counts.nonNegative(historySize, "historySize");
             return this;
         }
 
         /**
-         * Sets this node's clock (for skew reports only).
+         * Sets this node's clock, read only to report skew, never to decide expiry.
          *
-         * @param clock the clock
+         * @param clock the clock (default {@link Clock#systemUTC()})
          * @return this builder
+         * @throws NullPointerException naming {@code clock} when it is null
          */
         public Builder clock(Clock clock) {
-            this.clock = clock;
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
         /**
          * Builds the configuration.
          *
-         * @return a validated configuration
-         * @throws IllegalArgumentException naming the offending setting
+         * @return the configuration
+         * @throws IllegalArgumentException if no node was set and this host's default node id breaks the name rules
          */
         public JobGuardConfig build() {
-            return new JobGuardConfig(namespace, nodeId, defaultLease, skewTolerance, storeFailurePolicy,
-                    interruptOnLeaseLost, waitPollInterval, historySize, clock);
+            if (node == null) {
+                node = NodeConfig.defaults();
+            }
+            return new JobGuardConfig(this);
         }
     }
 }

@@ -4,30 +4,16 @@ import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * How one job is guarded: its cluster-wide name, guard type, lease, wait bound, keep-alive,
- * fixed-delay cool-down, the grace of RETURN firings and how it recovers lost fire times. Immutable;
- * every instance is valid.
- *
- * @param name      the job name shared by all nodes (1 to {@value #MAX_NAME_LENGTH} characters, no
- *                  whitespace at either end, no control characters, no braces)
- * @param type      RETURN or WAIT
- * @param lease     the run lease, 1 ms to 3,650 days (every duration here is at most 3,650 days)
- * @param waitFor   how long WAIT waits for the lease, zero or positive
- * @param keepAlive whether the lease is renewed while the run is alive
- * @param cooldown  after a run ends, no run of the job starts on any node for this long (zero for
- *                  none; used for fixed-delay schedules)
- * @param busyGrace how long a RETURN firing that finds the run lease held by another run waits for
- *                  its release before it is skipped as BUSY, zero or positive (zero skips at once;
- *                  null means {@link #DEFAULT_BUSY_GRACE}, capped at the lease). Clock skew makes
- *                  nodes fire different fire times at the same instant; the grace lets a firing
- *                  that meets another fire time's short run still run. WAIT ignores it.
- * @param recovery  how {@link JobGuard#fire} recovers the job's lost fire times (its misfire policy and
- *                  delivery) before a regular run, or null when it recovers none
+ * fixed-delay cool-down, the grace of RETURN firings and how it recovers lost fire times. Immutable,
+ * every instance is valid; value semantics. Build with {@link #builder(String, Duration)} or
+ * {@link #toBuilder()}; each builder setter validates its value at once and names the job and the
+ * setting in its exception. Every duration here is at most 3,650 days.
  */
-public record JobOptions(String name, GuardType type, Duration lease, Duration waitFor, boolean keepAlive,
-                         Duration cooldown, Duration busyGrace, RecoveryOptions recovery) {
+public final class JobOptions {
 
     /** The longest accepted job name. */
     public static final int MAX_NAME_LENGTH = Names.MAX_LENGTH;
@@ -35,86 +21,39 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
     /** The grace of RETURN firings of jobs that set none (capped at the job's lease). */
     public static final Duration DEFAULT_BUSY_GRACE = Duration.ofSeconds(1);
 
-    /**
-     * Validates the options.
-     *
-     * @throws IllegalArgumentException naming the job and the offending value
-     */
-    public JobOptions {
-        name = JobGuardConfig.checkName(name, "job name");
-        if (type == null) {
-            throw new IllegalArgumentException("type of job '" + name + "' is null");
-        }
-        TimeBounds.lease(lease, "lease of job '" + name + "'");
-        if (waitFor == null) {
-            waitFor = lease;
-        }
-        TimeBounds.nonNegative(waitFor, "waitFor of job '" + name + "'");
-        if (cooldown == null) {
-            cooldown = Duration.ZERO;
-        }
-        TimeBounds.nonNegative(cooldown, "cooldown of job '" + name + "'");
-        if (busyGrace == null) {
-            busyGrace = DEFAULT_BUSY_GRACE.compareTo(lease) < 0 ? DEFAULT_BUSY_GRACE : lease;
-        }
-        TimeBounds.nonNegative(busyGrace, "busyGrace of job '" + name + "'");
-    }
+    private final String name;
+    private final GuardType type;
+    private final Duration lease;
+    private final Duration waitFor;
+    private final boolean keepAlive;
+    private final Duration cooldown;
+    private final Duration busyGrace;
+    private final RecoveryOptions recovery;
 
-    /**
-     * Options that recover no lost fire times.
-     *
-     * @param name      the job name
-     * @param type      RETURN or WAIT
-     * @param lease     the run lease, 1 ms to 3,650 days (every duration here is at most 3,650 days)
-     * @param waitFor   how long WAIT waits for the lease (null = the lease)
-     * @param keepAlive whether the lease is renewed while the run is alive
-     * @param cooldown  the fixed-delay cool-down (null = none)
-     * @param busyGrace how long a RETURN firing waits for a busy run lease (null = the default)
-     * @throws IllegalArgumentException naming the job and the offending value
-     */
-    public JobOptions(String name, GuardType type, Duration lease, Duration waitFor, boolean keepAlive,
-                      Duration cooldown, Duration busyGrace) {
-        this(name, type, lease, waitFor, keepAlive, cooldown, busyGrace, null);
-    }
-
-    /**
-     * Options with the default busy grace ({@link #DEFAULT_BUSY_GRACE}, capped at the lease) and no recovery.
-     *
-     * @param name      the job name
-     * @param type      RETURN or WAIT
-     * @param lease     the run lease, 1 ms to 3,650 days (every duration here is at most 3,650 days)
-     * @param waitFor   how long WAIT waits for the lease (null = the lease)
-     * @param keepAlive whether the lease is renewed while the run is alive
-     * @param cooldown  the fixed-delay cool-down (null = none)
-     * @throws IllegalArgumentException naming the job and the offending value
-     */
-    public JobOptions(String name, GuardType type, Duration lease, Duration waitFor, boolean keepAlive,
-                      Duration cooldown) {
-        this(name, type, lease, waitFor, keepAlive, cooldown, null);
+    private JobOptions(Builder b) {
+        this.name = b.name;
+        this.type = b.type;
+        this.lease = b.lease;
+        this.waitFor = b.waitFor != null ? b.waitFor : b.lease;
+        this.keepAlive = b.keepAlive;
+        this.cooldown = b.cooldown;
+        this.busyGrace = b.busyGrace != null ? b.busyGrace
+                : DEFAULT_BUSY_GRACE.compareTo(b.lease) < 0 ? DEFAULT_BUSY_GRACE : b.lease;
+        this.recovery = b.recovery;
     }
 
     /**
      * Starts options for a RETURN job with the given lease, keep-alive on, waitFor = lease, no
-     * cool-down, the default busy grace.
+     * cool-down, the default busy grace and no recovery.
      *
-     * @param name  the job name
-     * @param lease the run lease
+     * @param name  the job name shared by all nodes: 1 to {@value #MAX_NAME_LENGTH} characters, no
+     *              whitespace at either end, no control characters, no braces
+     * @param lease the run lease, 1 ms to 3,650 days
      * @return a builder
+     * @throws IllegalArgumentException naming the job and the offending value
      */
     public static Builder builder(String name, Duration lease) {
-        return new Builder(name, lease);
-    }
-
-    /**
-     * Options for a RETURN job with keep-alive and no cool-down.
-     *
-     * @param name  the job name
-     * @param lease the run lease
-     * @return the options
-     * @throws IllegalArgumentException for a blank name or a non-positive lease
-     */
-    public static JobOptions of(String name, Duration lease) {
-        return builder(name, lease).build();
+        return new Builder(Names.name(name, "job name")).lease(lease);
     }
 
     /**
@@ -123,11 +62,114 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
      * @return a builder
      */
     public Builder toBuilder() {
-        return new Builder(name, lease).type(type).waitFor(waitFor).keepAlive(keepAlive).cooldown(cooldown)
-                .busyGrace(busyGrace).recovery(recovery);
+        Builder b = new Builder(name);
+        b.lease = lease;
+        b.type = type;
+        b.waitFor = waitFor;
+        b.keepAlive = keepAlive;
+        b.cooldown = cooldown;
+        b.busyGrace = busyGrace;
+        b.recovery = recovery;
+        return b;
     }
 
-    /** Builds {@link JobOptions}; validation happens in {@link #build()}. */
+    /**
+     * The job name shared by all nodes.
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * RETURN or WAIT.
+     *
+     * @return the guard type
+     */
+    public GuardType type() {
+        return type;
+    }
+
+    /**
+     * The run lease.
+     *
+     * @return the lease
+     */
+    public Duration lease() {
+        return lease;
+    }
+
+    /**
+     * How long WAIT waits for the lease.
+     *
+     * @return the wait bound, zero or positive
+     */
+    public Duration waitFor() {
+        return waitFor;
+    }
+
+    /**
+     * Whether the lease is renewed while the run is alive.
+     *
+     * @return {@code true} to renew
+     */
+    public boolean keepAlive() {
+        return keepAlive;
+    }
+
+    /**
+     * After a run ends, no run of the job starts on any node for this long (used for fixed-delay
+     * schedules).
+     *
+     * @return the cool-down, zero for none
+     */
+    public Duration cooldown() {
+        return cooldown;
+    }
+
+    /**
+     * How long a RETURN firing that finds the run lease held by another run waits for its release
+     * before it is skipped as BUSY. Clock skew makes nodes fire different fire times at the same
+     * instant; the grace lets a firing that meets another fire time's short run still run. WAIT
+     * ignores it.
+     *
+     * @return the grace, zero or positive
+     */
+    public Duration busyGrace() {
+        return busyGrace;
+    }
+
+    /**
+     * How {@link JobGuard#fire} recovers the job's lost fire times (its misfire policy and delivery)
+     * before a regular run.
+     *
+     * @return the recovery, or null when it recovers none
+     */
+    public RecoveryOptions recovery() {
+        return recovery;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JobOptions j && name.equals(j.name) && type == j.type && lease.equals(j.lease)
+                && waitFor.equals(j.waitFor) && keepAlive == j.keepAlive && cooldown.equals(j.cooldown)
+                && busyGrace.equals(j.busyGrace) && Objects.equals(recovery, j.recovery);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, type, lease, waitFor, keepAlive, cooldown, busyGrace, recovery);
+    }
+
+    @Override
+    public String toString() {
+        return "JobOptions[name=" + name + ", type=" + type + ", lease=" + lease + ", waitFor=" + waitFor
+                + ", keepAlive=" + keepAlive + ", cooldown=" + cooldown + ", busyGrace=" + busyGrace
+                + ", recovery=" + recovery + "]";
+    }
+
+    /** Builds {@link JobOptions}; every setter validates its value at once. Not thread-safe. */
     public static final class Builder {
         private final String name;
         private Duration lease;
@@ -138,18 +180,21 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         private Duration busyGrace;
         private RecoveryOptions recovery;
 
-        private Builder(String name, Duration lease) {
+        private Builder(String name) {
             this.name = name;
-            this.lease = lease;
         }
 
         /**
          * Sets the guard type.
          *
-         * @param type RETURN or WAIT
+         * @param type RETURN (the default) or WAIT
          * @return this builder
+         * @throws IllegalArgumentException naming the job when the type is null
          */
         public Builder type(GuardType type) {
+            if (type == null) {
+                throw new IllegalArgumentException("type of job '" + name + "' is null");
+            }
             this.type = type;
             return this;
         }
@@ -157,29 +202,31 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         /**
          * Sets the lease.
          *
-         * @param lease the run lease
+         * @param lease the run lease, 1 ms to 3,650 days (no default: given to {@link JobOptions#builder})
          * @return this builder
+         * @throws IllegalArgumentException naming the job and the value when it is out of range or null
          */
         public Builder lease(Duration lease) {
-            this.lease = lease;
+            this.lease = TimeBounds.lease(lease, "lease of job '" + name + "'");
             return this;
         }
 
         /**
-         * Sets the wait bound (null = the lease).
+         * Sets how long WAIT waits for the lease.
          *
-         * @param waitFor the bound
+         * @param waitFor zero to 3,650 days, or null for the lease (the default)
          * @return this builder
+         * @throws IllegalArgumentException naming the job and the value when it is out of range
          */
         public Builder waitFor(Duration waitFor) {
-            this.waitFor = waitFor;
+            this.waitFor = waitFor == null ? null : TimeBounds.nonNegative(waitFor, "waitFor of job '" + name + "'");
             return this;
         }
 
         /**
          * Sets keep-alive.
          *
-         * @param keepAlive whether to renew the lease while the run is alive
+         * @param keepAlive whether to renew the lease while the run is alive (default {@code true})
          * @return this builder
          */
         public Builder keepAlive(boolean keepAlive) {
@@ -188,25 +235,29 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         }
 
         /**
-         * Sets the fixed-delay cool-down.
+         * Sets the fixed-delay cool-down: after a run ends, no run of the job starts on any node for this long.
          *
-         * @param cooldown gap after a run ends during which no run starts
+         * @param cooldown zero to 3,650 days, or null for none (default none)
          * @return this builder
+         * @throws IllegalArgumentException naming the job and the value when it is out of range
          */
         public Builder cooldown(Duration cooldown) {
-            this.cooldown = cooldown;
+            this.cooldown = cooldown == null ? Duration.ZERO
+                    : TimeBounds.nonNegative(cooldown, "cooldown of job '" + name + "'");
             return this;
         }
 
         /**
          * Sets how long a RETURN firing waits for a busy run lease before it is skipped.
          *
-         * @param busyGrace the grace, zero to skip at once; null for {@link #DEFAULT_BUSY_GRACE}
-         *                  capped at the lease
+         * @param busyGrace zero (skip at once) to 3,650 days, or null for {@link #DEFAULT_BUSY_GRACE}
+         *                  capped at the lease (the default)
          * @return this builder
+         * @throws IllegalArgumentException naming the job and the value when it is out of range
          */
         public Builder busyGrace(Duration busyGrace) {
-            this.busyGrace = busyGrace;
+            this.busyGrace = busyGrace == null ? null
+                    : TimeBounds.nonNegative(busyGrace, "busyGrace of job '" + name + "'");
             return this;
         }
 
@@ -225,11 +276,10 @@ public record JobOptions(String name, GuardType type, Duration lease, Duration w
         /**
          * Builds the options.
          *
-         * @return validated options
-         * @throws IllegalArgumentException naming the job and the offending value
+         * @return the options
          */
         public JobOptions build() {
-            return new JobOptions(name, type, lease, waitFor, keepAlive, cooldown, busyGrace, recovery);
+            return new JobOptions(this);
         }
     }
 }

@@ -11,7 +11,7 @@ class JobOptionsTest {
 
     @Test
     void defaultsAreReturnKeepAliveWaitForEqualsLeaseAndNoCooldown() {
-        JobOptions options = JobOptions.of("job", Duration.ofSeconds(30));
+        JobOptions options = JobOptions.builder("job", Duration.ofSeconds(30)).build();
         assertThat(options.type()).isEqualTo(GuardType.RETURN);
         assertThat(options.keepAlive()).isTrue();
         assertThat(options.waitFor()).isEqualTo(Duration.ofSeconds(30));
@@ -22,24 +22,27 @@ class JobOptionsTest {
 
     @Test
     void busyGraceDefaultsToOneSecondCappedAtTheLeaseAndZeroIsStrict() {
-        assertThat(JobOptions.of("short", Duration.ofMillis(300)).busyGrace()).isEqualTo(Duration.ofMillis(300));
+        assertThat(JobOptions.builder("short", Duration.ofMillis(300)).build().busyGrace())
+                .isEqualTo(Duration.ofMillis(300));
         assertThat(JobOptions.builder("strict", Duration.ofSeconds(30)).busyGrace(Duration.ZERO).build().busyGrace())
                 .isZero();
         assertThat(JobOptions.builder("long", Duration.ofSeconds(3)).busyGrace(Duration.ofSeconds(5)).build()
                 .busyGrace()).as("an explicit grace is kept as given").isEqualTo(Duration.ofSeconds(5));
-        assertThat(new JobOptions("six", GuardType.WAIT, Duration.ofMinutes(1), null, true, null))
-                .isEqualTo(JobOptions.builder("six", Duration.ofMinutes(1)).type(GuardType.WAIT).build());
+        assertThat(JobOptions.builder("six", Duration.ofMinutes(1)).type(GuardType.WAIT).waitFor(null).cooldown(null)
+                .busyGrace(null).build())
+                .as("null means the default").isEqualTo(JobOptions.builder("six", Duration.ofMinutes(1))
+                        .type(GuardType.WAIT).build());
     }
 
     @Test
     void invalidOptionsNameTheJobAndTheValue() {
-        assertThatThrownBy(() -> JobOptions.of(null, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> JobOptions.builder(null, Duration.ofSeconds(1)).build())
                 .hasMessage("job name must not be blank");
-        assertThatThrownBy(() -> JobOptions.of("bad\nname", Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> JobOptions.builder("bad\nname", Duration.ofSeconds(1)).build())
                 .hasMessageContaining("control character");
-        assertThatThrownBy(() -> JobOptions.of("j", Duration.ofSeconds(-1)))
+        assertThatThrownBy(() -> JobOptions.builder("j", Duration.ofSeconds(-1)).build())
                 .hasMessage("lease of job 'j' must be positive, got PT-1S");
-        assertThatThrownBy(() -> JobOptions.of("j", null))
+        assertThatThrownBy(() -> JobOptions.builder("j", null).build())
                 .hasMessage("lease of job 'j' must be positive, got null");
         assertThatThrownBy(() -> JobOptions.builder("j", Duration.ofSeconds(1)).type(null).build())
                 .hasMessage("type of job 'j' is null");
@@ -51,14 +54,14 @@ class JobOptionsTest {
 
     @Test
     void configRejectsBadSettingsByName() {
-        assertThatThrownBy(() -> JobGuardConfig.custom().namespace("").build())
+        assertThatThrownBy(() -> JobGuardConfig.builder().namespace("").build())
                 .hasMessage("namespace must not be blank");
-        assertThatThrownBy(() -> JobGuardConfig.custom().skewTolerance(Duration.ZERO).build())
+        assertThatThrownBy(() -> JobGuardConfig.builder().skewTolerance(Duration.ZERO).build())
                 .hasMessage("skewTolerance must be positive, got PT0S");
-        assertThatThrownBy(() -> JobGuardConfig.custom().historySize(-1).build())
+        assertThatThrownBy(() -> JobGuardConfig.builder().historySize(-1).build())
                 .hasMessage("historySize must not be negative, got -1");
-        JobGuardConfig config = JobGuardConfig.custom().namespace("shop").build();
-        assertThat(JobGuardConfig.from(config).build()).isEqualTo(config);
+        JobGuardConfig config = JobGuardConfig.builder().namespace("shop").build();
+        assertThat(config.toBuilder().build()).isEqualTo(config);
         assertThat(config.nodeId()).contains(":");
     }
 }

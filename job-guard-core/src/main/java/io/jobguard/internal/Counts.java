@@ -41,4 +41,34 @@ public final class Counts {
         }
         return value;
     }
+
+    /**
+     * Checks a catch-up maximum: 1 to 1000.
+     *
+     * @param max     the maximum
+     * @param culprit names the setting in the message
+     * @return the maximum
+     * @throws IllegalArgumentException naming the culprit and the value
+     */
+    public static int catchUpMax(int max, String culprit) {
+        if (max < 1 || max > 1000) {
+            throw new IllegalArgumentException(culprit + " must be 1 to 1000, got " + max);
+        }
+        return max;
+    }
+
+    /**
+     * Checks an attempt count of at-least-once delivery: 2 to 100.
+     *
+     * @param maxAttempts the attempts
+     * @param culprit     names the setting in the message
+     * @return the attempts
+     * @throws IllegalArgumentException naming the culprit and the value
+     */
+    public static int maxAttempts(int maxAttempts, String culprit) {
+        if (maxAttempts < 2 || maxAttempts > 100) {
+            throw new IllegalArgumentException(culprit + " must be 2 to 100, got " + maxAttempts);
+        }
+        return maxAttempts;
+    }
 }

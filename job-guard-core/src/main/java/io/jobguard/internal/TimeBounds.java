@@ -24,6 +24,9 @@ public final class TimeBounds {
     /** The latest accepted nominal fire time: the end of the year 9999 (UTC). */
     public static final Instant LATEST_FIRE_TIME = Instant.parse("9999-12-31T23:59:59.999Z");
 
+    /** The longest accepted catch-up window, in days (the store keeps a job's run record 35 days). */
+    public static final int MAX_CATCH_UP_WINDOW_DAYS = 30;
+
     private static final Duration ONE_MILLI = Duration.ofMillis(1);
 
     private TimeBounds() {
@@ -44,6 +47,23 @@ public final class TimeBounds {
                     + "milliseconds), got " + value);
         }
         return value;
+    }
+
+    /**
+     * Checks a catch-up window: 1 ms to {@value #MAX_CATCH_UP_WINDOW_DAYS} days.
+     *
+     * @param window  the window
+     * @param culprit names the setting in the message
+     * @return the window
+     * @throws IllegalArgumentException naming the culprit and the value
+     */
+    public static Duration catchUpWindow(Duration window, String culprit) {
+        lease(window, culprit);
+        if (window.compareTo(Duration.ofDays(MAX_CATCH_UP_WINDOW_DAYS)) > 0) {
+            throw new IllegalArgumentException(culprit + " must be at most " + MAX_CATCH_UP_WINDOW_DAYS
+                    + " days, got " + window);
+        }
+        return window;
     }
 
     /**

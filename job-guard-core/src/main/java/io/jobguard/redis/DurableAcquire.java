@@ -21,35 +21,67 @@ import java.util.Objects;
  * connection for up to {@code timeout}, delaying this node's other Redis commands meanwhile. Not
  * available on Redis Cluster (the acquire is refused with a message saying so).
  *
- * @param replicas how many replicas must acknowledge the acquire; zero turns durable acquire off
- * @param timeout  how long to wait for them, positive
+ * <p>Immutable, every instance is valid; value semantics. Build with {@link #builder()},
+ * {@link #defaults()} (off) or {@link #toBuilder()}; each builder setter validates its value at once.
  */
-public record DurableAcquire(int replicas, Duration timeout) {
+public final class DurableAcquire {
 
-    private static final DurableAcquire OFF = new DurableAcquire(0, Duration.ofSeconds(1));
+    private static final DurableAcquire OFF = builder().build();
 
-    /**
-     * Validates the setting.
-     *
-     * @throws IllegalArgumentException naming the offending value
-     */
-    public DurableAcquire {
-        if (replicas < 0) {
-            throw new IllegalArgumentException("durable acquire replicas must not be negative, got " + replicas);
-        }
-        Objects.requireNonNull(timeout, "durable acquire timeout");
-        if (timeout.isZero() || timeout.isNegative()) {
-            throw new IllegalArgumentException("durable acquire timeout must be positive, got " + timeout);
-        }
+    private final int replicas;
+    private final Duration timeout;
+
+    private DurableAcquire(Builder b) {
+        this.replicas = b.replicas;
+        this.timeout = b.timeout;
     }
 
     /**
      * Durable acquire turned off (the default): the run starts once the primary granted the lease.
      *
-     * @return the setting that waits for no replica
+     * @return the setting that waits for no replica (replicas 0, timeout 1 second)
      */
-    public static DurableAcquire off() {
+    public static DurableAcquire defaults() {
         return OFF;
+    }
+
+    /**
+     * A builder starting from the defaults (off).
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A builder seeded with this setting.
+     *
+     * @return a builder
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.replicas = replicas;
+        b.timeout = timeout;
+        return b;
+    }
+
+    /**
+     * How many replicas must acknowledge the acquire; zero turns durable acquire off.
+     *
+     * @return the replicas
+     */
+    public int replicas() {
+        return replicas;
+    }
+
+    /**
+     * How long to wait for the replicas.
+     *
+     * @return the timeout, positive
+     */
+    public Duration timeout() {
+        return timeout;
     }
 
     /**
@@ -76,7 +108,72 @@ public record DurableAcquire(int replicas, Duration timeout) {
         return acked == null ? 0 : ScriptRunner.number(acked);
     }
 
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof DurableAcquire d && replicas == d.replicas && timeout.equals(d.timeout);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(replicas, timeout);
+    }
+
+    @Override
+    public String toString() {
+        return "DurableAcquire[replicas=" + replicas + ", timeout=" + timeout + "]";
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Builds a {@link DurableAcquire}; every setter validates its value at once. Not thread-safe. */
+    public static final class Builder {
+        private int replicas;
+        private Duration timeout = Duration.ofSeconds(1);
+
+        private Builder() {
+        }
+
+        /**
+         * Sets how many replicas must acknowledge the acquire.
+         *
+         * @param replicas zero (off, the default) or more
+         * @return this builder
+         * @throws IllegalArgumentException naming the setting and the value when it is negative
+         */
+        public Builder replicas(int replicas) {
+            if (replicas < 0) {
+                throw new IllegalArgumentException("durable acquire replicas must not be negative, got " + replicas);
+            }
+            this.replicas = replicas;
+            return this;
+        }
+
+        /**
+         * Sets how long to wait for the replicas.
+         *
+         * @param timeout positive (default 1 second)
+         * @return this builder
+         * @throws NullPointerException     naming the setting when it is null
+         * @throws IllegalArgumentException naming the setting and the value when it is not positive
+         */
+        public Builder timeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "durable acquire timeout");
+            if (timeout.isZero() || timeout.isNegative()) {
+                throw new IllegalArgumentException("durable acquire timeout must be positive, got " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * Builds the setting.
+         *
+         * @return the setting
+         */
+        public DurableAcquire build() {
+            return new DurableAcquire(this);
+        }
     }
 }

@@ -108,7 +108,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
      *                                  braces, or is longer than 200 characters
      */
     public static RedisLeaseStore create(RedisConnectionFactory connectionFactory, String keyPrefix) {
-        return create(connectionFactory, keyPrefix, DurableAcquire.off());
+        return create(connectionFactory, keyPrefix, DurableAcquire.defaults());
     }
 
     /**

@@ -3,6 +3,7 @@ package io.jobguard.shedlock;
 import io.jobguard.JobEvent;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
@@ -73,13 +74,13 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
         this.keys = new KeySchema(b.keyPrefix);
         this.scripts = new ScriptRunner(b.connectionFactory);
         this.namespace = b.namespace;
-        this.nodeId = b.nodeId;
+        this.nodeId = b.node.nodeId();
         this.listener = b.listener;
     }
 
     /**
-     * A builder with job-guard's defaults: key prefix {@code jobguard}, namespace and node id of
-     * {@link JobGuardConfig#ofDefaults()}, no listener.
+     * A builder with job-guard's defaults: key prefix {@code jobguard}, namespace of
+     * {@link JobGuardConfig#defaults()}, {@link NodeConfig#defaults()}, no listener.
      *
      * @param connectionFactory the Redis connections to use (not closed by the provider)
      * @return a builder
@@ -228,64 +229,72 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
                            Instant lockAtLeastUntil) {
     }
 
-    /** Settings of a {@link JobGuardLockProvider}; validated by {@link #build()}. */
+    /**
+     * Settings of a {@link JobGuardLockProvider}; every setter validates its value at once. Not thread-safe.
+     */
     public static final class Builder {
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "jobguard";
-        private String namespace;
-        private String nodeId;
+        private String namespace = JobGuardConfig.defaults().namespace();
+        private NodeConfig node;
         private JobGuardListener listener;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = connectionFactory;
-            JobGuardConfig defaults = JobGuardConfig.ofDefaults();
-            this.namespace = defaults.namespace();
-            this.nodeId = defaults.nodeId();
         }
 
         /**
-         * Takes namespace and node id from a job-guard configuration, so that the locks sit next
+         * Takes namespace and node from a job-guard configuration, so that the locks sit next
          * to the node's guarded jobs.
          *
          * @param config the node's job-guard configuration
          * @return this builder
+         * @throws NullPointerException naming {@code config} when it is null
          */
         public Builder config(JobGuardConfig config) {
+            Objects.requireNonNull(config, "config");
             this.namespace = config.namespace();
-            this.nodeId = config.nodeId();
+            this.node = config.node();
             return this;
         }
 
         /**
-         * Sets the first segment of every key (default {@code jobguard}).
+         * Sets the first segment of every key.
          *
-         * @param keyPrefix the prefix
+         * @param keyPrefix one word of 1 to 200 characters without braces or control characters
+         *                  (default {@code jobguard})
          * @return this builder
+         * @throws IllegalArgumentException naming {@code JobGuardLockProvider keyPrefix} and the value when it
+         *                                  breaks these rules
          */
         public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = keyPrefix;
+            this.keyPrefix = Names.keyPrefix(keyPrefix, "JobGuardLockProvider keyPrefix");
             return this;
         }
 
         /**
          * Sets the namespace that isolates applications sharing one Redis.
          *
-         * @param namespace the namespace
+         * @param namespace one word of 1 to 200 characters without {@code :}, {@code ~}, {@code |},
+         *                  braces or control characters (default {@code default})
          * @return this builder
+         * @throws IllegalArgumentException naming {@code JobGuardLockProvider namespace} and the value when it
+         *                                  breaks these rules
          */
         public Builder namespace(String namespace) {
-            this.namespace = namespace;
+            this.namespace = Names.namespace(namespace, "JobGuardLockProvider namespace");
             return this;
         }
 
         /**
-         * Sets this node's identity, recorded with every lock.
+         * Sets what identifies this node; its node id is recorded with every lock.
          *
-         * @param nodeId the node id
+         * @param node the node configuration (default {@link NodeConfig#defaults()})
          * @return this builder
+         * @throws NullPointerException naming {@code node} when it is null
          */
-        public Builder nodeId(String nodeId) {
-            this.nodeId = nodeId;
+        public Builder node(NodeConfig node) {
+            this.node = Objects.requireNonNull(node, "node");
             return this;
         }
 
@@ -293,7 +302,7 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
          * Sets a listener that receives one event per unlocked lock (RAN) and per refused attempt
          * (BUSY), for example job-guard's Micrometer binder.
          *
-         * @param listener the listener, or null for none
+         * @param listener the listener, or null (the default) for none
          * @return this builder
          */
         public Builder listener(JobGuardListener listener) {
@@ -305,14 +314,12 @@ public final class JobGuardLockProvider implements ExtensibleLockProvider {
          * Builds the provider.
          *
          * @return the provider
-         * @throws IllegalArgumentException naming the setting that breaks job-guard's name rules (blank,
-         *                                  whitespace at an end, control characters, braces, too long; for
-         *                                  prefix and namespace any whitespace; for the namespace ':', '~', '|')
+         * @throws IllegalArgumentException if no node was set and this host's default node id breaks the name rules
          */
         public JobGuardLockProvider build() {
-            Names.keyPrefix(keyPrefix, "JobGuardLockProvider keyPrefix");
-            Names.namespace(namespace, "JobGuardLockProvider namespace");
-            Names.name(nodeId, "JobGuardLockProvider nodeId");
+            if (node == null) {
+                node = NodeConfig.defaults();
+            }
             return new JobGuardLockProvider(this);
         }
     }

@@ -1,6 +1,7 @@
 package io.jobguard.batch;
 
 import io.jobguard.GuardType;
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisServerProcess;
@@ -131,7 +132,7 @@ class BatchCrashBetweenBucketsIT {
             }
             LettuceConnectionFactory factory = cluster.connectionFactory();
             try (RedisBatchLocks locks = RedisBatchLocks.create(factory, PREFIX,
-                    BatchLockConfig.custom().nodeId("after").spread(true).build());
+                    BatchLockConfig.builder().node(NodeConfig.builder().nodeId("after").build()).spread(true).build());
                  BatchLease all = locks.tryAcquire(NS, keys, LEASE).orElseThrow()) {
                 assertThat(all.keyCount()).as("every key is free after the lease").isEqualTo(KEYS);
             } finally {
@@ -228,7 +229,8 @@ class BatchCrashBetweenBucketsIT {
             try {
                 for (int i = 0; i < factories.size(); i++) {
                     nodes.add(RedisBatchLocks.create(factories.get(i), PREFIX,
-                            BatchLockConfig.custom().nodeId("checker-" + i).spread(true).build()));
+                            BatchLockConfig.builder().node(NodeConfig.builder().nodeId("checker-" + i).build())
+                                    .spread(true).build()));
                 }
                 List<Future<?>> running = new ArrayList<>();
                 for (int t = 0; t < 6; t++) {

@@ -1,5 +1,6 @@
 package io.jobguard.batch;
 
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -37,7 +38,8 @@ public final class BatchCrashChild {
         factory.afterPropertiesSet();
         factory.start();
         RedisBatchLocks locks = RedisBatchLocks.create(factory, args[1],
-                BatchLockConfig.custom().nodeId("crashing-child").spread(true).chunkSize(100).build());
+                BatchLockConfig.builder().node(NodeConfig.builder().nodeId("crashing-child").build()).spread(true)
+                        .chunkSize(100).build());
         String namespace = args[2];
         Duration lease = Duration.ofMillis(Long.parseLong(args[3]));
         List<String> keys = BatchLocksContract.keys(0, Integer.parseInt(args[4]));

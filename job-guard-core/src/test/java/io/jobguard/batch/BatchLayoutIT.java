@@ -1,5 +1,6 @@
 package io.jobguard.batch;
 
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.testing.RedisBinary;
 import io.jobguard.testing.RedisClusterProcess;
@@ -93,7 +94,7 @@ class BatchLayoutIT {
     private static void withLocks(LettuceConnectionFactory factory, String prefix, Boolean spread,
                                   java.util.function.Consumer<RedisBatchLocks> test) {
         try (RedisBatchLocks locks = RedisBatchLocks.create(factory, prefix,
-                BatchLockConfig.custom().nodeId("layout").spread(spread).build())) {
+                BatchLockConfig.builder().node(NodeConfig.builder().nodeId("layout").build()).spread(spread).build())) {
             test.accept(locks);
         } finally {
             factory.destroy();

@@ -1,5 +1,6 @@
 package io.jobguard.batch;
 
+import io.jobguard.NodeConfig;
 import io.jobguard.micrometer.BatchLockMetrics;
 import io.jobguard.micrometer.MetricNames;
 import io.jobguard.redis.batch.RedisBatchLocks;
@@ -42,7 +43,8 @@ class BatchLockRoundTripsIT {
     void open() {
         connectionFactory = server.connectionFactory();
         locks = RedisBatchLocks.create(connectionFactory, "jgtest",
-                BatchLockConfig.custom().nodeId("a").chunkSize(3000).maxKeys(5000).maxKeyLength(40).build());
+                BatchLockConfig.builder().node(NodeConfig.builder().nodeId("a").build()).chunkSize(3000).maxKeys(5000)
+                        .maxKeyLength(40).build());
         // Loads the scripts (a first EVALSHA may answer NOSCRIPT) so that the counts below are exact.
         try (BatchLease warm = locks.tryAcquire("warm", List.of("x"), LEASE).orElseThrow()) {
             assertThat(warm.renew()).isTrue();
@@ -98,7 +100,7 @@ class BatchLockRoundTripsIT {
     @Test
     void aLeaseHoldingANamespaceAloneIsReleasedInOneCallForAllItsChunks() {
         try (RedisBatchLocks chunked = RedisBatchLocks.create(connectionFactory, "jgtest",
-                BatchLockConfig.custom().nodeId("b").chunkSize(1000).build())) {
+                BatchLockConfig.builder().node(NodeConfig.builder().nodeId("b").build()).chunkSize(1000).build())) {
             BatchLease lease = chunked.tryAcquire("alone", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
             String marker = (String) server.call("HGET", "jgtest:{alone~batch}:held", "");
             assertThat(marker).as("the marker names the lease holding every key of the hash")
@@ -160,7 +162,7 @@ class BatchLockRoundTripsIT {
     @Test
     void chunksSplitABatchIntoBoundedScriptCalls() {
         try (RedisBatchLocks chunked = RedisBatchLocks.create(connectionFactory, "jgtest",
-                BatchLockConfig.custom().nodeId("b").chunkSize(1000).build())) {
+                BatchLockConfig.builder().node(NodeConfig.builder().nodeId("b").build()).chunkSize(1000).build())) {
             server.resetStats();
             BatchLease lease = chunked.tryAcquire("sku", BatchLocksContract.keys(0, 3000), LEASE).orElseThrow();
             assertThat(calls()).containsEntry("evalsha", 3L);
@@ -206,11 +208,11 @@ class BatchLockRoundTripsIT {
 
     @Test
     void configRejectsNonsenseNamingTheSetting() {
-        assertThatThrownBy(() -> BatchLockConfig.custom().chunkSize(0).build())
+        assertThatThrownBy(() -> BatchLockConfig.builder().chunkSize(0).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BatchLockConfig.chunkSize");
-        assertThatThrownBy(() -> BatchLockConfig.custom().nodeId(" ").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("BatchLockConfig.nodeId");
-        assertThatThrownBy(() -> RedisBatchLocks.create(connectionFactory, "a{b", BatchLockConfig.ofDefaults()))
+        assertThatThrownBy(() -> BatchLockConfig.builder().node(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("BatchLockConfig.node");
+        assertThatThrownBy(() -> RedisBatchLocks.create(connectionFactory, "a{b", BatchLockConfig.defaults()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyPrefix");
     }
 
@@ -236,7 +238,7 @@ class BatchLockRoundTripsIT {
                 .orElseThrow();
         assertThat(crashed.fencingToken()).isPositive();
         try (RedisBatchLocks other = RedisBatchLocks.create(connectionFactory, "jgtest",
-                BatchLockConfig.custom().nodeId("b").build())) {
+                BatchLockConfig.builder().node(NodeConfig.builder().nodeId("b").build()).build())) {
             assertThat(other.tryAcquire("crash", BatchLocksContract.keys(99, 100), LEASE).acquired()).isFalse();
             await().atMost(Duration.ofSeconds(5)).until(() -> {
                 BatchAttempt attempt = other.tryAcquire("crash", BatchLocksContract.keys(50, 150), Duration.ofMillis(300));

@@ -1,5 +1,6 @@
 package io.jobguard.batch;
 
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ abstract class BatchLocksContract {
     protected abstract RedisConnectionFactory connectionFactory();
 
     protected BatchLockConfig.Builder config(String nodeId) {
-        return BatchLockConfig.custom().nodeId(nodeId);
+        return BatchLockConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build());
     }
 
     protected RedisBatchLocks node(String nodeId) {

@@ -1,6 +1,7 @@
 package io.jobguard.batch;
 
 import io.jobguard.GuardType;
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -49,9 +50,10 @@ class BatchMutualExclusionIT {
     void noKeyIsEverHeldByTwoLeasesAtOnce(RedisServerProcess server) throws Exception {
         LettuceConnectionFactory f1 = server.connectionFactory();
         LettuceConnectionFactory f2 = server.connectionFactory();
-        RedisBatchLocks node1 = RedisBatchLocks.create(f1, "jgtest", BatchLockConfig.custom().nodeId("n1").build());
+        RedisBatchLocks node1 = RedisBatchLocks.create(f1, "jgtest", BatchLockConfig.builder()
+                .node(NodeConfig.builder().nodeId("n1").build()).build());
         RedisBatchLocks node2 = RedisBatchLocks.create(f2, "jgtest",
-                BatchLockConfig.custom().nodeId("n2").chunkSize(3).build());
+                BatchLockConfig.builder().node(NodeConfig.builder().nodeId("n2").build()).chunkSize(3).build());
         AtomicLong sequence = new AtomicLong();
         ConcurrentLinkedQueue<Hold> holds = new ConcurrentLinkedQueue<>();
         Map<String, Long> liveHolder = new ConcurrentHashMap<>();

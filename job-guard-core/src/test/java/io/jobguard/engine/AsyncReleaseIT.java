@@ -4,6 +4,7 @@ import io.jobguard.Admission;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.redis.RedisLeaseStore;
@@ -161,7 +162,7 @@ class AsyncReleaseIT {
     }
 
     private JobGuard node(RedisLeaseStore store) {
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("a")
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("a").build())
                 .skewTolerance(Duration.ofSeconds(30)).build());
         toClose.add(guard);
         return guard;

@@ -5,6 +5,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.FireOutcomes;
@@ -34,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @WithRedis
 class FireOutcomesIT {
 
-    private static final JobOptions JOB = JobOptions.of("ledger", Duration.ofSeconds(10));
+    private static final JobOptions JOB = JobOptions.builder("ledger", Duration.ofSeconds(10)).build();
     private static final long WORK_MILLIS = 60;
 
     private final LettuceConnectionFactory connectionFactory;
@@ -54,7 +55,8 @@ class FireOutcomesIT {
 
     private JobGuard node(String id) {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgoutcomes");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).namespace("outcomes").build());
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .namespace("outcomes").build());
         closeables.add(guard);
         closeables.add(store);
         return guard;

@@ -8,6 +8,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.LastFiring;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.memory.InMemoryLeaseStore;
@@ -32,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class FireTest {
 
     private final JobGuard guard = JobGuard.create(InMemoryLeaseStore.create(),
-            JobGuardConfig.custom().nodeId("n1").build());
-    private final JobOptions job = JobOptions.of("fire", Duration.ofSeconds(30));
+            JobGuardConfig.builder().node(NodeConfig.builder().nodeId("n1").build()).build());
+    private final JobOptions job = JobOptions.builder("fire", Duration.ofSeconds(30)).build();
     private final Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     private final Heard heard = new Heard();
 

@@ -7,6 +7,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockConfig;
@@ -40,7 +41,7 @@ class HistoryLossIT {
 
     /** The skew tolerance of the nodes here, which is also the window refused after a loss. */
     private static final Duration SKEW = Duration.ofSeconds(2);
-    private static final JobOptions JOB = JobOptions.of("report", Duration.ofSeconds(10));
+    private static final JobOptions JOB = JobOptions.builder("report", Duration.ofSeconds(10)).build();
 
     private final RedisServerProcess redis;
     private final LettuceConnectionFactory connectionFactory;
@@ -63,7 +64,8 @@ class HistoryLossIT {
 
     private JobGuard node(String id) {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgtest");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(SKEW).build())
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(SKEW).build())
                 .addListener(new JobGuardListener() {
                     @Override
                     public void onJobEvent(JobEvent event) {
@@ -251,7 +253,7 @@ class HistoryLossIT {
     void batchTokensKeepGrowingAfterAFlush() {
         for (boolean spread : new boolean[] {false, true}) {
             RedisBatchLocks locks = RedisBatchLocks.create(connectionFactory, "jgtest",
-                    BatchLockConfig.custom().nodeId("a").spread(spread).build());
+                    BatchLockConfig.builder().node(NodeConfig.builder().nodeId("a").build()).spread(spread).build());
             closeables.add(locks);
             long before;
             try (BatchLease lease = locks.tryAcquire("sku", List.of("k1", "k2"), Duration.ofSeconds(10)).orElseThrow()) {

@@ -6,6 +6,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.testing.RedisServerProcess;
@@ -33,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HistoryLossLogIT {
 
     private static final Duration TOLERANCE = Duration.ofMinutes(1);
-    private static final JobOptions JOB = JobOptions.of("report", Duration.ofSeconds(10));
+    private static final JobOptions JOB = JobOptions.builder("report", Duration.ofSeconds(10)).build();
 
     private final RedisServerProcess redis;
     private final LettuceConnectionFactory connectionFactory;
@@ -54,7 +55,8 @@ class HistoryLossLogIT {
 
     private JobGuard node(String id) {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgtest");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(TOLERANCE).build());
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(TOLERANCE).build());
         closeables.add(guard);
         closeables.add(store);
         return guard;

@@ -8,6 +8,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.engine.ScheduleAgreementMonitor;
@@ -62,7 +63,8 @@ abstract class JobGuardContract {
     }
 
     protected JobGuard node(String nodeId) {
-        return node(JobGuardConfig.custom().nodeId(nodeId).skewTolerance(Duration.ofSeconds(30)).build());
+        return node(JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build())
+                .skewTolerance(Duration.ofSeconds(30)).build());
     }
 
     protected JobGuard node(JobGuardConfig config) {
@@ -131,7 +133,7 @@ abstract class JobGuardContract {
     @Test
     void manyThreadsRacingOnTheSameFireTimeRunItOnce() throws Exception {
         List<JobGuard> nodes = List.of(node("a"), node("b"), node("c"), node("d"));
-        JobOptions job = JobOptions.of("race", Duration.ofSeconds(10));
+        JobOptions job = JobOptions.builder("race", Duration.ofSeconds(10)).build();
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             for (int k = 0; k < 25; k++) {
@@ -165,9 +167,10 @@ abstract class JobGuardContract {
     void returnSkipsWhileAnotherRunHoldsTheLeaseAndWaitRunsAfterRelease() throws Exception {
         JobGuard a = node("a");
         // a 5 s fallback poll: a wake-up well under it can only come from the release notification
-        JobGuard b = node(JobGuardConfig.custom().nodeId("b").skewTolerance(Duration.ofSeconds(30))
+        JobGuard b = node(JobGuardConfig.builder().node(NodeConfig.builder().nodeId("b").build())
+                .skewTolerance(Duration.ofSeconds(30))
                 .waitPollInterval(Duration.ofSeconds(5)).build());
-        JobOptions returning = JobOptions.of("overlap", Duration.ofSeconds(10));
+        JobOptions returning = JobOptions.builder("overlap", Duration.ofSeconds(10)).build();
         JobOptions waiting = returning.toBuilder().type(GuardType.WAIT).waitFor(Duration.ofSeconds(10)).build();
 
         JobPermit longRun = a.admit(returning, BASE).permit();
@@ -283,7 +286,7 @@ abstract class JobGuardContract {
     void aFireTimeAlreadyRunIsSkippedEvenAfterRelease() {
         JobGuard early = node("early");
         JobGuard late = node("late");
-        JobOptions job = JobOptions.of("late-node", Duration.ofSeconds(10));
+        JobOptions job = JobOptions.builder("late-node", Duration.ofSeconds(10)).build();
         assertThat(early.run(job, BASE, () -> { })).isEqualTo(RunOutcome.RAN);
         assertThat(late.run(job, BASE, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
         assertThat(late.run(job, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.RAN);
@@ -317,7 +320,7 @@ abstract class JobGuardContract {
     void fencingTokensStrictlyIncrease() {
         JobGuard a = node("a");
         JobGuard b = node("b");
-        JobOptions job = JobOptions.of("fence", Duration.ofSeconds(10));
+        JobOptions job = JobOptions.builder("fence", Duration.ofSeconds(10)).build();
         long previous = -1;
         for (int k = 0; k < 20; k++) {
             JobGuard guard = k % 2 == 0 ? a : b;
@@ -333,7 +336,7 @@ abstract class JobGuardContract {
         JobGuard a = node("a");
         JobGuard b = node("b");
         // renewed every 500 ms: a lease under a second would be lost to a starved keep-alive thread, not to a bug
-        JobOptions job = JobOptions.of("keepalive", Duration.ofMillis(1500));
+        JobOptions job = JobOptions.builder("keepalive", Duration.ofMillis(1500)).build();
         JobOptions probe = job.toBuilder().busyGrace(Duration.ZERO).build();
         try (JobPermit longRun = a.admit(job, BASE).permit()) {
             AtomicInteger attempt = new AtomicInteger();
@@ -351,11 +354,12 @@ abstract class JobGuardContract {
     void aStolenLeaseIsReportedAsLost() {
         JobGuard a = node("a");
         JobGuard b = node("b");
-        JobOptions job = JobOptions.of("stolen", Duration.ofMillis(300));
+        JobOptions job = JobOptions.builder("stolen", Duration.ofMillis(300)).build();
         JobPermit run = a.admit(job, BASE).permit();
         assertThat(b.forceRelease("stolen")).isTrue();
         // the thief's long lease stays put however late the assertions below run
-        JobPermit thief = b.admit(JobOptions.of("stolen", Duration.ofSeconds(10)), BASE.plusSeconds(1)).permit();
+        JobPermit thief = b.admit(JobOptions.builder("stolen", Duration.ofSeconds(10)).build(), BASE.plusSeconds(1))
+                .permit();
         // the keep-alive thread sets the flag first and tells listeners after; wait for both
         await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
             assertThat(run.context().isLeaseLost()).isTrue();
@@ -369,7 +373,7 @@ abstract class JobGuardContract {
     @Test
     void aValueWeDidNotWriteIsAForeignHolderNotACrash() {
         JobGuard a = node("a");
-        JobOptions job = JobOptions.of("foreign", Duration.ofSeconds(10));
+        JobOptions job = JobOptions.builder("foreign", Duration.ofSeconds(10)).build();
         try (RedisConnection c = connectionFactory().getConnection()) {
             c.stringCommands().set(bytes("jgtest:{default:foreign}:run"), bytes("legacy-lock-value"));
             c.hashCommands().hSet(bytes("jgtest:{default:foreign2}:run"), bytes("f"), bytes("v"));
@@ -381,7 +385,7 @@ abstract class JobGuardContract {
             assertThat(r.foreign()).isTrue();
             assertThat(r.raw()).isEqualTo("legacy-lock-value");
         });
-        assertThat(a.admit(JobOptions.of("foreign2", Duration.ofSeconds(10)), BASE).refusal())
+        assertThat(a.admit(JobOptions.builder("foreign2", Duration.ofSeconds(10)).build(), BASE).refusal())
                 .isEqualTo(RunOutcome.BUSY);
         assertThat(a.currentLease("foreign2")).get().extracting(LeaseRecord::foreign).isEqualTo(true);
     }
@@ -405,7 +409,7 @@ abstract class JobGuardContract {
     void recentFiresRecordWhoRanWhichFireTime() {
         JobGuard a = node("a");
         JobGuard b = node("b");
-        JobOptions job = JobOptions.of("history", Duration.ofSeconds(10));
+        JobOptions job = JobOptions.builder("history", Duration.ofSeconds(10)).build();
         a.run(job, BASE, () -> { });
         b.run(job, BASE.plusSeconds(1), () -> { });
         assertThat(a.recentFires("history")).extracting(LeaseRecord::nodeId, LeaseRecord::nominalFireTime)

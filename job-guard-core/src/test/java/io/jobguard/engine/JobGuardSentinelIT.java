@@ -47,7 +47,7 @@ class JobGuardSentinelIT extends JobGuardContract {
     @Test
     void afterAFailoverTheNextFireTimeRunsOnTheNewMasterAndTheReplicatedOneDoesNotRunAgain() {
         JobGuard guard = node("a");
-        JobOptions job = JobOptions.of("failover", Duration.ofSeconds(30));
+        JobOptions job = JobOptions.builder("failover", Duration.ofSeconds(30)).build();
         AtomicInteger runs = new AtomicInteger();
         assertThat(guard.run(job, T, runs::incrementAndGet)).isEqualTo(RunOutcome.RAN);
         // Replication is asynchronous; wait for the replica so that the failover itself loses nothing.

@@ -6,6 +6,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.StoreFailurePolicy;
 import io.jobguard.testing.RedisServerProcess;
@@ -53,7 +54,7 @@ class JobGuardStandaloneIT extends JobGuardContract {
     @Test
     void redisDownSkipsTheFiringWithStoreErrorAndTheNextFiringRunsOnceRedisIsBack() {
         JobGuard guard = node("a");
-        JobOptions job = JobOptions.of("down", Duration.ofSeconds(10));
+        JobOptions job = JobOptions.builder("down", Duration.ofSeconds(10)).build();
         redis.stop();
         int[] runs = {0};
         assertThat(guard.run(job, T, () -> runs[0]++)).isEqualTo(RunOutcome.STORE_ERROR);
@@ -71,10 +72,11 @@ class JobGuardStandaloneIT extends JobGuardContract {
 
     @Test
     void storeFailurePolicyRunRunsUnguardedAndSaysSo() {
-        JobGuard guard = node(JobGuardConfig.custom().nodeId("a").storeFailurePolicy(StoreFailurePolicy.RUN).build());
+        JobGuard guard = node(JobGuardConfig.builder().node(NodeConfig.builder().nodeId("a").build())
+                .storeFailurePolicy(StoreFailurePolicy.RUN).build());
         redis.stop();
         boolean[] guarded = {true};
-        assertThat(guard.run(JobOptions.of("run-anyway", Duration.ofSeconds(10)), T,
+        assertThat(guard.run(JobOptions.builder("run-anyway", Duration.ofSeconds(10)).build(), T,
                 () -> guarded[0] = io.jobguard.RunContext.current().orElseThrow().isGuarded())).isEqualTo(RunOutcome.RAN);
         assertThat(guarded[0]).isFalse();
     }
@@ -82,7 +84,7 @@ class JobGuardStandaloneIT extends JobGuardContract {
     @Test
     void redisRestartedMidRunLetsNoExceptionEscape() {
         JobGuard guard = node("a");
-        JobOptions job = JobOptions.of("restart", Duration.ofMillis(600));
+        JobOptions job = JobOptions.builder("restart", Duration.ofMillis(600)).build();
         Admission admission = guard.admit(job, T);
         JobPermit permit = admission.permit();
         redis.restart();
@@ -101,7 +103,7 @@ class JobGuardStandaloneIT extends JobGuardContract {
     @Test
     void aPausedRedisIsReportedAsLeaseLost() {
         JobGuard guard = node("a");
-        JobOptions job = JobOptions.of("paused", Duration.ofMillis(450));
+        JobOptions job = JobOptions.builder("paused", Duration.ofMillis(450)).build();
         try (JobPermit permit = guard.admit(job, T).permit()) {
             redis.pause();
             try {
@@ -120,13 +122,13 @@ class JobGuardStandaloneIT extends JobGuardContract {
     void badInputFailsBeforeAnythingIsSent() {
         JobGuard guard = node("a");
         redis.resetStats();
-        assertThatThrownBy(() -> guard.admit(JobOptions.of("x", Duration.ofSeconds(1)), null))
+        assertThatThrownBy(() -> guard.admit(JobOptions.builder("x", Duration.ofSeconds(1)).build(), null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nominal fire time of job 'x'");
-        assertThatThrownBy(() -> JobOptions.of(" ", Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> JobOptions.builder(" ", Duration.ofSeconds(1)).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("job name must not be blank");
-        assertThatThrownBy(() -> JobOptions.of("y".repeat(201), Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> JobOptions.builder("y".repeat(201), Duration.ofSeconds(1)).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("longer than 200");
-        assertThatThrownBy(() -> JobOptions.of("z", Duration.ZERO))
+        assertThatThrownBy(() -> JobOptions.builder("z", Duration.ZERO).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease of job 'z' must be positive");
         assertThatThrownBy(() -> JobOptions.builder("w", Duration.ofSeconds(1)).type(GuardType.WAIT)
                 .waitFor(Duration.ofSeconds(-1)).build())

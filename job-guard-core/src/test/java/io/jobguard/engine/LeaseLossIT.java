@@ -8,6 +8,7 @@ import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.LeaseLostException;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
@@ -96,8 +97,8 @@ class LeaseLossIT {
                 lostAt.putIfAbsent(context.job(), System.nanoTime());
             }
         });
-        JobOptions stalledJob = JobOptions.of("stalled-job", Duration.ofSeconds(3));
-        JobOptions healthyJob = JobOptions.of("healthy-job", Duration.ofSeconds(3));
+        JobOptions stalledJob = JobOptions.builder("stalled-job", Duration.ofSeconds(3)).build();
+        JobOptions healthyJob = JobOptions.builder("healthy-job", Duration.ofSeconds(3)).build();
         JobPermit stalled = guard.admit(stalledJob, T).permit();
         JobPermit healthy = guard.admit(healthyJob, T).permit();
 
@@ -145,7 +146,7 @@ class LeaseLossIT {
                 told.countDown();
             }
         });
-        JobPermit permit = guard.admit(JobOptions.of("redis-down-job", Duration.ofSeconds(3)), T).permit();
+        JobPermit permit = guard.admit(JobOptions.builder("redis-down-job", Duration.ofSeconds(3)).build(), T).permit();
         long stopped = System.nanoTime();
         redis.stop();
         try {
@@ -163,7 +164,7 @@ class LeaseLossIT {
     @Test
     void interruptOnLeaseLostInterruptsTheRunsThreadOnlyAndOnlyWhileItRuns() throws Exception {
         JobGuard guard = node("a", direct, true);
-        JobOptions job = JobOptions.of("interrupted-job", Duration.ofSeconds(6));
+        JobOptions job = JobOptions.builder("interrupted-job", Duration.ofSeconds(6)).build();
         CountDownLatch admitted = new CountDownLatch(1);
         AtomicReference<Throwable> seen = new AtomicReference<>();
         AtomicBoolean leaseLostInBody = new AtomicBoolean();
@@ -215,7 +216,7 @@ class LeaseLossIT {
         store.serverTime(); // the connection is up before its replies start to get lost
         JobGuard a = node("a", store, false);
         JobGuard b = node("b", direct, false);
-        JobOptions job = JobOptions.of("lost-reply-job", Duration.ofSeconds(60));
+        JobOptions job = JobOptions.builder("lost-reply-job", Duration.ofSeconds(60)).build();
         JobId id = new JobId(NAMESPACE, "lost-reply-job");
         publishedItsLead(a);
 
@@ -242,7 +243,7 @@ class LeaseLossIT {
         RedisLeaseStore store = viaProxy(Duration.ofSeconds(1), true);
         store.serverTime(); // the connection is up before its replies start to get lost
         JobGuard a = node("a", store, false);
-        JobOptions job = JobOptions.of("lost-reply-self", Duration.ofSeconds(60));
+        JobOptions job = JobOptions.builder("lost-reply-self", Duration.ofSeconds(60)).build();
         publishedItsLead(a);
 
         proxy.dropReplies();
@@ -261,8 +262,8 @@ class LeaseLossIT {
     void handOverAtShutdownWaitsForRunsThatEndThenGivesUpTheLeaseOfTheOneStillRunning() throws Exception {
         JobGuard a = node("a", direct, false);
         JobGuard b = node("b", direct, false);
-        JobOptions quick = JobOptions.of("quick-job", Duration.ofSeconds(60));
-        JobOptions slow = JobOptions.of("slow-job", Duration.ofSeconds(60));
+        JobOptions quick = JobOptions.builder("quick-job", Duration.ofSeconds(60)).build();
+        JobOptions slow = JobOptions.builder("slow-job", Duration.ofSeconds(60)).build();
         CountDownLatch running = new CountDownLatch(2);
         CountDownLatch quickMayEnd = new CountDownLatch(1);
         CountDownLatch slowMayEnd = new CountDownLatch(1);
@@ -318,7 +319,8 @@ class LeaseLossIT {
     }
 
     private JobGuard node(String nodeId, RedisLeaseStore store, boolean interrupt) {
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(nodeId)
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId)
+                .build())
                 .skewTolerance(Duration.ofSeconds(30)).interruptOnLeaseLost(interrupt).build());
         toClose.add(guard);
         return guard;
@@ -343,7 +345,7 @@ class LeaseLossIT {
      * first makes the next admission's one command the acquire whose reply the test loses.
      */
     private static void publishedItsLead(JobGuard node) {
-        assertThat(node.run(JobOptions.of("warm-up", Duration.ofSeconds(60)), T, () -> { }))
+        assertThat(node.run(JobOptions.builder("warm-up", Duration.ofSeconds(60)).build(), T, () -> { }))
                 .as("the warm-up firing").isEqualTo(RunOutcome.RAN);
     }
 }

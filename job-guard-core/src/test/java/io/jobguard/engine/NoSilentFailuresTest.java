@@ -8,6 +8,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.memory.InMemoryLeaseStore;
@@ -46,11 +47,13 @@ class NoSilentFailuresTest {
             calls.incrementAndGet();
             throw new IllegalStateException("listener bug");
         };
-        try (JobGuard guard = JobGuard.create(InMemoryLeaseStore.create(), JobGuardConfig.custom().nodeId("n").build())
+        try (JobGuard guard = JobGuard.create(InMemoryLeaseStore.create(), JobGuardConfig.builder()
+                .node(NodeConfig.builder().nodeId("n").build()).build())
                 .addListener(broken)) {
             Instant t = Instant.parse("2026-01-01T10:00:00Z");
             for (int i = 0; i < 5; i++) {
-                assertThat(guard.run(JobOptions.of("report", Duration.ofSeconds(5)), t.plusSeconds(i), () -> { }))
+                assertThat(guard.run(JobOptions.builder("report", Duration.ofSeconds(5))
+                        .build(), t.plusSeconds(i), () -> { }))
                         .isEqualTo(RunOutcome.RAN);
             }
         }

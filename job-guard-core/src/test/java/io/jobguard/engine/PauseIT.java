@@ -4,6 +4,7 @@ import io.jobguard.Admission;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.redis.RedisLeaseStore;
@@ -36,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithRedis
 class PauseIT {
 
-    private static final JobOptions JOB = JobOptions.of("report", Duration.ofSeconds(10));
+    private static final JobOptions JOB = JobOptions.builder("report", Duration.ofSeconds(10)).build();
 
     private final LettuceConnectionFactory connectionFactory;
 
@@ -56,7 +57,8 @@ class PauseIT {
 
     private JobGuard node(String id) {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgpause");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).namespace("pause").build());
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .namespace("pause").build());
         closeables.add(guard);
         closeables.add(store);
         return guard;

@@ -3,6 +3,7 @@ package io.jobguard.engine;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -77,12 +78,13 @@ class PeerSkewComparisonIT {
         List<JobGuard> guards = new ArrayList<>();
         for (int n = 0; n < SKEW_MILLIS.length; n++) {
             RedisLeaseStore store = RedisLeaseStore.create(factory, "peer");
-            JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("node-" + n).build());
+            JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder()
+                    .nodeId("node-" + n).build()).build());
             closeables.add(store);
             closeables.add(guard);
             guards.add(guard);
         }
-        JobOptions job = JobOptions.of("report", Duration.ofSeconds(30));
+        JobOptions job = JobOptions.builder("report", Duration.ofSeconds(30)).build();
         fire((node, t) -> guards.get(node).run(job, t,
                 () -> jobGuardPerFiring.computeIfAbsent(t, x -> new AtomicInteger()).incrementAndGet()));
 

@@ -7,6 +7,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
@@ -70,12 +71,13 @@ class StoreFailureLogIT {
     @Test
     void redisDownNamesTheEndpointOncePerJobPerMinuteWithTheCountOfSuppressedLines() {
         JobGuard guard = guard(connectionFactory, "down");
-        JobOptions job = JobOptions.of("invoices", LEASE);
+        JobOptions job = JobOptions.builder("invoices", LEASE).build();
         redis.stop();
         for (int i = 0; i < 5; i++) {
             assertThat(guard.run(job, T.plusSeconds(i), () -> { })).isEqualTo(RunOutcome.STORE_ERROR);
         }
-        assertThat(guard.run(JobOptions.of("reports", LEASE), T, () -> { })).isEqualTo(RunOutcome.STORE_ERROR);
+        assertThat(guard.run(JobOptions.builder("reports", LEASE).build(), T, () -> { }))
+                .isEqualTo(RunOutcome.STORE_ERROR);
         List<String> warnings = warnings();
         assertThat(warnings).as("one line per job, not one per firing").hasSize(2);
         assertThat(warnings.get(0)).contains("job 'invoices'", "STORE_ERROR",
@@ -103,10 +105,11 @@ class StoreFailureLogIT {
         restricted.start();
         try {
             JobGuard guard = guard(restricted, "acl");
-            assertThat(guard.run(JobOptions.of("invoices", LEASE), T, () -> { })).isEqualTo(RunOutcome.STORE_ERROR);
+            assertThat(guard.run(JobOptions.builder("invoices", LEASE).build(), T, () -> { }))
+                    .isEqualTo(RunOutcome.STORE_ERROR);
             assertThat(warnings()).singleElement().asString().contains("STORE_ERROR", "NOPERM");
             try (RedisBatchLocks locks = RedisBatchLocks.create(restricted, "jgtest",
-                    BatchLockConfig.custom().nodeId("a").build())) {
+                    BatchLockConfig.builder().node(NodeConfig.builder().nodeId("a").build()).build())) {
                 assertThatThrownBy(() -> locks.tryAcquire("sku", List.of("a", "b"), LEASE))
                         .isInstanceOf(LeaseStoreException.class).hasMessageContaining("NOPERM");
             }
@@ -121,7 +124,8 @@ class StoreFailureLogIT {
         String marker = "jgtest:{foreign:invoices}:fired:" + T.toEpochMilli();
         redis.call("SET", marker, "written by somebody else");
         for (int i = 0; i < 3; i++) {
-            assertThat(guard.run(JobOptions.of("invoices", LEASE), T, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+            assertThat(guard.run(JobOptions.builder("invoices", LEASE).build(), T, () -> { }))
+                    .isEqualTo(RunOutcome.ALREADY_RAN);
         }
         assertThat(warnings()).singleElement().asString()
                 .contains("job 'invoices'", "ALREADY_RAN", "a value job-guard did not write", marker,
@@ -135,7 +139,8 @@ class StoreFailureLogIT {
                 "non-string value");
 
         clock.advance(Duration.ofMinutes(1));
-        assertThat(guard.run(JobOptions.of("invoices", LEASE), T, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+        assertThat(guard.run(JobOptions.builder("invoices", LEASE).build(), T, () -> { }))
+                .isEqualTo(RunOutcome.ALREADY_RAN);
         assertThat(warnings()).hasSize(3);
         assertThat(warnings().get(2)).contains(marker, "[2 more like this suppressed in the last PT1M]");
     }
@@ -143,14 +148,16 @@ class StoreFailureLogIT {
     @Test
     void aJobGuardMarkerWithATtlIsNoWarning() {
         JobGuard guard = guard(connectionFactory, "own");
-        assertThat(guard.run(JobOptions.of("invoices", LEASE), T, () -> { })).isEqualTo(RunOutcome.RAN);
-        assertThat(guard.run(JobOptions.of("invoices", LEASE), T, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
+        assertThat(guard.run(JobOptions.builder("invoices", LEASE).build(), T, () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(guard.run(JobOptions.builder("invoices", LEASE).build(), T, () -> { }))
+                .isEqualTo(RunOutcome.ALREADY_RAN);
         assertThat(warnings()).isEmpty();
     }
 
     private JobGuard guard(LettuceConnectionFactory factory, String namespace) {
         return JobGuard.create(RedisLeaseStore.create(factory, "jgtest"),
-                JobGuardConfig.custom().namespace(namespace).nodeId("a").clock(clock).build());
+                JobGuardConfig.builder().namespace(namespace).node(NodeConfig.builder().nodeId("a").build())
+                        .clock(clock).build());
     }
 
     private List<String> warnings() {

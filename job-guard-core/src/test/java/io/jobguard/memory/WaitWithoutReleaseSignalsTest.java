@@ -5,6 +5,7 @@ import io.jobguard.GuardType;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.LeaseStore;
@@ -31,9 +32,9 @@ class WaitWithoutReleaseSignalsTest {
     @Test
     void aWaitingFiringAsksAgainEveryPollIntervalWhenNoSignalComes() throws Exception {
         SilentStore store = new SilentStore(InMemoryLeaseStore.create());
-        JobGuardConfig config = JobGuardConfig.custom().waitPollInterval(Duration.ofMillis(100)).build();
-        JobGuard a = JobGuard.create(store, JobGuardConfig.from(config).nodeId("a").build());
-        JobGuard b = JobGuard.create(store, JobGuardConfig.from(config).nodeId("b").build());
+        JobGuardConfig config = JobGuardConfig.builder().waitPollInterval(Duration.ofMillis(100)).build();
+        JobGuard a = JobGuard.create(store, config.toBuilder().node(NodeConfig.builder().nodeId("a").build()).build());
+        JobGuard b = JobGuard.create(store, config.toBuilder().node(NodeConfig.builder().nodeId("b").build()).build());
         JobOptions job = JobOptions.builder("silent", Duration.ofSeconds(60)).type(GuardType.WAIT)
                 .waitFor(Duration.ofSeconds(30)).build();
 

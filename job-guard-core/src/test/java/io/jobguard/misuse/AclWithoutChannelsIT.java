@@ -5,6 +5,7 @@ import io.jobguard.GuardType;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
@@ -71,7 +72,8 @@ class AclWithoutChannelsIT {
     }
 
     private JobGuard guard(RedisLeaseStore store, String node) {
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().namespace("acl").nodeId(node).build());
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace("acl").node(NodeConfig.builder()
+                .nodeId(node).build()).build());
         closeables.add(guard);
         return guard;
     }
@@ -100,7 +102,8 @@ class AclWithoutChannelsIT {
         assertThat(redis.call("EXISTS", "jgacl:{acl:release}:run")).isEqualTo(0L);
 
         JobGuard guard = guard(store, "n1");
-        assertThat(guard.run(JobOptions.of("release", Duration.ofSeconds(30)), T.plusSeconds(60), () -> { }))
+        assertThat(guard.run(JobOptions.builder("release", Duration.ofSeconds(30))
+                .build(), T.plusSeconds(60), () -> { }))
                 .isEqualTo(RunOutcome.RAN);
         assertThat(guard.currentLease("release")).isEmpty();
     }

@@ -4,6 +4,7 @@ import io.jobguard.GuardType;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.batch.BatchLocks;
 import io.jobguard.batch.BatchRequest;
@@ -60,20 +61,21 @@ class BadInputAtEveryEntryPointIT {
     @Test
     void everyEntryPointNamesTheBadParameterAndSendsNothing() throws Exception {
         RedisLeaseStore store = RedisLeaseStore.create(connectionFactory, "jgmisuse");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().namespace("shop").nodeId("n1").build());
-        RedisBatchLocks redisLocks = RedisBatchLocks.create(connectionFactory, "jgmisuse", BatchLockConfig.ofDefaults());
+        NodeConfig n1 = NodeConfig.builder().nodeId("n1").build();
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace("shop").node(n1).build());
+        RedisBatchLocks redisLocks = RedisBatchLocks.create(connectionFactory, "jgmisuse", BatchLockConfig.defaults());
         BatchLocks locks = redisLocks;
         JobGuardLockProvider provider = JobGuardLockProvider.builder(connectionFactory).keyPrefix("jgmisuse")
-                .namespace("shop").nodeId("n1").build();
+                .namespace("shop").node(n1).build();
         JobGuard shedLockGuard = JobGuard.create(ShedLockLeaseStore.create(provider),
-                JobGuardConfig.custom().namespace("shop").nodeId("n1").build());
-        JobOptions job = JobOptions.of("job", LEASE);
+                JobGuardConfig.builder().namespace("shop").node(n1).build());
+        JobOptions job = JobOptions.builder("job", LEASE).build();
         List<String> keys = List.of("sku-1");
         redis.resetStats();
 
         // row 5: key separators in namespaces (namespace 'a:b' + job 'c' met namespace 'a' + job 'b:c')
         for (String ns : List.of("a:b", "a~b", "a|b", "a~shedlock")) {
-            rejects(() -> JobGuardConfig.custom().namespace(ns).build(), "namespace '" + ns + "' contains");
+            rejects(() -> JobGuardConfig.builder().namespace(ns).build(), "namespace '" + ns + "' contains");
             rejects(() -> locks.tryAcquire(ns, keys, LEASE), "batch namespace '" + ns + "' contains");
             rejects(() -> JobGuardLockProvider.builder(connectionFactory).namespace(ns).build(),
                     "JobGuardLockProvider namespace '" + ns + "' contains");
@@ -81,18 +83,18 @@ class BadInputAtEveryEntryPointIT {
 
         // row 6: whitespace at the ends, a trailing '# comment'
         for (String ns : List.of(COMMENTED, "billing ", " billing", "bill ing")) {
-            rejects(() -> JobGuardConfig.custom().namespace(ns).build(), "namespace '");
+            rejects(() -> JobGuardConfig.builder().namespace(ns).build(), "namespace '");
             rejects(() -> locks.tryAcquire(ns, keys, LEASE), "batch namespace '");
             rejects(() -> locks.acquire(ns, keys, LEASE, LEASE), "batch namespace '");
             rejects(() -> JobGuardLockProvider.builder(connectionFactory).namespace(ns).build(),
                     "JobGuardLockProvider namespace '");
             rejects(() -> RedisLeaseStore.create(connectionFactory, ns), "keyPrefix '");
-            rejects(() -> RedisBatchLocks.create(connectionFactory, ns, BatchLockConfig.ofDefaults()), "keyPrefix '");
+            rejects(() -> RedisBatchLocks.create(connectionFactory, ns, BatchLockConfig.defaults()), "keyPrefix '");
             rejects(() -> JobGuardLockProvider.builder(connectionFactory).keyPrefix(ns).build(),
                     "JobGuardLockProvider keyPrefix '");
         }
-        rejects(() -> JobGuardConfig.custom().nodeId("n1 ").build(), "nodeId 'n1 ' starts or ends with whitespace");
-        rejects(() -> JobOptions.of("Reports.nightly ", LEASE), "job name 'Reports.nightly ' starts or ends");
+        rejects(() -> NodeConfig.builder().nodeId("n1 "), "nodeId 'n1 ' starts or ends with whitespace");
+        rejects(() -> JobOptions.builder("Reports.nightly ", LEASE), "job name 'Reports.nightly ' starts or ends");
         rejects(() -> JobOptions.builder(" x", LEASE).build(), "job name ' x' starts or ends");
         rejects(() -> provider.lock(new LockConfiguration(T, "lock ", LEASE, Duration.ZERO)),
                 "ShedLock lock name 'lock ' starts or ends");
@@ -101,34 +103,31 @@ class BadInputAtEveryEntryPointIT {
         for (String bad : List.of("a\u0001b", "a\nb", "a{b", "a}b", "x".repeat(201))) {
             String start = bad.length() > 40 ? bad.substring(0, 40) : bad.replace("\u0001", "\\u0001")
                     .replace("\n", "\\u000a");
-            rejects(() -> JobGuardConfig.custom().namespace(bad).build(), "namespace '" + start);
-            rejects(() -> JobGuardConfig.custom().nodeId(bad).build(), "nodeId '" + start);
-            rejects(() -> JobOptions.of(bad, LEASE), "job name '" + start);
+            rejects(() -> JobGuardConfig.builder().namespace(bad).build(), "namespace '" + start);
+            rejects(() -> NodeConfig.builder().nodeId(bad), "nodeId '" + start);
+            rejects(() -> JobOptions.builder(bad, LEASE).build(), "job name '" + start);
             rejects(() -> locks.tryAcquire(bad, keys, LEASE), "batch namespace '" + start);
-            rejects(() -> BatchLockConfig.custom().nodeId(bad).build(), "BatchLockConfig.nodeId '" + start);
             rejects(() -> RedisLeaseStore.create(connectionFactory, bad), "keyPrefix '" + start);
-            rejects(() -> JobGuardLockProvider.builder(connectionFactory).nodeId(bad).build(),
-                    "JobGuardLockProvider nodeId '" + start);
             rejects(() -> provider.lock(new LockConfiguration(T, bad, LEASE, Duration.ZERO)),
                     "ShedLock lock name '" + start);
         }
         rejects(() -> locks.tryAcquire("sku", keys, MICROSECOND), "batch lease must be at least 1 ms");
-        rejects(() -> JobOptions.of("job", MICROSECOND), "lease of job 'job' must be at least 1 ms");
-        rejects(() -> JobGuardConfig.custom().defaultLease(MICROSECOND).build(), "defaultLease must be at least 1 ms");
+        rejects(() -> JobOptions.builder("job", MICROSECOND).build(), "lease of job 'job' must be at least 1 ms");
+        rejects(() -> JobGuardConfig.builder().defaultLease(MICROSECOND).build(), "defaultLease must be at least 1 ms");
         rejects(() -> provider.lock(new LockConfiguration(T, "lock", MICROSECOND, Duration.ZERO)),
                 "lockAtMostFor of ShedLock lock 'lock' must be at least 1 ms");
 
         // row 10: overflowing durations and fire times
-        rejects(() -> JobOptions.of("job", HUGE), "lease of job 'job' must be at most 3650 days");
+        rejects(() -> JobOptions.builder("job", HUGE).build(), "lease of job 'job' must be at most 3650 days");
         rejects(() -> JobOptions.builder("job", LEASE).type(GuardType.WAIT).waitFor(HUGE).build(),
                 "waitFor of job 'job' must be at most");
         rejects(() -> JobOptions.builder("job", LEASE).cooldown(HUGE).build(), "cooldown of job 'job' must be at most");
         rejects(() -> JobOptions.builder("job", LEASE).busyGrace(HUGE).build(),
                 "busyGrace of job 'job' must be at most");
-        rejects(() -> JobGuardConfig.custom().defaultLease(HUGE).build(), "defaultLease must be at most");
-        rejects(() -> JobGuardConfig.custom().skewTolerance(HUGE).build(), "skewTolerance must be at most");
-        rejects(() -> JobGuardConfig.custom().waitPollInterval(HUGE).build(), "waitPollInterval must be at most");
-        rejects(() -> BatchLockConfig.custom().waitPollInterval(HUGE).build(),
+        rejects(() -> JobGuardConfig.builder().defaultLease(HUGE).build(), "defaultLease must be at most");
+        rejects(() -> JobGuardConfig.builder().skewTolerance(HUGE).build(), "skewTolerance must be at most");
+        rejects(() -> JobGuardConfig.builder().waitPollInterval(HUGE).build(), "waitPollInterval must be at most");
+        rejects(() -> BatchLockConfig.builder().waitPollInterval(HUGE).build(),
                 "BatchLockConfig.waitPollInterval must be at most");
         rejects(() -> ShedLockLeaseStore.create(provider, Clock.systemUTC(), HUGE),
                 "ShedLockLeaseStore pollInterval must be at most");

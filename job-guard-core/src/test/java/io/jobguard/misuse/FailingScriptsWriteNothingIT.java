@@ -5,6 +5,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockConfig;
@@ -58,14 +59,16 @@ class FailingScriptsWriteNothingIT {
     void open() {
         redis.flushAll();
         store = RedisLeaseStore.create(connectionFactory, "jgfail");
-        guard = JobGuard.create(store, JobGuardConfig.custom().namespace("shop").nodeId("n1").build());
+        guard = JobGuard.create(store, JobGuardConfig.builder().namespace("shop").node(NodeConfig.builder()
+                .nodeId("n1").build()).build());
         guard.addListener(new JobGuardListener() {
             @Override
             public void onJobEvent(JobEvent event) {
                 events.add(event);
             }
         });
-        locks = RedisBatchLocks.create(connectionFactory, "jgfail", BatchLockConfig.custom().nodeId("n1").build());
+        locks = RedisBatchLocks.create(connectionFactory, "jgfail", BatchLockConfig.builder().node(NodeConfig.builder()
+                .nodeId("n1").build()).build());
     }
 
     @AfterEach
@@ -80,7 +83,7 @@ class FailingScriptsWriteNothingIT {
     void aForeignStateKeyFailsTheAcquisitionBeforeAnyWrite() {
         redis.call("SET", JOB_BASE + ":state-v2", "not a hash");
 
-        assertThat(guard.run(JobOptions.of("job", LEASE), T, () -> { })).isEqualTo(RunOutcome.STORE_ERROR);
+        assertThat(guard.run(JobOptions.builder("job", LEASE).build(), T, () -> { })).isEqualTo(RunOutcome.STORE_ERROR);
 
         assertThat(redis.call("EXISTS", JOB_BASE + ":run", JOB_BASE + ":fired:" + T.toEpochMilli()))
                 .as("no lease or marker was written").isEqualTo(0L);
@@ -94,7 +97,7 @@ class FailingScriptsWriteNothingIT {
         redis.call("HSET", JOB_BASE + ":history", "foreign", "value");
 
         // the history is written by the release alone: a key of another type there costs the run's entry, not the run
-        assertThat(guard.run(JobOptions.of("job", LEASE), T, () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(guard.run(JobOptions.builder("job", LEASE).build(), T, () -> { })).isEqualTo(RunOutcome.RAN);
 
         await("the lease is released").atMost(Duration.ofSeconds(10))
                 .until(() -> Long.valueOf(0).equals(redis.call("EXISTS", JOB_BASE + ":run")));
@@ -108,7 +111,7 @@ class FailingScriptsWriteNothingIT {
     void aNegativeFencingCounterNeverHandsOutATokenThatIsNotPositive() {
         redis.call("HSET", JOB_BASE + ":state-v2", "f", "-2");
 
-        assertThat(guard.run(JobOptions.of("job", LEASE), T, () -> { })).isEqualTo(RunOutcome.STORE_ERROR);
+        assertThat(guard.run(JobOptions.builder("job", LEASE).build(), T, () -> { })).isEqualTo(RunOutcome.STORE_ERROR);
 
         assertThat(redis.call("HGET", JOB_BASE + ":state-v2", "f")).isEqualTo("-2");
         assertThat(redis.call("EXISTS", JOB_BASE + ":run", JOB_BASE + ":fired:" + T.toEpochMilli())).isEqualTo(0L);
@@ -117,7 +120,7 @@ class FailingScriptsWriteNothingIT {
 
         redis.call("HDEL", JOB_BASE + ":state-v2", "f");
         events.clear();
-        assertThat(guard.run(JobOptions.of("job", LEASE), T, () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(guard.run(JobOptions.builder("job", LEASE).build(), T, () -> { })).isEqualTo(RunOutcome.RAN);
         assertThat(events.get(0).fencingToken()).as("tokens are positive (Redis TIME floor)").isPositive();
     }
 

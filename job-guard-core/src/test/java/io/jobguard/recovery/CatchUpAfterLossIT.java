@@ -13,6 +13,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -113,16 +114,18 @@ class CatchUpAfterLossIT {
             this.clock = Clock.offset(Clock.systemUTC(), Duration.ofMillis(offsetMillis));
             this.factory = redis.connectionFactory(Duration.ofSeconds(1));
             this.store = RedisLeaseStore.create(factory, "jgloss");
-            this.guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(SKEW).clock(clock)
+            this.guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                    .skewTolerance(SKEW).clock(clock)
                     .build());
             guard.addListener(e -> ledger.add(new Entry(id, e.job(), e.nominalFireTime(), e.outcome().name())));
             this.missed = ((JobGuardEngine) guard).missedFireTimes();
         }
 
         void schedule(String jobName, MisfirePolicy policy) {
-            JobOptions job = JobOptions.of(jobName, Duration.ofSeconds(10));
-            RecoveryOptions recovery = new RecoveryOptions(policy, Duration.ofMinutes(5), 50, Delivery.AT_MOST_ONCE, 3,
-                    EVERY_SECOND);
+            JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
+            RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(policy)
+                    .catchUpWindow(Duration.ofMinutes(5)).catchUpMax(50).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3)
+                    .schedule(EVERY_SECOND).build();
             Runnable body = () -> {
                 RunContext run = RunContext.current().orElseThrow();
                 ledger.add(new Entry(id, jobName, run.nominalFireTime(), run.isCatchUp() ? "START catch-up" : "START"));

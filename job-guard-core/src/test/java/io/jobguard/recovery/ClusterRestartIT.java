@@ -59,7 +59,7 @@ class ClusterRestartIT {
     }
 
     static Stream<Duration> tolerances() {
-        return Stream.of(Duration.ofSeconds(10), JobGuardConfig.custom().build().skewTolerance());
+        return Stream.of(Duration.ofSeconds(10), JobGuardConfig.builder().build().skewTolerance());
     }
 
     @ParameterizedTest(name = "skew tolerance {0}")

@@ -10,6 +10,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -77,7 +78,8 @@ class DiedRunIT {
         LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
         factories.add(factory);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(Duration.ofSeconds(2))
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(Duration.ofSeconds(2))
                 .clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(skewMillis))).build());
         guard.addListener(events::add);
         closeables.add(guard);
@@ -143,8 +145,9 @@ class DiedRunIT {
     void atLeastOnceRunsTheKilledNodesFireTimeAgainOnceWithAHigherToken() throws Exception {
         Instant t1 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Instant t2 = t1.plusSeconds(2);
-        JobOptions job = JobOptions.of("killed", LEASE);
-        RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, Delivery.AT_LEAST_ONCE, null);
+        JobOptions job = JobOptions.builder("killed", LEASE).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_LEAST_ONCE).schedule(null).build();
         MissedFireTimes b = node("b", 700);
         MissedFireTimes c = node("c", -700);
         long killedToken = killedMidRun("killed", t1, Delivery.AT_LEAST_ONCE);
@@ -166,8 +169,9 @@ class DiedRunIT {
     void atMostOnceDoesNotRunItAgainAndReportsItOnce() throws Exception {
         Instant t1 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Instant t2 = t1.plusSeconds(2);
-        JobOptions job = JobOptions.of("killed-once", LEASE);
-        RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, Delivery.AT_MOST_ONCE, null);
+        JobOptions job = JobOptions.builder("killed-once", LEASE).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_MOST_ONCE).schedule(null).build();
         MissedFireTimes b = node("b", 700);
         MissedFireTimes c = node("c", -700);
         killedMidRun("killed-once", t1, Delivery.AT_MOST_ONCE);

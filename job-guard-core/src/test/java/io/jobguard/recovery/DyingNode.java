@@ -8,6 +8,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.redis.RedisLeaseStore;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -33,10 +34,12 @@ public final class DyingNode {
         factory.afterPropertiesSet();
         factory.start();
         JobGuard guard = JobGuard.create(RedisLeaseStore.create(factory, "jgtest"),
-                JobGuardConfig.custom().nodeId("dying").skewTolerance(Duration.ofSeconds(2)).build());
-        JobOptions job = JobOptions.of(args[1], Duration.ofMillis(Long.parseLong(args[2])));
+                JobGuardConfig.builder().node(NodeConfig.builder().nodeId("dying").build())
+                        .skewTolerance(Duration.ofSeconds(2)).build());
+        JobOptions job = JobOptions.builder(args[1], Duration.ofMillis(Long.parseLong(args[2]))).build();
         Instant fireTime = Instant.ofEpochMilli(Long.parseLong(args[3]));
-        RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, Delivery.valueOf(args[4]), null);
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.valueOf(args[4])).schedule(null).build();
         Admission admission = ((JobGuardEngine) guard).missedFireTimes().admit(job, recovery, fireTime, () -> { });
         if (!admission.granted()) {
             System.out.println("REFUSED " + admission.refusal());

@@ -12,6 +12,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -75,7 +76,8 @@ class MissedFireTimesIT {
         LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
         factories.add(factory);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(SKEW)
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(SKEW)
                         .clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(skewMillis))).build())
                 .addListener(new JobGuardListener() {
                     @Override
@@ -150,8 +152,9 @@ class MissedFireTimesIT {
     private List<Instant> outage(String jobName, MisfirePolicy policy) throws Exception {
         Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(12);
         List<Instant> times = List.of(base, base.plusSeconds(2), base.plusSeconds(4), base.plusSeconds(6));
-        JobOptions job = JobOptions.of(jobName, Duration.ofSeconds(10));
-        RecoveryOptions recovery = RecoveryOptions.of(policy, Delivery.AT_MOST_ONCE, grid(times));
+        JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(policy).delivery(Delivery.AT_MOST_ONCE)
+                .schedule(grid(times)).build();
         Node before = node("old", 0);
         assertThat(fire(before, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
         runs.clear();
@@ -213,8 +216,9 @@ class MissedFireTimesIT {
     private List<Instant> storeErrorAt(String jobName, MisfirePolicy policy, Node a, Node b) {
         Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(6);
         List<Instant> times = List.of(base, base.plusSeconds(2), base.plusSeconds(4));
-        JobOptions job = JobOptions.of(jobName, Duration.ofSeconds(10));
-        RecoveryOptions recovery = RecoveryOptions.of(policy, Delivery.AT_MOST_ONCE, grid(times));
+        JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(policy).delivery(Delivery.AT_MOST_ONCE)
+                .schedule(grid(times)).build();
         assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
         assertThat(fire(b, job, recovery, times.get(0))).isEqualTo(RunOutcome.ALREADY_RAN);
         // Redis is stopped (its data saved first, as a persistent Redis keeps it) and comes back. A pause
@@ -260,7 +264,8 @@ class MissedFireTimesIT {
         Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         List<Instant> times = List.of(base, base.plusSeconds(2), base.plusSeconds(4));
         JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(2)).keepAlive(false).build();
-        RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, delivery, grid(times));
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP).delivery(delivery)
+                .schedule(grid(times)).build();
         assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
         Admission dying = a.recovery().admit(job, recovery, times.get(1), body("a"));
         assertThat(dying.granted()).isTrue();
@@ -277,7 +282,8 @@ class MissedFireTimesIT {
         Node c = node("c", 300);
         JobOptions job = JobOptions.builder("died", Duration.ofSeconds(2)).keepAlive(false).build();
         List<Instant> t = deathAt("died", Delivery.AT_LEAST_ONCE, a);
-        RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, Delivery.AT_LEAST_ONCE, grid(t));
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_LEAST_ONCE).schedule(grid(t)).build();
         // b and c fire t2 at once: one of them retries t1 first, then t2 runs once
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
@@ -305,7 +311,7 @@ class MissedFireTimesIT {
         assertThat(count(RunOutcome.RETRIED)).isEqualTo(1);
         // a later firing on any node does not run t1 again
         Instant later = t.get(2).plusSeconds(2);
-        fire(a, job, recovery.withSchedule(grid(List.of(t.get(0), t.get(1), t.get(2), later))), later);
+        fire(a, job, recovery.toBuilder().schedule(grid(List.of(t.get(0), t.get(1), t.get(2), later))).build(), later);
         assertThat(runsOf(t.get(1))).hasSize(2);
     }
 
@@ -315,7 +321,8 @@ class MissedFireTimesIT {
         Node b = node("b", -700);
         JobOptions job = JobOptions.builder("died-once", Duration.ofSeconds(2)).keepAlive(false).build();
         List<Instant> t = deathAt("died-once", Delivery.AT_MOST_ONCE, a);
-        RecoveryOptions recovery = RecoveryOptions.of(MisfirePolicy.SKIP, Delivery.AT_MOST_ONCE, grid(t));
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_MOST_ONCE).schedule(grid(t)).build();
         assertThat(fire(b, job, recovery, t.get(2))).isEqualTo(RunOutcome.RAN);
         assertThat(fire(a, job, recovery, t.get(2))).isEqualTo(RunOutcome.ALREADY_RAN);
         assertThat(runsOf(t.get(1))).hasSize(1);
@@ -339,9 +346,10 @@ class MissedFireTimesIT {
         for (int i = 0; i < 40; i++) {
             times.add(base.plusSeconds(i));
         }
-        JobOptions job = JobOptions.of("round-trips", Duration.ofSeconds(10));
-        RecoveryOptions recovery = new RecoveryOptions(MisfirePolicy.RUN_ALL, Duration.ofHours(1), 10,
-                Delivery.AT_LEAST_ONCE, 3, grid(times));
+        JobOptions job = JobOptions.builder("round-trips", Duration.ofSeconds(10)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.RUN_ALL)
+                .catchUpWindow(Duration.ofHours(1)).catchUpMax(10).delivery(Delivery.AT_LEAST_ONCE).maxAttempts(3)
+                .schedule(grid(times)).build();
         assertThat(fire(a, job, recovery, times.get(0))).isEqualTo(RunOutcome.RAN);
         assertThat(fire(b, job, recovery, times.get(0))).isEqualTo(RunOutcome.ALREADY_RAN);
         redis.resetStats();
@@ -361,7 +369,7 @@ class MissedFireTimesIT {
     @Test
     void aRecordKeyOfAnotherTypeFailsTheAcquireNamingItAndNothingIsWritten() {
         Node a = node("a", 0);
-        JobOptions job = JobOptions.of("foreign", Duration.ofSeconds(10));
+        JobOptions job = JobOptions.builder("foreign", Duration.ofSeconds(10)).build();
         redis.call("SET", "jgtest:{default:foreign}:state-v2", "not a hash");
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         assertThat(a.guard().run(job, t, () -> runs.add("ran"))).isEqualTo(RunOutcome.STORE_ERROR);

@@ -10,6 +10,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -85,7 +86,7 @@ class MissedFireTimesModelIT {
 
     static Stream<Arguments> cases() {
         Duration shortTolerance = Duration.ofSeconds(10);
-        Duration defaultTolerance = JobGuardConfig.custom().build().skewTolerance();
+        Duration defaultTolerance = JobGuardConfig.builder().build().skewTolerance();
         return Stream.of(Arguments.of(MisfirePolicy.RUN_ALL, shortTolerance),
                 Arguments.of(MisfirePolicy.RUN_ALL, defaultTolerance),
                 Arguments.of(MisfirePolicy.RUN_LATEST, shortTolerance),
@@ -189,9 +190,9 @@ class MissedFireTimesModelIT {
 
         Model(String jobName, MisfirePolicy policy, Duration tolerance, long seed) {
             this.jobName = jobName;
-            this.job = JobOptions.of(jobName, Duration.ofSeconds(10));
-            this.recovery = new RecoveryOptions(policy, Duration.ofHours(1), 4, Delivery.AT_MOST_ONCE, 3,
-                    EVERY_SECOND);
+            this.job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
+            this.recovery = RecoveryOptions.builder().misfirePolicy(policy).catchUpWindow(Duration.ofHours(1))
+                    .catchUpMax(4).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3).schedule(EVERY_SECOND).build();
             this.tolerance = tolerance;
             this.seed = seed;
         }
@@ -305,7 +306,8 @@ class MissedFireTimesModelIT {
                 }
             };
             guard = JobGuard.create(new UnreachableStore(store, () -> unreachable, failed -> model.trace.add(id
-                    + " acquire " + failed + " failed: unreachable")), JobGuardConfig.custom().nodeId(id).skewTolerance(model.tolerance)
+                    + " acquire " + failed + " failed: unreachable")), JobGuardConfig.builder()
+                            .node(NodeConfig.builder().nodeId(id).build()).skewTolerance(model.tolerance)
                     .clock(clock).build());
             guard.addListener(event -> {
                 if (event.outcome() == RunOutcome.MISSED) {

@@ -11,6 +11,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -64,14 +65,16 @@ class RecoveryOwnerIT {
     void theSchedulerThreadWaitsForItsNodesBackgroundPassAndLosesNoFireTime() throws Exception {
         factory = redis.connectionFactory(Duration.ofSeconds(5));
         store = RedisLeaseStore.create(factory, "jgowner");
-        guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("one").skewTolerance(Duration.ofSeconds(2)).build());
+        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("one").build())
+                .skewTolerance(Duration.ofSeconds(2)).build());
         List<JobEvent> events = new CopyOnWriteArrayList<>();
         guard.addListener(events::add);
         MissedFireTimes scheduler = ((JobGuardEngine) guard).missedFireTimes();
         MissedFireTimes background = ((JobGuardEngine) guard).missedFireTimes();
-        JobOptions job = JobOptions.of("owner", Duration.ofSeconds(10));
-        RecoveryOptions recovery = new RecoveryOptions(MisfirePolicy.RUN_ALL, Duration.ofHours(1), 50,
-                Delivery.AT_MOST_ONCE, 3, EVERY_SECOND);
+        JobOptions job = JobOptions.builder("owner", Duration.ofSeconds(10)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.RUN_ALL)
+                .catchUpWindow(Duration.ofHours(1)).catchUpMax(50).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3)
+                .schedule(EVERY_SECOND).build();
         List<Instant> started = new CopyOnWriteArrayList<>();
         Runnable body = () -> started.add(RunContext.current().orElseThrow().nominalFireTime());
         Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(8);

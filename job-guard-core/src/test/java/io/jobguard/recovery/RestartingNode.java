@@ -10,6 +10,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.redis.FleetLeadsClock;
@@ -102,15 +103,17 @@ public final class RestartingNode {
             stepper.setDaemon(true);
             stepper.start();
         }
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(node)
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(node).build())
                 .skewTolerance(Duration.ofMillis(Long.parseLong(args[3]))).clock(clock).build());
         RestartingNode self = new RestartingNode(Path.of(args[5]));
         guard.addListener(event -> self.append(event.outcome() + "\t" + event.nominalFireTime().toEpochMilli() + "\t"
                 + node + "\t" + event.fencingToken() + "\t" + System.currentTimeMillis()));
-        JobOptions job = JobOptions.of(args[4], Duration.ofSeconds(10));
+        JobOptions job = JobOptions.builder(args[4], Duration.ofSeconds(10)).build();
         boolean plain = args[6].equals("NONE");
-        RecoveryOptions recovery = plain ? null : new RecoveryOptions(MisfirePolicy.valueOf(args[6]),
-                Duration.ofMinutes(5), Integer.parseInt(args[7]), Delivery.AT_MOST_ONCE, 3, EVERY_SECOND);
+        RecoveryOptions recovery = plain ? null : RecoveryOptions.builder()
+                .misfirePolicy(MisfirePolicy.valueOf(args[6])).catchUpWindow(Duration.ofMinutes(5))
+                .catchUpMax(Integer.parseInt(args[7])).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3)
+                .schedule(EVERY_SECOND).build();
         MissedFireTimes missed = ((JobGuardEngine) guard).missedFireTimes();
         Runnable body = () -> {
             RunContext run = RunContext.current().orElseThrow();

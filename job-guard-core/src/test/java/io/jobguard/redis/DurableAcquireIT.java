@@ -3,6 +3,7 @@ package io.jobguard.redis;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.testing.RedisSentinelProcess;
 import io.jobguard.testing.RedisServerProcess;
@@ -61,14 +62,15 @@ class DurableAcquireIT {
     private JobGuard node(DurableAcquire durable) {
         connectionFactory = sentinel.connectionFactory();
         store = RedisLeaseStore.create(connectionFactory, "jgtest", durable);
-        guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("a").skewTolerance(Duration.ofSeconds(2)).build());
+        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("a").build())
+                .skewTolerance(Duration.ofSeconds(2)).build());
         return guard;
     }
 
     @Test
     void aFiringRunsOnceTheReplicaAcknowledgedAndIsRefusedWhileTheReplicaIsStopped() {
-        JobGuard a = node(new DurableAcquire(1, Duration.ofMillis(500)));
-        JobOptions job = JobOptions.of("durable", Duration.ofSeconds(10));
+        JobGuard a = node(DurableAcquire.builder().replicas(1).timeout(Duration.ofMillis(500)).build());
+        JobOptions job = JobOptions.builder("durable", Duration.ofSeconds(10)).build();
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         AtomicInteger runs = new AtomicInteger();
         assertThat(a.run(job, t, runs::incrementAndGet)).isEqualTo(RunOutcome.RAN);
@@ -86,19 +88,21 @@ class DurableAcquireIT {
 
     @Test
     void withoutDurableAcquireTheStoppedReplicaDoesNotMatter() {
-        JobGuard a = node(DurableAcquire.off());
+        JobGuard a = node(DurableAcquire.defaults());
         sentinel.replica().pause();
-        assertThat(a.run(JobOptions.of("plain", Duration.ofSeconds(10)), Instant.now(), () -> { }))
+        assertThat(a.run(JobOptions.builder("plain", Duration.ofSeconds(10)).build(), Instant.now(), () -> { }))
                 .isEqualTo(RunOutcome.RAN);
     }
 
     @Test
     void throughJedisAStandaloneServerWithoutReplicasRefusesAndGivesTheLeaseBack(RedisServerProcess redis) {
         JedisConnectionFactory jedis = redis.jedisConnectionFactory();
-        try (RedisLeaseStore durable = RedisLeaseStore.create(jedis, "jgtest", new DurableAcquire(1, Duration.ofMillis(200)));
-             JobGuard b = JobGuard.create(durable, JobGuardConfig.custom().nodeId("b").build())) {
+        try (RedisLeaseStore durable = RedisLeaseStore.create(jedis, "jgtest", DurableAcquire.builder().replicas(1)
+                .timeout(Duration.ofMillis(200)).build());
+             JobGuard b = JobGuard.create(durable, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("b")
+                     .build()).build())) {
             Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-            assertThat(b.run(JobOptions.of("jedis", Duration.ofSeconds(10)), t, () -> { }))
+            assertThat(b.run(JobOptions.builder("jedis", Duration.ofSeconds(10)).build(), t, () -> { }))
                     .isEqualTo(RunOutcome.STORE_ERROR);
             assertThat(b.currentLease("jedis")).isEmpty();
         } finally {
@@ -108,9 +112,11 @@ class DurableAcquireIT {
 
     @Test
     void invalidSettingsNameTheCulprit() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DurableAcquire(-1, Duration.ofSeconds(1)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DurableAcquire.builder().replicas(-1)
+                .timeout(Duration.ofSeconds(1)).build())
                 .hasMessageContaining("replicas");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DurableAcquire(1, Duration.ZERO))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DurableAcquire.builder().replicas(1)
+                .timeout(Duration.ZERO).build())
                 .hasMessageContaining("timeout");
     }
 }

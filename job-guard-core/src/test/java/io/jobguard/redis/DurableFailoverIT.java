@@ -3,6 +3,7 @@ package io.jobguard.redis;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.testing.RedisSentinelProcess;
 import io.jobguard.testing.RedisServerProcess;
@@ -29,7 +30,7 @@ import static org.awaitility.Awaitility.await;
  */
 class DurableFailoverIT {
 
-    private static final JobOptions JOB = JobOptions.of("failover", Duration.ofSeconds(30));
+    private static final JobOptions JOB = JobOptions.builder("failover", Duration.ofSeconds(30)).build();
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
@@ -42,12 +43,13 @@ class DurableFailoverIT {
 
     @Test
     void withoutDurableAcquireTheLostWriteLetsTheFireTimeRunTwice() {
-        assertThat(runsOfT1AcrossALossyFailover(DurableAcquire.off())).isEqualTo(2);
+        assertThat(runsOfT1AcrossALossyFailover(DurableAcquire.defaults())).isEqualTo(2);
     }
 
     @Test
     void withDurableAcquireTheFireTimeRunsOnce() {
-        assertThat(runsOfT1AcrossALossyFailover(new DurableAcquire(1, Duration.ofMillis(500)))).isEqualTo(1);
+        assertThat(runsOfT1AcrossALossyFailover(DurableAcquire.builder().replicas(1).timeout(Duration.ofMillis(500))
+                .build())).isEqualTo(1);
     }
 
     private int runsOfT1AcrossALossyFailover(DurableAcquire durable) {
@@ -98,7 +100,8 @@ class DurableFailoverIT {
         closeables.add(factory::destroy);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest", durable);
         closeables.add(store);
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(id).skewTolerance(Duration.ofSeconds(2))
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .skewTolerance(Duration.ofSeconds(2))
                 .build());
         closeables.add(guard);
         return guard;

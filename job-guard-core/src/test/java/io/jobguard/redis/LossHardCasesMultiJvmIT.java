@@ -41,7 +41,7 @@ import static org.awaitility.Awaitility.await;
 @WithRedis
 class LossHardCasesMultiJvmIT {
 
-    private static final long TOLERANCE = JobGuardConfig.custom().build().skewTolerance().toMillis();
+    private static final long TOLERANCE = JobGuardConfig.builder().build().skewTolerance().toMillis();
 
     private final RedisServerProcess redis;
     private RestartingNodes nodes;

@@ -1,6 +1,7 @@
 package io.jobguard.shedlock;
 
 import io.jobguard.JobEvent;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.redis.KeySchema;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
@@ -46,7 +47,8 @@ abstract class JobGuardLockProviderContract {
     protected abstract RedisConnectionFactory connectionFactory();
 
     private JobGuardLockProvider node(String nodeId) {
-        return JobGuardLockProvider.builder(connectionFactory()).keyPrefix("jgit").namespace("it").nodeId(nodeId)
+        return JobGuardLockProvider.builder(connectionFactory()).keyPrefix("jgit").namespace("it")
+                .node(NodeConfig.builder().nodeId(nodeId).build())
                 .listener(events::add).build();
     }
 

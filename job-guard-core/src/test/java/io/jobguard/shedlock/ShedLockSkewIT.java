@@ -4,6 +4,7 @@ import io.jobguard.GuardType;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -65,7 +66,8 @@ class ShedLockSkewIT {
             Clock clock = Clock.offset(Clock.systemUTC(), SKEW[n]);
             ShedLockLeaseStore store = ShedLockLeaseStore.create(ShedLockDatabase.get().provider(nodeId), clock,
                     Duration.ofMillis(50));
-            JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().namespace(namespace).nodeId(nodeId)
+            JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace(namespace)
+                    .node(NodeConfig.builder().nodeId(nodeId).build())
                     .skewTolerance(Duration.ofSeconds(30)).clock(clock).build());
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
             closeables.add(scheduler::shutdownNow);

@@ -5,6 +5,8 @@ import io.jobguard.DurationParser;
 import io.jobguard.FireTimeSchedule;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
+import io.jobguard.internal.Counts;
+import io.jobguard.internal.TimeBounds;
 import org.quartz.CronExpression;
 import org.quartz.CronTrigger;
 import org.quartz.JobDataMap;
@@ -50,7 +52,7 @@ final class QuartzRecovery {
         Duration catchUpWindow = window == null ? null : DurationParser.parse(window.toString(),
                 ClusterSingletonListener.CATCH_UP_WINDOW + " of Quartz job '" + job + "'");
         if (catchUpWindow != null) {
-            RecoveryOptions.checkWindow(catchUpWindow, ClusterSingletonListener.CATCH_UP_WINDOW + " of Quartz job '"
+            TimeBounds.catchUpWindow(catchUpWindow, ClusterSingletonListener.CATCH_UP_WINDOW + " of Quartz job '"
                     + job + "'");
         }
         Object max = data.get(ClusterSingletonListener.CATCH_UP_MAX);
@@ -61,10 +63,10 @@ final class QuartzRecovery {
             throw new IllegalArgumentException(ClusterSingletonListener.CATCH_UP_MAX + " of Quartz job '" + job
                     + "' is \"" + max + "\", not a number", e);
         }
-        RecoveryOptions.checkMax(catchUpMax, ClusterSingletonListener.CATCH_UP_MAX + " of Quartz job '" + job + "'");
+        Counts.catchUpMax(catchUpMax, ClusterSingletonListener.CATCH_UP_MAX + " of Quartz job '" + job + "'");
         FireTimeSchedule schedule = schedule(trigger);
-        return new RecoveryOptions(policy, catchUpWindow, catchUpMax, delivery, RecoveryOptions.DEFAULT_MAX_ATTEMPTS,
-                schedule);
+        return RecoveryOptions.builder().misfirePolicy(policy).catchUpWindow(catchUpWindow).catchUpMax(catchUpMax)
+                .delivery(delivery).schedule(schedule).build();
     }
 
     /**

@@ -55,7 +55,7 @@ class GuardedJobsTest {
     void aPlainJobIsGuardedOnlyWhenEnabledOrMatchedAndIsNamedAfterItsKey() {
         assertThat(jobs.resolve(plain("other").build())).isNull();
         JobOptions matched = jobs.resolve(plain("guarded").build());
-        assertThat(matched).isEqualTo(JobOptions.of("guarded.job", Duration.ofMinutes(2)));
+        assertThat(matched).isEqualTo(JobOptions.builder("guarded.job", Duration.ofMinutes(2)).build());
         JobOptions enabled = jobs.resolve(plain("other").usingJobData(ClusterSingletonListener.ENABLED, true).build());
         assertThat(enabled.name()).isEqualTo("other.job");
         assertThat(jobs.seen()).containsOnlyKeys("guarded.job", "other.job");

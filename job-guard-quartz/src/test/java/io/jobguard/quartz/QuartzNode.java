@@ -3,6 +3,7 @@ package io.jobguard.quartz;
 import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.testing.RedisServerProcess;
@@ -36,7 +37,8 @@ final class QuartzNode implements AutoCloseable {
         this.name = b.name;
         this.connectionFactory = b.redis.connectionFactory(Duration.ofSeconds(2));
         this.guard = JobGuard.create(RedisLeaseStore.create(connectionFactory),
-                JobGuardConfig.custom().namespace(b.namespace).nodeId(b.name).defaultLease(Duration.ofSeconds(10))
+                JobGuardConfig.builder().namespace(b.namespace).node(NodeConfig.builder().nodeId(b.name).build())
+                        .defaultLease(Duration.ofSeconds(10))
                         .skewTolerance(b.skewTolerance).build());
         guard.addListener(events::add);
         Properties props = new Properties();

@@ -91,7 +91,7 @@ class QuartzStartupRecoveryIT {
     /** Yesterday's fire time ran; today's, 10 s ago, fell while every node was down. */
     private Instant outage(QuartzNode first) {
         Instant missed = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(10);
-        assertThat(first.guard.run(JobOptions.of("DEFAULT.nightly", Duration.ofSeconds(10)),
+        assertThat(first.guard.run(JobOptions.builder("DEFAULT.nightly", Duration.ofSeconds(10)).build(),
                 missed.minus(Duration.ofDays(1)), () -> { })).isEqualTo(RunOutcome.RAN);
         return missed;
     }

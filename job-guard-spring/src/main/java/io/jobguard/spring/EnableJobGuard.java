@@ -15,7 +15,7 @@ import java.lang.annotation.Target;
  * {@link io.jobguard.ClusterSingleton @ClusterSingleton} runs each nominal fire time on at most one
  * node of the cluster. Use it next to {@code @EnableScheduling} and define a
  * {@link io.jobguard.JobGuard} bean, for example
- * {@code JobGuard.create(RedisLeaseStore.create(connectionFactory), JobGuardConfig.custom()...build())}.
+ * {@code JobGuard.create(RedisLeaseStore.create(connectionFactory), JobGuardConfig.builder()...build())}.
  *
  * <p>At startup, the context fails, naming the method, when a {@code @ClusterSingleton} method is
  * not {@code @Scheduled}, returns a reactive type other than {@code Mono}, {@code Flux} or

@@ -1,5 +1,6 @@
 package io.jobguard.benchmarks;
 
+import io.jobguard.NodeConfig;
 import io.jobguard.batch.BatchAttempt;
 import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockConfig;
@@ -102,7 +103,8 @@ public final class BatchMastersBenchmark {
             factory.afterPropertiesSet();
             factory.start();
             try (RedisBatchLocks locks = RedisBatchLocks.create(factory, "bench",
-                    BatchLockConfig.custom().nodeId("bench").spread(mode.equals("spread")).maxKeys(BIG_N).build())) {
+                    BatchLockConfig.builder().node(NodeConfig.builder().nodeId("bench").build())
+                            .spread(mode.equals("spread")).maxKeys(BIG_N).build())) {
                 List<RedisCommands<String, String>> admin = cluster.masters();
                 runBatches(locks, Math.max(20, batches / 10), threads);
                 double[] idleRate = RedisInfo.idleCpuRate(admin, IDLE_SAMPLE);

@@ -1,5 +1,6 @@
 package io.jobguard.benchmarks;
 
+import io.jobguard.NodeConfig;
 import io.jobguard.batch.BatchAttempt;
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
@@ -60,7 +61,8 @@ public class ContentionBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         springFactory = BenchRedis.springFactory();
-        jobGuard = RedisBatchLocks.create(springFactory, "bench", BatchLockConfig.custom().nodeId("bench").build());
+        jobGuard = RedisBatchLocks.create(springFactory, "bench", BatchLockConfig.builder().node(NodeConfig.builder()
+                .nodeId("bench").build()).build());
         redisson = BenchRedis.redisson();
     }
 

@@ -4,6 +4,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
+import io.jobguard.NodeConfig;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.redis.RedisLeaseStore;
@@ -166,7 +167,8 @@ public final class FiringBenchmark {
         redissonConfig.useSingleServer().setAddress("redis://" + BenchRedis.HOST + ":" + clientPort);
         RedissonClient redisson = Redisson.create(redissonConfig);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "bench");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("bench").build());
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("bench")
+                .build()).build());
         try (StatefulRedisConnection<String, String> benchConnection = client.connect();
              StatefulRedisConnection<String, String> infoConnection = infoClient.connect()) {
             FiringBenchmark bench = new FiringBenchmark(benchConnection.sync());
@@ -190,7 +192,7 @@ public final class FiringBenchmark {
     private void addContenders(JobGuard guard, RedisLeaseStore store, LettuceConnectionFactory factory,
                                RedissonClient redisson) {
         long start = System.currentTimeMillis() - Duration.ofDays(1).toMillis();
-        JobOptions job = JobOptions.of("bench-job", Duration.ofSeconds(30));
+        JobOptions job = JobOptions.builder("bench-job", Duration.ofSeconds(30)).build();
         contenders.put("jobguard-scheduler-thread", new Contender() {
             @Override
             public void fire(int i, long[][] part) {

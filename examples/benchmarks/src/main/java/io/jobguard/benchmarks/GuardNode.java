@@ -2,6 +2,7 @@ package io.jobguard.benchmarks;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.RedisLeaseStore;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -31,7 +32,8 @@ final class GuardNode implements AutoCloseable {
     GuardNode(RedisConfiguration redis, String namespace, String nodeId, Duration skewTolerance) {
         factory = BenchRedis.springFactory(redis);
         store = RedisLeaseStore.create(factory, namespace);
-        guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(nodeId).skewTolerance(skewTolerance).build());
+        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build())
+                .skewTolerance(skewTolerance).build());
     }
 
     JobGuard guard() {

@@ -4,6 +4,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.RedisLeaseStore;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
@@ -57,9 +58,10 @@ public class JobLeaseBenchmark {
     public void setUp() {
         factory = BenchRedis.springFactory();
         store = RedisLeaseStore.create(factory, "bench");
-        guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("bench").historySize(0)
+        guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("bench").build())
+                .historySize(0)
                 .skewTolerance(Duration.ofSeconds(1)).build());
-        job = JobOptions.of("bench-job", Duration.ofSeconds(30));
+        job = JobOptions.builder("bench-job", Duration.ofSeconds(30)).build();
         shedLock = new RedisLockProvider(factory, "bench");
         client = BenchRedis.lettuce();
         connection = client.connect();

@@ -137,7 +137,7 @@ class DashboardBrowserIT {
         // Redis loses everything: the jobs' next fire times are refused as HISTORY_LOST, and while node B refuses
         // them the page says until when. Node B once ran a fire time 5 s ahead, so the refusal lasts about 5 s.
         JobGuard guardB = apps.get(1).getBean(JobGuard.class);
-        JobOptions export = JobOptions.of("invoice-export", Duration.ofSeconds(10));
+        JobOptions export = JobOptions.builder("invoice-export", Duration.ofSeconds(10)).build();
         // the scheduled runs of the job hold its lease more than half the time: try again while one is BUSY
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                 .until(() -> guardB.run(export, Instant.now().plusSeconds(5), () -> { }), outcome -> {

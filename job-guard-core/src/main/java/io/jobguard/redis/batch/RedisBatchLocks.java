@@ -88,7 +88,7 @@ public final class RedisBatchLocks implements BatchLocks {
      * @return the batch locks
      */
     public static RedisBatchLocks create(RedisConnectionFactory connectionFactory) {
-        return create(connectionFactory, "jobguard", BatchLockConfig.ofDefaults());
+        return create(connectionFactory, "jobguard", BatchLockConfig.defaults());
     }
 
     /**

@@ -3,6 +3,7 @@ package io.jobguard.quartz.boot;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.quartz.ClusterSingletonListener;
 import io.jobguard.redis.RedisLeaseStore;
@@ -171,7 +172,8 @@ class JobGuardQuartzAutoConfigurationIT {
         @Bean(destroyMethod = "close")
         JobGuard jobGuard() {
             return JobGuard.create(RedisLeaseStore.create(connectionFactory),
-                    io.jobguard.JobGuardConfig.custom().namespace("boot-" + UUID.randomUUID()).nodeId("boot").build());
+                    io.jobguard.JobGuardConfig.builder().namespace("boot-" + UUID.randomUUID())
+                            .node(NodeConfig.builder().nodeId("boot").build()).build());
         }
     }
 

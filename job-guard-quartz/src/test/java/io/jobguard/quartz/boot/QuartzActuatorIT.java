@@ -3,6 +3,7 @@ package io.jobguard.quartz.boot;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.actuator.JobGuardEndpoint;
 import io.jobguard.spring.actuator.JobGuardEndpointAutoConfiguration;
@@ -150,7 +151,8 @@ class QuartzActuatorIT {
         @Bean(destroyMethod = "close")
         JobGuard jobGuard() {
             return JobGuard.create(RedisLeaseStore.create(connectionFactory),
-                    JobGuardConfig.custom().namespace("actuator-" + UUID.randomUUID()).nodeId("quartz-node").build());
+                    JobGuardConfig.builder().namespace("actuator-" + UUID.randomUUID()).node(NodeConfig.builder()
+                            .nodeId("quartz-node").build()).build());
         }
     }
 }

@@ -2,6 +2,7 @@ package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.NodeConfig;
 import io.jobguard.internal.Names;
 import io.jobguard.memory.InMemoryLeaseStore;
 import io.jobguard.redis.DurableAcquire;
@@ -31,7 +32,8 @@ import java.util.Locale;
 /**
  * Auto-configures job-guard: a {@link LeaseStore} ({@code jobguard.store}, Redis on the
  * application's {@link RedisConnectionFactory} by default, {@code in-memory} for one JVM, or
- * {@code shedlock} over the application's ShedLock {@code LockProvider}), the
+ * {@code shedlock} over the application's ShedLock {@code LockProvider}), the node's
+ * {@link NodeConfig} ({@code jobguard.node-id}), shared by the engine and the batch locks, the
  * {@link JobGuardConfig} from the
  * {@code jobguard.*} properties (then every {@link JobGuardConfigCustomizer}), the
  * {@link JobGuard} engine, per-job option overrides, a periodic clock-skew check, and the
@@ -83,22 +85,46 @@ public class JobGuardAutoConfiguration {
                 }
                 JobGuardRedisProperties redisSettings = redisProperties.getIfAvailable();
                 return RedisLeaseStore.create(factory, properties.keyPrefix(),
-                        redisSettings == null ? DurableAcquire.off() : redisSettings.durableAcquireSettings());
+                        redisSettings == null ? DurableAcquire.defaults() : redisSettings.durableAcquireSettings());
             }
         }
     }
 
     /**
-     * The engine configuration from the properties and the customizers.
+     * What identifies this node: {@code jobguard.node-id}, or {@code hostname:pid} when unset. The
+     * one node configuration of the application, given to the engine configuration (and through it
+     * to the batch locks); inject it into a {@code JobGuardLockProvider} built by the application.
+     *
+     * @param properties the properties
+     * @return the node configuration
+     * @throws IllegalStateException naming {@code jobguard.node-id} when it breaks the name rules
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    NodeConfig jobGuardNodeConfig(JobGuardProperties properties) {
+        NodeConfig.Builder builder = NodeConfig.builder();
+        try {
+            if (properties.nodeId() != null) {
+                builder.nodeId(properties.nodeId());
+            }
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("invalid jobguard.* configuration: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The engine configuration from the properties, the node configuration and the customizers.
      *
      * @param properties  the properties
+     * @param node        the node configuration
      * @param environment supplies {@code spring.application.name} as the default namespace
      * @param customizers applied in order after the properties
      * @return the configuration
      */
     @Bean
     @ConditionalOnMissingBean
-    JobGuardConfig jobGuardConfig(JobGuardProperties properties, Environment environment,
+    JobGuardConfig jobGuardConfig(JobGuardProperties properties, NodeConfig node, Environment environment,
                                   ObjectProvider<JobGuardConfigCustomizer> customizers) {
         String namespace = properties.namespace() != null ? properties.namespace()
                 : environment.getProperty("spring.application.name", "default");
@@ -110,18 +136,16 @@ public class JobGuardAutoConfiguration {
                         + "jobguard.namespace is not set: set jobguard.namespace", e);
             }
         }
-        JobGuardConfig.Builder builder = JobGuardConfig.custom()
-                .namespace(namespace)
-                .defaultLease(properties.defaultLease())
-                .skewTolerance(properties.skewTolerance())
-                .storeFailurePolicy(properties.onStoreFailure())
-                .interruptOnLeaseLost(properties.interruptOnLeaseLost())
-                .historySize(properties.historySize());
-        if (properties.nodeId() != null) {
-            builder.nodeId(properties.nodeId());
-        }
-        customizers.orderedStream().forEach(c -> c.customize(builder));
         try {
+            JobGuardConfig.Builder builder = JobGuardConfig.builder()
+                    .namespace(namespace)
+                    .node(node)
+                    .defaultLease(properties.defaultLease())
+                    .skewTolerance(properties.skewTolerance())
+                    .storeFailurePolicy(properties.onStoreFailure())
+                    .interruptOnLeaseLost(properties.interruptOnLeaseLost())
+                    .historySize(properties.historySize());
+            customizers.orderedStream().forEach(c -> c.customize(builder));
             return builder.build();
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("invalid jobguard.* configuration: " + e.getMessage(), e);

@@ -24,9 +24,9 @@ import java.util.Locale;
 
 /**
  * Auto-configures batch locks on business keys: a {@link RedisBatchLocks} bean on the
- * application's Redis (same key prefix and node id as the job leases), the {@code @BatchLocked}
- * advisor, and the batch meters when Micrometer is present. Backs off when the application defines
- * its own {@link BatchLocks}; off with {@code jobguard.batch.enabled=false}. The bean is created
+ * application's Redis (same key prefix and {@link io.jobguard.NodeConfig} as the job leases), the
+ * {@code @BatchLocked} advisor, and the batch meters when Micrometer is present. Backs off when the
+ * application defines its own {@link BatchLocks}; off with {@code jobguard.batch.enabled=false}. The bean is created
  * when something asks for it (an injection point, {@code @BatchLocked} methods, the actuator
  * endpoint); creating it fails, naming the bean and the store, when the lease store has no fencing
  * tokens ({@code jobguard.store=shedlock}), so such applications start as long as they use no
@@ -52,7 +52,7 @@ public class JobGuardBatchAutoConfiguration {
      * @param redis      the application's Redis connections
      * @param properties {@code jobguard.*}, for the key prefix
      * @param batch      {@code jobguard.batch.*}
-     * @param config     the engine configuration, for the node id
+     * @param config     the engine configuration, for its node
      * @param store      the lease store, whose fencing support batch locks require
      * @return the batch locks, closed with the context
      * @throws IllegalStateException naming the invalid {@code jobguard.batch.*} setting, or the store
@@ -72,8 +72,8 @@ public class JobGuardBatchAutoConfiguration {
                     + "use jobguard.store=redis, or remove the @BatchLocked methods and BatchLocks injection points");
         }
         try {
-            BatchLockConfig batchConfig = BatchLockConfig.custom()
-                    .nodeId(config.nodeId())
+            BatchLockConfig batchConfig = BatchLockConfig.builder()
+                    .node(config.node())
                     .chunkSize(batch.chunkSize())
                     .maxKeys(batch.maxKeys())
                     .maxKeyLength(batch.maxKeyLength())

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * {@code jobguard.batch.*}: settings of the auto-configured batch locks, immutable once bound and checked
- * by {@link JobGuardPropertiesValidator} at startup. Defaults are those of {@code BatchLockConfig.ofDefaults()}.
+ * by {@link JobGuardPropertiesValidator} at startup. Defaults are those of {@code BatchLockConfig.defaults()}.
  *
  * @param enabled          Whether a BatchLocks bean and the @BatchLocked advisor are auto-configured.
  * @param chunkSize        Keys per Lua script call; bounds how long one call blocks Redis.

@@ -1,6 +1,5 @@
 package io.jobguard.spring.boot;
 
-import io.jobguard.RecoveryOptions;
 import io.jobguard.internal.Counts;
 import io.jobguard.internal.Names;
 import io.jobguard.internal.TimeBounds;
@@ -43,8 +42,8 @@ final class JobGuardPropertiesValidator {
         checks.defaults(p.defaultLease(), p.defaultWaitFor());
         checks.optional("busyGrace", p.busyGrace(), TimeBounds::nonNegative);
         checks.required("skewTolerance", p.skewTolerance(), TimeBounds::positive);
-        checks.optional("catchUpWindow", p.catchUpWindow(), RecoveryOptions::checkWindow);
-        checks.optional("catchUpMax", p.catchUpMax(), RecoveryOptions::checkMax);
+        checks.optional("catchUpWindow", p.catchUpWindow(), TimeBounds::catchUpWindow);
+        checks.optional("catchUpMax", p.catchUpMax(), Counts::catchUpMax);
         checks.required("historySize", p.historySize(), Counts::nonNegative);
         // jobguard.jobs.<name>.* is checked where it is applied, naming the job and its method
         // (PropertiesJobOptionsCustomizer); a name that matches no job is JobPropertiesCheck's WARN.

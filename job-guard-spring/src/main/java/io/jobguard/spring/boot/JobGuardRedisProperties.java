@@ -34,7 +34,8 @@ public record JobGuardRedisProperties(@DefaultValue("fail") RedisEvictionCheck.M
      */
     DurableAcquire durableAcquireSettings() {
         try {
-            return new DurableAcquire(durableAcquire.replicas(), durableAcquire.timeout());
+            return DurableAcquire.builder().replicas(durableAcquire.replicas()).timeout(durableAcquire.timeout())
+                    .build();
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException("invalid jobguard.redis.durable-acquire.*: " + e.getMessage(), e);
         }

@@ -64,8 +64,9 @@ final class RecoveryOptionsResolver implements Function<GuardedJob, RecoveryOpti
         FireTimeSchedule schedule = spec.kind() == ScheduleSpec.Kind.CRON || spec.kind() == ScheduleSpec.Kind.FIXED_RATE
                 ? spec::nextAfter : null;
         try {
-            return new RecoveryOptions(policy, window, max == null ? RecoveryOptions.DEFAULT_CATCH_UP_MAX : max,
-                    delivery, RecoveryOptions.DEFAULT_MAX_ATTEMPTS, schedule);
+            return RecoveryOptions.builder().misfirePolicy(policy).catchUpWindow(window)
+                    .catchUpMax(max == null ? RecoveryOptions.DEFAULT_CATCH_UP_MAX : max).delivery(delivery)
+                    .schedule(schedule).build();
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("job-guard: " + where + ": " + e.getMessage() + " (set by jobguard.jobs."
                     + name + ".*, @ClusterSingleton or jobguard.*)", e);

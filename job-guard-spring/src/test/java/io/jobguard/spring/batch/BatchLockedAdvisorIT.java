@@ -2,6 +2,7 @@ package io.jobguard.spring.batch;
 
 import io.jobguard.BatchLocked;
 import io.jobguard.GuardType;
+import io.jobguard.NodeConfig;
 import io.jobguard.batch.BatchAttempt;
 import io.jobguard.batch.BatchLease;
 import io.jobguard.batch.BatchLockConfig;
@@ -119,8 +120,10 @@ class BatchLockedAdvisorIT {
     @BeforeEach
     void start() {
         connectionFactory = server.connectionFactory();
-        appLocks = RedisBatchLocks.create(connectionFactory, "jgtest", BatchLockConfig.custom().nodeId("app").build());
-        otherNode = RedisBatchLocks.create(connectionFactory, "jgtest", BatchLockConfig.custom().nodeId("other").build());
+        appLocks = RedisBatchLocks.create(connectionFactory, "jgtest", BatchLockConfig.builder()
+                .node(NodeConfig.builder().nodeId("app").build()).build());
+        otherNode = RedisBatchLocks.create(connectionFactory, "jgtest", BatchLockConfig.builder()
+                .node(NodeConfig.builder().nodeId("other").build()).build());
         context = new AnnotationConfigApplicationContext();
         context.registerBean(BatchLocks.class, () -> appLocks);
         context.registerBean(Recorder.class, () -> new Recorder(otherNode));

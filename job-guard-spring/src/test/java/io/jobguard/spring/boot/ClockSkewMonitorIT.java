@@ -6,6 +6,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.NodeConfig;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -32,7 +33,8 @@ class ClockSkewMonitorIT {
         logs.start();
         logger.addAppender(logs);
         try (RedisLeaseStore store = RedisLeaseStore.create(factory);
-             JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("ahead")
+             JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("ahead")
+                     .build())
                      .clock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(3)))
                      .skewTolerance(Duration.ofSeconds(4)).build())) {
             List<Duration> recorded = new ArrayList<>();
@@ -58,7 +60,8 @@ class ClockSkewMonitorIT {
     void aFailedMeasurementIsLoggedNotThrown(RedisServerProcess redis) {
         LettuceConnectionFactory factory = redis.connectionFactory();
         try (RedisLeaseStore store = RedisLeaseStore.create(factory);
-             JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId("n").build())) {
+             JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId("n")
+                     .build()).build())) {
             ClockSkewMonitor monitor = new ClockSkewMonitor(guard, Duration.ofMinutes(1), List.of());
             redis.stop();
             assertThat(monitor.measure()).isNull();

@@ -3,6 +3,7 @@ package io.jobguard.spring.it;
 import io.jobguard.BatchLocked;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import io.jobguard.NodeConfig;
 import io.jobguard.shedlock.JobGuardLockProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -26,7 +27,8 @@ class BatchApp {
 
     @Bean
     JobGuardLockProvider shedLockProvider(RedisConnectionFactory redis) {
-        return JobGuardLockProvider.builder(redis).keyPrefix("bootbatch").namespace("batch").nodeId("batch-node")
+        return JobGuardLockProvider.builder(redis).keyPrefix("bootbatch").namespace("batch").node(NodeConfig.builder()
+                .nodeId("batch-node").build())
                 .build();
     }
 

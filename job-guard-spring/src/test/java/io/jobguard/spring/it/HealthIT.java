@@ -95,7 +95,7 @@ class HealthIT {
     void aJobRecoveringFromADataLossIsShownUntilItsRefusalEnds(RedisServerProcess redis) throws Exception {
         ConfigurableApplicationContext app = start(redis, "health-loss");
         JobGuard guard = app.getBean(JobGuard.class);
-        JobOptions job = JobOptions.of("loss-report", Duration.ofSeconds(10));
+        JobOptions job = JobOptions.builder("loss-report", Duration.ofSeconds(10)).build();
         // this node fires 3 s ahead once, so after the loss the fire times of the next 3.25 s may have run
         assertThat(guard.run(job, Instant.now().plusSeconds(3), () -> { })).isEqualTo(RunOutcome.RAN);
         redis.flushAll();

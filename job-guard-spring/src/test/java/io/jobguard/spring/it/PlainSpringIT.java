@@ -3,6 +3,7 @@ package io.jobguard.spring.it;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.EnableJobGuard;
@@ -74,7 +75,8 @@ class PlainSpringIT {
         @Bean(destroyMethod = "close")
         JobGuard jobGuard(LettuceConnectionFactory factory) {
             return JobGuard.create(RedisLeaseStore.create(factory, "plain"),
-                    JobGuardConfig.custom().nodeId("plain-node").namespace("plain").build());
+                    JobGuardConfig.builder().node(NodeConfig.builder().nodeId("plain-node").build()).namespace("plain")
+                            .build());
         }
 
         @Bean

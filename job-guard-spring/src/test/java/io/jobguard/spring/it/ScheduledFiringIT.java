@@ -4,6 +4,7 @@ import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
@@ -59,7 +60,7 @@ class ScheduledFiringIT {
             // the method called inside a run of its own job (fire time far from any scheduled one)
             Instant t = Instant.parse("2001-01-01T00:00:00Z");
             RUNS.clear();
-            RunOutcome outcome = guard.run(JobOptions.of("firing", Duration.ofSeconds(10)), t,
+            RunOutcome outcome = guard.run(JobOptions.builder("firing", Duration.ofSeconds(10)).build(), t,
                     () -> context.getBean(FiringJob.class).run());
             assertThat(outcome).isEqualTo(RunOutcome.RAN);
             RunContext nested = RUNS.stream().filter(c -> c.nominalFireTime().equals(t)).findFirst().orElse(null);
@@ -77,7 +78,8 @@ class ScheduledFiringIT {
         @Bean(destroyMethod = "close")
         JobGuard jobGuard(LettuceConnectionFactory factory) {
             return JobGuard.create(RedisLeaseStore.create(factory, "firing"),
-                    JobGuardConfig.custom().nodeId("firing-node").namespace("firing").build());
+                    JobGuardConfig.builder().node(NodeConfig.builder().nodeId("firing-node").build())
+                            .namespace("firing").build());
         }
 
         @Bean

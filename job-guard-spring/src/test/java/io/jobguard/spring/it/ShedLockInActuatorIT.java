@@ -1,5 +1,6 @@
 package io.jobguard.spring.it;
 
+import io.jobguard.NodeConfig;
 import io.jobguard.shedlock.JobGuardLockProvider;
 import io.jobguard.spring.actuator.JobGuardEndpoint;
 import io.jobguard.testing.RedisServerProcess;
@@ -29,7 +30,8 @@ class ShedLockInActuatorIT {
     static class App {
         @Bean
         JobGuardLockProvider lockProvider(RedisConnectionFactory redis) {
-            return JobGuardLockProvider.builder(redis).namespace("billing").nodeId("lock-node").build();
+            return JobGuardLockProvider.builder(redis).namespace("billing").node(NodeConfig.builder()
+                    .nodeId("lock-node").build()).build();
         }
     }
 

@@ -3,6 +3,7 @@ package io.jobguard.spring.shutdown;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
@@ -39,7 +40,7 @@ import static org.awaitility.Awaitility.await;
 class GracefulShutdownMultiJvmIT {
 
     private static final Duration STEP = Duration.ofSeconds(60);
-    private static final JobOptions JOB = JobOptions.of("handover", Duration.ofSeconds(60));
+    private static final JobOptions JOB = JobOptions.builder("handover", Duration.ofSeconds(60)).build();
     private static final JobId ID = new JobId("handover", "handover");
 
     private final RedisServerProcess redis;
@@ -55,7 +56,8 @@ class GracefulShutdownMultiJvmIT {
     void otherNode() {
         factory = redis.connectionFactory();
         store = RedisLeaseStore.create(factory);
-        other = JobGuard.create(store, JobGuardConfig.custom().namespace("handover").nodeId("other")
+        other = JobGuard.create(store, JobGuardConfig.builder().namespace("handover").node(NodeConfig.builder()
+                .nodeId("other").build())
                 .skewTolerance(Duration.ofSeconds(30)).build());
     }
 

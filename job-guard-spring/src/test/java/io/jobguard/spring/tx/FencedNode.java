@@ -6,6 +6,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
 import io.jobguard.LeaseLostException;
+import io.jobguard.NodeConfig;
 import io.jobguard.fencing.StaleFencingTokenException;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.fencing.JdbcTemplateFence;
@@ -55,7 +56,8 @@ public final class FencedNode {
         redis.afterPropertiesSet();
         redis.start();
         RedisLeaseStore store = RedisLeaseStore.create(redis);
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().nodeId(nodeId)
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId)
+                .build())
                 .skewTolerance(Duration.ofSeconds(30)).build());
         DriverManagerDataSource dataSource = new DriverManagerDataSource(jdbcUrl, "postgres", "");
         DataSourceTransactionManager transactions = new DataSourceTransactionManager(dataSource);

@@ -44,7 +44,7 @@ final class ReadmeSnippets {
     static RunOutcome plainJava(RedisConnectionFactory redis, Instant nominalFireTime) {
         // README: plain Java
         RedisLeaseStore store = RedisLeaseStore.create(redis);             // key prefix "jobguard"
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().namespace("billing").build());
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace("billing").build());
 
         JobOptions invoices = JobOptions.builder("invoices", Duration.ofMinutes(10)).type(GuardType.WAIT).build();
         RunOutcome outcome = guard.run(invoices, nominalFireTime, () -> sendInvoices());

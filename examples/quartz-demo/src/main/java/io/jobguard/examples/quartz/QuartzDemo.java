@@ -3,6 +3,7 @@ package io.jobguard.examples.quartz;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
+import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
 import io.jobguard.examples.support.DemoRedis;
 import io.jobguard.examples.support.RunLedger;
@@ -66,7 +67,8 @@ public final class QuartzDemo implements AutoCloseable {
                 scheduler.getListenerManager().addTriggerListener(new Stall(), EverythingMatcher.allTriggers());
             }
             RedisLeaseStore store = RedisLeaseStore.create(redis);
-            JobGuard guard = JobGuard.create(store, JobGuardConfig.custom().namespace("quartz-demo").nodeId(node).build());
+            JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().namespace("quartz-demo")
+                    .node(NodeConfig.builder().nodeId(node).build()).build());
             closeables.add(store);
             closeables.add(guard);
 

@@ -11,7 +11,8 @@ import java.util.Objects;
  * ({@link MisfirePolicy}) and runs that started and never completed ({@link Delivery}). Immutable,
  * every instance is valid; value semantics. Build with {@link #builder()}, {@link #defaults()} or
  * {@link #toBuilder()}; each builder setter validates its value at once and names the setting in its
- * exception. Used by {@link MissedFireTimes}.
+ * exception. A job carries it in {@link JobOptions#recovery()}; {@link JobGuard#fire} and
+ * {@link JobGuard#recoverMissedFireTimes} apply it.
  */
 public final class RecoveryOptions {
 

@@ -11,7 +11,7 @@ import io.jobguard.JobPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
-import io.jobguard.internal.engine.ScheduleAgreementMonitor;
+import io.jobguard.ScheduleAgreementMonitor;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;

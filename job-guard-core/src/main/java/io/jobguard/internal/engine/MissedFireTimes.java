@@ -51,7 +51,7 @@ import java.util.function.Supplier;
  * the node whose call moved the store's run record over them, and later fire times are caught up as
  * usual. {@link #recover(JobOptions, RecoveryOptions, Runnable)} does the same at a node's start,
  * so that a fire time missed during a cluster-wide outage runs when the first node comes back. An engine has
- * one instance ({@link JobGuard#missedFireTimes()}), and on one node the recovery of a job has one owner: it takes
+ * one instance ({@link JobGuardEngine#missedFireTimes()}), and on one node the recovery of a job has one owner: it takes
  * one per-job lock for {@link #admit} and {@link #recover}, so a node's firings, its start-up
  * pass and its background pass handle a job's missed fire times one at a time and never lose one to
  * each other. Thread-safe.
@@ -70,7 +70,7 @@ public final class MissedFireTimes {
     /** One recovery owner per job on this node: the engine has one instance of this class, so one lock per job. */
     private final RecoveryOwners owners = new RecoveryOwners();
 
-    /** The recovery of {@code guard}; created once, by the engine ({@link JobGuard#missedFireTimes()}). */
+    /** The recovery of {@code guard}; created once, by the engine ({@link JobGuardEngine#missedFireTimes()}). */
     MissedFireTimes(JobGuardEngine guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
     }

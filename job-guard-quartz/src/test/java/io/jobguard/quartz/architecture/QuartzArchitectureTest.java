@@ -15,7 +15,8 @@ import java.util.Set;
 class QuartzArchitectureTest {
 
     /** Uses {@code io.jobguard.internal.Names} of core to describe jobs; the only such class. */
-    static final Set<String> USES_CORE_INTERNALS = Set.of("io.jobguard.quartz.boot.QuartzGuardedJobsContributor");
+    static final Set<String> USES_CORE_INTERNALS = Set.of("io.jobguard.quartz.boot.QuartzGuardedJobsContributor",
+            "io.jobguard.quartz.QuartzRecovery");
 
     private static final JavaClasses MAIN = ArchitectureRules.mainClasses("io.jobguard.quartz");
 

@@ -1,7 +1,7 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
-import io.jobguard.internal.engine.ScheduleAgreementMonitor;
+import io.jobguard.ScheduleAgreementMonitor;
 import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.firing.GuardedJob;
 import io.jobguard.spring.firing.GuardedJobRegistry;

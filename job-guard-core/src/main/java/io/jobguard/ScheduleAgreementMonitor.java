@@ -1,6 +1,5 @@
-package io.jobguard.internal.engine;
+package io.jobguard;
 
-import io.jobguard.JobGuard;
 import io.jobguard.internal.DaemonThreads;
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;

@@ -77,7 +77,7 @@ public final class PublicApiCheck {
     }
 
     /** The types a module's section lists, with their group. */
-    private static Map<String, String> listed(String module, Path apiFile) {
+    static Map<String, String> listed(String module, Path apiFile) {
         List<String> lines;
         try {
             lines = Files.readAllLines(apiFile);

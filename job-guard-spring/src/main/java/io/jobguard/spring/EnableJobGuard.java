@@ -27,5 +27,7 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Import({JobGuardInfrastructure.class, BatchLockingConfiguration.class})
+// "exports": the imported configuration is package-private on purpose; Spring reads it, applications never do
+@SuppressWarnings("exports")
 public @interface EnableJobGuard {
 }

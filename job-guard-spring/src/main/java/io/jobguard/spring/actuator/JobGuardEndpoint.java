@@ -60,7 +60,7 @@ public class JobGuardEndpoint {
      * @param registry            the guarded methods of this context
      * @param forceReleaseEnabled whether the delete operation may release leases
      */
-    public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled) {
+    JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled) {
         this(guard, registry, forceReleaseEnabled, null, List.of());
     }
 
@@ -73,8 +73,8 @@ public class JobGuardEndpoint {
      * @param batchLocks          the batch locks, or null
      * @param batchNamespaces     batch namespaces to list from the start (more are added as used)
      */
-    public JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled,
-                            BatchLocks batchLocks, Collection<String> batchNamespaces) {
+    JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled,
+                     BatchLocks batchLocks, Collection<String> batchNamespaces) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.jobs = new GuardedJobs(registry, guard);
         this.forceReleaseEnabled = forceReleaseEnabled;

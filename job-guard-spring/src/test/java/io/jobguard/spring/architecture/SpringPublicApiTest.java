@@ -1,18 +1,28 @@
 package io.jobguard.spring.architecture;
 
 import io.jobguard.testing.ArchitectureRules;
+import io.jobguard.testing.ModuleExportsCheck;
 import io.jobguard.testing.PublicApiCheck;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.Set;
 
-/** docs/api.md lists every public type of job-guard-spring; the failure prints the section to paste. */
+/**
+ * docs/api.md lists every public type of job-guard-spring (the failure prints the section to paste), and the module
+ * exports exactly the packages of its API and SPI types.
+ */
 class SpringPublicApiTest {
 
     @Test
     void docsApiListsEveryPublicType() {
         PublicApiCheck.check("job-guard-spring", Path.of("..", "docs", "api.md"),
                 ArchitectureRules.mainClasses("io.jobguard.spring"), Set.of());
+    }
+
+    @Test
+    void moduleInfoExportsExactlyTheApiOfDocsApi() {
+        ModuleExportsCheck.check("job-guard-spring", Path.of("src", "main", "java", "module-info.java"),
+                Path.of("..", "docs", "api.md"), ArchitectureRules.mainClasses("io.jobguard.spring"));
     }
 }

@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The guarantees of {@link BatchLocks} (DESIGN §3) on a real Redis; subclasses supply a standalone
- * server or a cluster in either key mode. Each "node" is its own {@link RedisBatchLocks} with its
+ * The guarantees of {@link BatchLocks} (DESIGN §3) on a real Redis; each nested class of
+ * {@link BatchLocksTopologiesIT} supplies one topology, client and key mode. Each "node" is its own {@link RedisBatchLocks} with its
  * own node id on the shared connection factory.
  */
 abstract class BatchLocksContract {

@@ -42,8 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The guarantees of {@link JobGuard} (DESIGN §2) on a real Redis: subclasses supply a standalone
- * server or a 3-master cluster. Several "nodes" are several engines with distinct node ids, each
+ * The guarantees of {@link JobGuard} (DESIGN §2) on a real Redis: each nested class of
+ * {@link JobGuardTopologiesIT} supplies one topology and client. Several "nodes" are several engines with distinct node ids, each
  * with its own store, sharing one Redis.
  */
 abstract class JobGuardContract {

@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * ShedLock's provider contract, written by us, for {@link JobGuardLockProvider} on a real Redis;
- * subclasses supply a standalone server or a 3-master cluster. A "node" is one provider instance.
+ * each nested class of {@link JobGuardLockProviderTopologiesIT} supplies one topology. A "node" is one provider instance.
  */
 abstract class JobGuardLockProviderContract {
 

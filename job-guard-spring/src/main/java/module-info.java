@@ -4,9 +4,8 @@
  * transactions. Exports exactly the packages of the API listed in {@code docs/api.md}; the firing path
  * ({@code io.jobguard.spring.firing}) is not exported.
  */
-// "module": the qualified export names job-guard's Quartz module, not present when this one compiles;
 // "requires-(transitive-)automatic": Spring, Lettuce, Micrometer and Kotlin ship as automatic modules
-@SuppressWarnings({"module", "requires-automatic", "requires-transitive-automatic"})
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.jobguard.spring {
     requires transitive io.jobguard.core;
     requires transitive spring.context;
@@ -45,6 +44,4 @@ module io.jobguard.spring {
     exports io.jobguard.spring.fencing;
     exports io.jobguard.spring.observation;
     exports io.jobguard.spring.tx;
-
-    exports io.jobguard.spring.firing to io.jobguard.quartz;
 }

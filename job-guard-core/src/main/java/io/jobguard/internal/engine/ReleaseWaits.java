@@ -13,8 +13,9 @@ import java.time.Duration;
 
 /**
  * How a firing that meets a busy lease waits for its release: through the store's
- * {@link LeaseStore#watchRunReleases} notifications when it has them, otherwise (its default watch) by polling every {@link JobGuardConfig#waitPollInterval()} (a
- * missed or absent signal costs at most one poll interval), and never past the blocking lease's own expiry.
+ * {@link LeaseStore#watchRunReleases} notifications when it has them, otherwise (the default watch) by polling
+ * every {@link JobGuardConfig#waitPollInterval()} (a missed or absent signal costs at most one poll interval),
+ * and never past the blocking lease's own expiry.
  */
 final class ReleaseWaits {
 

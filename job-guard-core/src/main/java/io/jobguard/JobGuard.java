@@ -1,7 +1,7 @@
 package io.jobguard;
 
 import io.jobguard.internal.engine.JobGuardEngine;
-import io.jobguard.store.JobPauses;
+import io.jobguard.store.OperatorControl;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 
@@ -172,7 +172,7 @@ public interface JobGuard extends AutoCloseable {
      * @param job the job name
      * @return the flag, or empty when the job runs (always empty on a store that cannot pause jobs)
      */
-    Optional<JobPauses.Pause> paused(String job);
+    Optional<OperatorControl.Pause> paused(String job);
 
     /**
      * The number of run leases this node holds now.

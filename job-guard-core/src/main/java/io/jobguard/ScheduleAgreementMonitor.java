@@ -3,7 +3,6 @@ package io.jobguard;
 import io.jobguard.internal.DaemonThreads;
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;
-import io.jobguard.store.SchedulePublishing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,9 +107,8 @@ public final class ScheduleAgreementMonitor implements AutoCloseable {
     private Map<String, List<String>> othersOf(String job, String mine) {
         String node = guard.config().nodeId();
         // a store that cannot share schedules between nodes has no peers to compare with: the check stays silent
-        List<ScheduleClaim> claims = guard.store().capability(SchedulePublishing.class)
-                .map(p -> p.publishSchedule(new JobId(guard.config().namespace(), job), node, mine, claimTtl))
-                .orElse(List.of());
+        List<ScheduleClaim> claims = guard.store().publishSchedule(new JobId(guard.config().namespace(), job), node, mine,
+                claimTtl);
         Map<String, List<String>> others = claims.stream()
                 .filter(c -> !c.nodeId().equals(node) && !c.schedule().equals(mine))
                 .collect(Collectors.groupingBy(ScheduleClaim::schedule, TreeMap::new,

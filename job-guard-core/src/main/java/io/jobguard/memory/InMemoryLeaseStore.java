@@ -4,9 +4,8 @@ import io.jobguard.internal.LocalSignals;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
-import io.jobguard.store.ForceRelease;
 import io.jobguard.store.LeaseStore;
-import io.jobguard.store.ReleaseWatching;
+import io.jobguard.store.OperatorControl;
 import io.jobguard.store.RunHistory;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
@@ -32,11 +31,15 @@ import java.util.function.LongSupplier;
  * fencing tokens come from a per-job counter that only grows; releases wake waiters through
  * in-JVM signals. Thread-safe.
  *
+ * <p>Of the optional capabilities it offers {@link RunHistory} (its fire history has no outcomes) and
+ * {@link OperatorControl}'s force release; it cannot pause jobs (pausing keeps that capability's defaults),
+ * keeps no run record (nothing to recover) and shares no schedules.
+ *
  * <p>It guards nothing across processes: two JVMs with an in-memory store each run every firing.
  * It is therefore never chosen silently: the Spring module uses it only when the application sets
  * {@code jobguard.store=in-memory} explicitly.
  */
-public final class InMemoryLeaseStore implements LeaseStore, RunHistory, ForceRelease, ReleaseWatching {
+public final class InMemoryLeaseStore implements LeaseStore, RunHistory, OperatorControl {
 
     private final Clock clock;
     private final LongSupplier ticker;

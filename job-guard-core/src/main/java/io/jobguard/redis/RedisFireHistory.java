@@ -5,7 +5,7 @@ import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
-import io.jobguard.store.FireOutcomes.FireEntry;
+import io.jobguard.store.RunHistory.FireEntry;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import org.springframework.data.redis.connection.RedisConnection;

@@ -9,16 +9,11 @@ import io.jobguard.internal.redis.ReleaseNotifications;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
-import io.jobguard.store.FireOutcomes;
 import io.jobguard.store.JobId;
-import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
-import io.jobguard.store.ForceRelease;
 import io.jobguard.store.LeaseStore;
-import io.jobguard.store.ReleaseWatching;
+import io.jobguard.store.OperatorControl;
 import io.jobguard.store.RunHistory;
-import io.jobguard.store.RunRecords;
-import io.jobguard.store.SchedulePublishing;
 import io.jobguard.store.LeaseStoreException;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
@@ -52,8 +47,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The connection factory is not closed by this store; {@link #close()} only ends the release
  * subscription.
  */
-public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory, ForceRelease, ReleaseWatching,
-        RunRecords, SchedulePublishing, FireOutcomes {
+public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorControl {
 
     private static final LuaScript RENEW = LuaScript.load("run-renew");
     private static final LuaScript FORCE_RELEASE = LuaScript.load("run-force-release");
@@ -181,11 +175,6 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
         return releases.release(r, cooldown, "", Duration.ZERO);
     }
 
-    @Override
-    public boolean releaseRun(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
-        return releases.release(r, cooldown, outcome, runTime);
-    }
-
     /** See {@link RedisRunReleases#releaseAsync}: seen by this node's next acquire of the job, nobody waits for it. */
     @Override
     public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown) {
@@ -278,7 +267,7 @@ public final class RedisLeaseStore implements LeaseStore, JobPauses, RunHistory,
     }
 
     @Override
-    public Optional<JobPauses.Pause> paused(JobId job) {
+    public Optional<Pause> paused(JobId job) {
         return call(() -> pauseFlags.paused(job), "read the pause flag of " + job);
     }
 

@@ -4,7 +4,7 @@ import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.JobId;
-import io.jobguard.store.JobPauses;
+import io.jobguard.store.OperatorControl;
 import org.springframework.data.redis.connection.RedisConnection;
 
 import java.nio.charset.StandardCharsets;
@@ -38,7 +38,7 @@ record RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
         }
     }
 
-    Optional<JobPauses.Pause> paused(JobId job) {
+    Optional<OperatorControl.Pause> paused(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             byte[] raw = c.hashCommands().hGet(bytes(keys.of(job, JobKey.STATE)), bytes(FIELD));
             if (raw == null) {
@@ -47,9 +47,9 @@ record RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
             String[] parts = new String(raw, StandardCharsets.UTF_8).split("\\|", 3);
             if (parts.length < 3 || !parts[0].matches("\\d{1,16}")) {
                 // somebody else's value: the acquire script still treats the job as paused
-                return Optional.of(new JobPauses.Pause(null, new String(raw, StandardCharsets.UTF_8), ""));
+                return Optional.of(new OperatorControl.Pause(null, new String(raw, StandardCharsets.UTF_8), ""));
             }
-            return Optional.of(new JobPauses.Pause(Instant.ofEpochMilli(Long.parseLong(parts[0])), parts[1], parts[2]));
+            return Optional.of(new OperatorControl.Pause(Instant.ofEpochMilli(Long.parseLong(parts[0])), parts[1], parts[2]));
         }
     }
 

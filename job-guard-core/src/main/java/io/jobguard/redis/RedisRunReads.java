@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads for {@link RedisLeaseStore}'s {@code RunHistory} (the live lease) and {@code RunRecords} capabilities:
+ * Reads for {@link RedisLeaseStore}'s {@code RunHistory} capability (the live lease) and its {@code runRecord}:
  * plain reads of one job's keys for operators and the recovery pass, never on a firing's path. The
  * store wraps each call so that a failure names the Redis and what was read.
  */

@@ -31,7 +31,7 @@ final class SchedulePublications {
         this.lossWindows = lossWindows;
     }
 
-    /** Publishes the node's schedule of the job and returns every live node's claim (see {@code SchedulePublishing}). */
+    /** Publishes the node's schedule of the job and returns every live node's claim ({@code LeaseStore#publishSchedule}). */
     List<ScheduleClaim> publish(JobId job, String nodeId, String schedule, Duration ttl) {
         List<Object> reply = scripts.run(PUBLISH_SCHEDULE, ReturnType.MULTI, List.of(keys.of(job, JobKey.SCHEDULES)),
                 List.of(nodeId, lossWindows.publication(schedule), Long.toString(Math.max(1, ttl.toMillis()))));

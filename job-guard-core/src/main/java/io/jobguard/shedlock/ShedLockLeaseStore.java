@@ -7,7 +7,6 @@ import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
-import io.jobguard.store.ReleaseWatching;
 import io.jobguard.store.RunLeaseRequest;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
@@ -51,9 +50,10 @@ import java.util.function.Predicate;
  *       leases longer than the runs.</li>
  *   <li>Owner-only release is as strong as the provider's unlock (ShedLock's JDBC unlock is not
  *       owner-checked); this store never unlocks a run lock whose lease it knows has passed.</li>
- *   <li>The store offers only the {@link ReleaseWatching} capability (its watch sees this store's own
- *       releases): no {@code RunHistory} or {@code ForceRelease}, because the SPI cannot read or delete
- *       another node's locks, and a view of this node's own leases would be a wrong cluster-wide answer.</li>
+ *   <li>The store offers no optional capability: no {@code RunHistory} or {@code OperatorControl}, because
+ *       the SPI cannot read or delete another node's locks, and a view of this node's own leases would be a
+ *       wrong cluster-wide answer. Its release watch sees this store's own releases; it keeps no run record
+ *       (nothing to recover), no outcomes and no schedules.</li>
  *   <li>{@link #serverTime()} is the given clock, which is also the {@code createdAt} of every lock
  *       configuration; prefer a provider that measures time on its server (JDBC
  *       {@code usingDbTime()}), so that skewed nodes agree on expiry.</li>
@@ -66,7 +66,7 @@ import java.util.function.Predicate;
  *       {@code name VARCHAR(64)} column where they are longer.</li>
  * </ul>
  */
-public final class ShedLockLeaseStore implements LeaseStore, ReleaseWatching {
+public final class ShedLockLeaseStore implements LeaseStore {
 
     /*
      * Why once-per-T holds although acquisition takes several steps: the marker lock for T is the

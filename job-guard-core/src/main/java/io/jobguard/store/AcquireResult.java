@@ -96,7 +96,7 @@ public record AcquireResult(Status status, long fencingToken, Instant acquiredAt
         MISSED,
         /** A catch-up, miss or retry attempt found that another node had handled it first. */
         SUPERSEDED,
-        /** An operator paused the job cluster-wide (see {@link JobPauses}); nothing was written. */
+        /** An operator paused the job cluster-wide (see {@link OperatorControl#pause}); nothing was written. */
         PAUSED
     }
 }

@@ -2,6 +2,7 @@ package io.jobguard.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -15,11 +16,15 @@ import java.util.concurrent.CompletionStage;
  * <p>Every method may throw an unchecked exception when the store cannot be reached; the engine
  * turns it into {@code STORE_ERROR}.
  *
- * <p>Everything beyond admission is an optional capability a store implements only when it can answer
- * truly: {@link RunHistory} (live lease, recent fires), {@link ForceRelease}, {@link ReleaseWatching}
- * (release notifications), {@link RunRecords} (missed-fire recovery), {@link SchedulePublishing} and
- * {@link JobPauses}. Callers ask for one with {@link #capability(Class)} (the one idiom job-guard uses;
- * a store that wraps another overrides it to pass the question on) and degrade when it is absent.
+ * <p>What the engine uses on the firing path beyond admission (release with outcome, outcomes decided
+ * without a run, release notifications, the run record, schedule publishing) are default methods with a safe
+ * fallback: a store overrides those it can answer truly, and each default says what a store that keeps it
+ * loses. A store that wraps another overrides them too, to pass them on.
+ *
+ * <p>What only operators read or do is one of two optional capabilities, implemented only by a store that
+ * can answer cluster-wide: {@link RunHistory} (live lease, recent fires, fire history) and
+ * {@link OperatorControl} (force release, pause, resume). Callers ask for one with {@link #capability(Class)}
+ * (a store that wraps another overrides it to pass the question on) and degrade when it is absent.
  */
 public interface LeaseStore extends AutoCloseable {
 
@@ -88,6 +93,91 @@ public interface LeaseStore extends AutoCloseable {
     }
 
     /**
+     * {@link #releaseRunAsync(RunLeaseRequest, Duration)} that also records the run's outcome and duration on
+     * the fire time's history entry, in the same call; the engine releases a run only through this method (it is
+     * asynchronous only, because the engine never releases a run synchronously). By default the plain release:
+     * a store that keeps it records no outcome or duration for runs ({@link RunHistory#fireHistory} shows none).
+     *
+     * @param request  the attempt that acquired the lease
+     * @param cooldown gap during which no run starts after this one (zero for none)
+     * @param outcome  how the run ended (e.g. {@code RAN}, {@code FAILED})
+     * @param runTime  how long the body ran
+     * @return completes with whether the lease was released, or exceptionally with the failure
+     */
+    default CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown, String outcome,
+                                                     Duration runTime) {
+        return releaseRunAsync(request, cooldown);
+    }
+
+    /**
+     * Records a fire time decided without a run ({@code MISSED}, {@code ABANDONED}, {@code PAUSED},
+     * {@code HISTORY_LOST}, ...) on the job's history, unless the same outcome is already recorded for that fire
+     * time (every node that refuses a paused fire time reports it; one entry is kept). By default nothing: a store
+     * that keeps it shows no fire times decided without a run.
+     *
+     * @param job         the job
+     * @param fireTime    the fire time
+     * @param nodeId      the node that decided
+     * @param outcome     the outcome (e.g. {@code MISSED})
+     * @param historySize how many entries the job keeps
+     */
+    default void recordOutcome(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
+        // a store without a fire history has nowhere to keep it
+    }
+
+    /**
+     * Registers for release notifications of a job's run lease, so that a waiting firing wakes at once. By
+     * default a watch that never signals and sleeps the whole wait: a store that keeps it makes waiting firings
+     * poll every {@code JobGuardConfig#waitPollInterval()}, so a release is seen up to one interval late.
+     *
+     * @param job the job
+     * @return a watch to await releases with; close it when done
+     */
+    default ReleaseWatch watchRunReleases(JobId job) {
+        return new ReleaseWatch() {
+            @Override
+            public boolean await(Duration max) throws InterruptedException {
+                Thread.sleep(max.toMillis(), (int) (max.toNanos() % 1_000_000L));
+                return false;
+            }
+
+            @Override
+            public void close() {
+                // nothing was registered
+            }
+        };
+    }
+
+    /**
+     * The job's run record, which the recovery of missed fire times and dead runs reads. By default empty: a
+     * store that keeps it recovers nothing (and its {@link #acquireRun(RunLeaseRequest, AcquireMode)} refuses
+     * recovery attempts anyway).
+     *
+     * @param job the job
+     * @return the record, or empty if the job has none
+     */
+    default Optional<RunRecord> runRecord(JobId job) {
+        return Optional.empty();
+    }
+
+    /**
+     * Records that {@code nodeId} fires {@code job} on {@code schedule}, and returns what every node that
+     * published within the last {@code ttl} (by the store's clock) said, this one included; claims older than
+     * {@code ttl} are forgotten, so a node that stopped publishing drops out. By default nothing is shared and the
+     * answer is empty: with a store that keeps it, nodes that fire a job on different schedules are not reported
+     * ({@code io.jobguard.ScheduleAgreementMonitor} finds no peers).
+     *
+     * @param job      the job
+     * @param nodeId   the publishing node
+     * @param schedule the node's schedule description
+     * @param ttl      how long a claim counts without being published again
+     * @return the live claims, in no particular order
+     */
+    default List<ScheduleClaim> publishSchedule(JobId job, String nodeId, String schedule, Duration ttl) {
+        return List.of();
+    }
+
+    /**
      * The store's current time.
      *
      * @return the time by the store's clock
@@ -102,7 +192,7 @@ public interface LeaseStore extends AutoCloseable {
     boolean supportsFencing();
 
     /**
-     * Returns this store as an optional capability, when it has it.
+     * Returns this store as an optional capability ({@link RunHistory} or {@link OperatorControl}), when it has it.
      *
      * @param type the capability interface, e.g. {@code RunHistory.class}
      * @param <T>  the capability

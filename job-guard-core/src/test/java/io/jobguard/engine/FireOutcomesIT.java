@@ -8,8 +8,8 @@ import io.jobguard.JobPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
-import io.jobguard.store.FireOutcomes;
-import io.jobguard.store.FireOutcomes.FireEntry;
+import io.jobguard.store.RunHistory;
+import io.jobguard.store.RunHistory.FireEntry;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.testing.RedisServerProcess;
@@ -63,7 +63,7 @@ class FireOutcomesIT {
     }
 
     private static List<FireEntry> history(JobGuard guard) {
-        return ((FireOutcomes) guard.store()).fireHistory(new JobId("outcomes", JOB.name()), 20);
+        return ((RunHistory) guard.store()).fireHistory(new JobId("outcomes", JOB.name()), 20);
     }
 
     /** Work that takes at least {@link #WORK_MILLIS} of wall time, so the recorded duration has a floor. */
@@ -127,7 +127,7 @@ class FireOutcomesIT {
     @Test
     void aDecisionReportedByEveryNodeIsKeptOnceAndTheListStaysBounded() {
         JobGuard a = node("a");
-        FireOutcomes store = (FireOutcomes) a.store();
+        RedisLeaseStore store = (RedisLeaseStore) a.store();
         JobId job = new JobId("outcomes", JOB.name());
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         store.recordOutcome(job, t, "a", "MISSED", 3);

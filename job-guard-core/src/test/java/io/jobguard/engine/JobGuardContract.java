@@ -16,7 +16,6 @@ import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.ScheduleClaim;
-import io.jobguard.store.SchedulePublishing;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -442,8 +441,7 @@ abstract class JobGuardContract {
         assertThat(current.checkNow()).isEqualTo(Map.of("rate", Map.of("fixedRate PT10S", List.of("a"))));
         // claims live three intervals by Redis time; node a never publishes again
         await().atMost(Duration.ofSeconds(5)).until(() -> current.checkNow().isEmpty());
-        SchedulePublishing publishing = b.store().capability(SchedulePublishing.class).orElseThrow();
-        assertThat(publishing.publishSchedule(new JobId(b.config().namespace(), "rate"), "b", "fixedRate PT5S",
+        assertThat(b.store().publishSchedule(new JobId(b.config().namespace(), "rate"), "b", "fixedRate PT5S",
                 Duration.ofSeconds(1))).extracting(ScheduleClaim::nodeId).containsExactly("b");
     }
 

@@ -8,9 +8,9 @@ import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.redis.RedisLeaseStore;
-import io.jobguard.store.FireOutcomes;
 import io.jobguard.store.JobId;
-import io.jobguard.store.JobPauses;
+import io.jobguard.store.OperatorControl;
+import io.jobguard.store.RunHistory;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -72,7 +72,7 @@ class PauseIT {
 
         assertThat(a.pause("report", "alice")).isTrue();
         assertThat(b.pause("report", "bob")).as("already paused").isFalse();
-        JobPauses.Pause flag = b.paused("report").orElseThrow();
+        OperatorControl.Pause flag = b.paused("report").orElseThrow();
         assertThat(flag.node()).isEqualTo("a");
         assertThat(flag.by()).isEqualTo("alice");
         assertThat(flag.pausedAt()).isBetween(t.minusSeconds(5), Instant.now().plusSeconds(5));
@@ -84,7 +84,7 @@ class PauseIT {
         assertThat(refused.refusal()).isEqualTo(RunOutcome.PAUSED);
         assertThat(keys()).as("a paused firing writes nothing for the fire time, only the one history note")
                 .containsAll(before).hasSize(before.size() + 1).anyMatch(k -> k.endsWith(":history"));
-        assertThat(((FireOutcomes) a.store()).fireHistory(new JobId("pause", "report"), 20))
+        assertThat(((RunHistory) a.store()).fireHistory(new JobId("pause", "report"), 20))
                 .as("both nodes refused t as PAUSED; it is listed once")
                 .singleElement().satisfies(e -> {
                     assertThat(e.outcome()).isEqualTo("PAUSED");

@@ -52,7 +52,7 @@ class WaitWithoutReleaseSignalsTest {
     }
 
     /**
-     * A store that neither signals releases (no {@code ReleaseWatching} capability, so the engine polls)
+     * A store that neither signals releases (the default {@code watchRunReleases}, so the engine polls)
      * nor says when a blocking lease ends.
      */
     private static final class SilentStore implements LeaseStore {

@@ -17,8 +17,8 @@ import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
-import io.jobguard.store.FireOutcomes;
 import io.jobguard.store.JobId;
+import io.jobguard.store.RunHistory;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -189,7 +189,7 @@ class MissedFireTimesIT {
     void theRecentFireTimesListTheCatchUpAndTheMissedFireTimesOnceEach() throws Exception {
         List<Instant> t = outage("listed", MisfirePolicy.RUN_LATEST);
         Node reader = node("reader", 0);
-        List<FireOutcomes.FireEntry> history = ((FireOutcomes) reader.guard().store())
+        List<RunHistory.FireEntry> history = ((RunHistory) reader.guard().store())
                 .fireHistory(new JobId(reader.guard().config().namespace(), "listed"), 20);
         assertThat(history).filteredOn(e -> e.outcome().equals("CAUGHT_UP")).singleElement()
                 .satisfies(e -> {
@@ -199,7 +199,7 @@ class MissedFireTimesIT {
                     assertThat(e.fencingToken()).isPositive();
                 });
         assertThat(history).filteredOn(e -> e.outcome().equals("MISSED"))
-                .extracting(FireOutcomes.FireEntry::nominalFireTime).containsExactlyInAnyOrder(t.get(1), t.get(2));
+                .extracting(RunHistory.FireEntry::nominalFireTime).containsExactlyInAnyOrder(t.get(1), t.get(2));
         assertThat(history).filteredOn(e -> e.outcome().equals("RAN")).singleElement()
                 .satisfies(e -> assertThat(e.nominalFireTime()).isEqualTo(t.get(0)));
     }

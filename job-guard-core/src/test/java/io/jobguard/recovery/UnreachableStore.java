@@ -2,12 +2,17 @@ package io.jobguard.recovery;
 
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
+import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.LeaseStoreException;
+import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
+import io.jobguard.store.RunRecord;
+import io.jobguard.store.ScheduleClaim;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
@@ -63,6 +68,32 @@ final class UnreachableStore implements LeaseStore {
     @Override
     public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown) {
         return real.releaseRunAsync(request, cooldown);
+    }
+
+    @Override
+    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown, String outcome,
+                                                    Duration runTime) {
+        return real.releaseRunAsync(request, cooldown, outcome, runTime);
+    }
+
+    @Override
+    public void recordOutcome(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
+        real.recordOutcome(job, fireTime, nodeId, outcome, historySize);
+    }
+
+    @Override
+    public ReleaseWatch watchRunReleases(JobId job) {
+        return real.watchRunReleases(job);
+    }
+
+    @Override
+    public Optional<RunRecord> runRecord(JobId job) {
+        return real.runRecord(job);
+    }
+
+    @Override
+    public List<ScheduleClaim> publishSchedule(JobId job, String nodeId, String schedule, Duration ttl) {
+        return real.publishSchedule(job, nodeId, schedule, ttl);
     }
 
     @Override

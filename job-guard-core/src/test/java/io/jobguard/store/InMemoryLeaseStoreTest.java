@@ -10,7 +10,7 @@ class InMemoryLeaseStoreTest extends LeaseStoreContract {
 
     @Override
     protected Set<Class<?>> capabilities() {
-        return Set.of(RunHistory.class, ForceRelease.class, ReleaseWatching.class);
+        return Set.of(RunHistory.class, OperatorControl.class);
     }
 
     @Override

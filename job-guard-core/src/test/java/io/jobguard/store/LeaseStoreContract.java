@@ -42,14 +42,13 @@ public abstract class LeaseStoreContract {
     protected abstract LeaseStore newStore(String nodeId);
 
     /**
-     * The optional capabilities ({@link RunHistory}, {@link ForceRelease}, ...) the store offers.
+     * The optional capabilities ({@link RunHistory}, {@link OperatorControl}) the store offers.
      *
      * @return the capability interfaces
      */
     protected abstract Set<Class<?>> capabilities();
 
-    private static final List<Class<?>> ALL_CAPABILITIES = List.of(RunHistory.class, ForceRelease.class,
-            ReleaseWatching.class, RunRecords.class, SchedulePublishing.class, JobPauses.class);
+    private static final List<Class<?>> ALL_CAPABILITIES = List.of(RunHistory.class, OperatorControl.class);
 
     /**
      * Runs {@code check} on the capability when the store declares it; otherwise asserts it is truly absent
@@ -223,21 +222,18 @@ public abstract class LeaseStoreContract {
         LeaseStore a = node("a");
         RunLeaseRequest held = request("a", T, LONG);
         assertThat(a.acquireRun(held).status()).isEqualTo(AcquireResult.Status.ACQUIRED);
-        whenOffered(a, ReleaseWatching.class, watching -> {
-            try (ReleaseWatch watch = watching.watchRunReleases(job)) {
-                Thread releaser = new Thread(() -> a.releaseRun(held, Duration.ZERO));
-                releaser.start();
-                boolean woken = false;
-                long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-                while (!woken && System.nanoTime() < deadline) {
-                    woken = watch.await(Duration.ofSeconds(5));
-                }
-                releaser.join();
-                assertThat(woken).isTrue();
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
+        // every store under contract overrides watchRunReleases (the default never signals)
+        try (ReleaseWatch watch = a.watchRunReleases(job)) {
+            Thread releaser = new Thread(() -> a.releaseRun(held, Duration.ZERO));
+            releaser.start();
+            boolean woken = false;
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!woken && System.nanoTime() < deadline) {
+                woken = watch.await(Duration.ofSeconds(5));
             }
-        });
+            releaser.join();
+            assertThat(woken).isTrue();
+        }
     }
 
     @Test
@@ -269,7 +265,7 @@ public abstract class LeaseStoreContract {
         LeaseStore a = node("a");
         RunLeaseRequest stuck = request("a", T, LONG);
         a.acquireRun(stuck);
-        whenOffered(a, ForceRelease.class, force -> {
+        whenOffered(a, OperatorControl.class, force -> {
             assertThat(force.forceReleaseRun(job)).isTrue();
             assertThat(force.forceReleaseRun(job)).isFalse();
             assertThat(a.acquireRun(request("a", nextT(), LONG)).status()).isEqualTo(AcquireResult.Status.ACQUIRED);

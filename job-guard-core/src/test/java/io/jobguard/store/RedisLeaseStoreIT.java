@@ -25,8 +25,7 @@ class RedisLeaseStoreIT extends LeaseStoreContract {
 
     @Override
     protected Set<Class<?>> capabilities() {
-        return Set.of(RunHistory.class, ForceRelease.class, ReleaseWatching.class, RunRecords.class,
-                SchedulePublishing.class, JobPauses.class);
+        return Set.of(RunHistory.class, OperatorControl.class);
     }
 
     @Override

@@ -15,7 +15,7 @@ class ShedLockLeaseStoreIT extends LeaseStoreContract {
 
     @Override
     protected Set<Class<?>> capabilities() {
-        return Set.of(ReleaseWatching.class);
+        return Set.of();
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.jobguard.quartz;
 import io.jobguard.JobEvent;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
-import io.jobguard.store.FireOutcomes;
+import io.jobguard.store.RunHistory;
 import io.jobguard.store.JobId;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -113,9 +113,9 @@ class QuartzStartupRecoveryIT {
         assertThat(since).as("one body since the outage, the catch-up (the other node may see ALREADY_RAN)")
                 .filteredOn(RunOutcome::bodyStarted).containsExactly(RunOutcome.CAUGHT_UP);
         assertThat(since).doesNotContain(RunOutcome.MISSED);
-        List<FireOutcomes.FireEntry> history = ((FireOutcomes) a.guard.store())
+        List<RunHistory.FireEntry> history = ((RunHistory) a.guard.store())
                 .fireHistory(new JobId("quartz-start-latest", "DEFAULT.nightly"), 20);
-        assertThat(history).extracting(FireOutcomes.FireEntry::outcome).containsExactly("CAUGHT_UP", "RAN");
+        assertThat(history).extracting(RunHistory.FireEntry::outcome).containsExactly("CAUGHT_UP", "RAN");
         assertThat(history.get(0).nominalFireTime()).isEqualTo(missed);
     }
 
@@ -131,7 +131,7 @@ class QuartzStartupRecoveryIT {
         JobId job = new JobId("quartz-start-skip", "DEFAULT.nightly");
         assertThat(recorder.runs).isEmpty();
         assertThat(a.count(RunOutcome.MISSED) + b.count(RunOutcome.MISSED)).as("reported by one node").isEqualTo(1);
-        assertThat(((FireOutcomes) b.guard.store()).fireHistory(job, 20))
+        assertThat(((RunHistory) b.guard.store()).fireHistory(job, 20))
                 .filteredOn(e -> e.outcome().equals("MISSED")).singleElement()
                 .satisfies(e -> assertThat(e.nominalFireTime()).isEqualTo(missed));
     }

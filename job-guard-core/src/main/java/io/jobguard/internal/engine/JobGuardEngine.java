@@ -19,11 +19,10 @@ import io.jobguard.internal.LostReplies;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
-import io.jobguard.store.ForceRelease;
-import io.jobguard.store.JobPauses;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.OperatorControl;
 import io.jobguard.store.RunHistory;
 import io.jobguard.store.RunLeaseRequest;
 import org.slf4j.Logger;
@@ -260,12 +259,13 @@ public final class JobGuardEngine implements JobGuard {
     }
 
     @Override
-    public Optional<JobPauses.Pause> paused(String job) {
-        return store.capability(JobPauses.class).flatMap(p -> p.paused(new JobId(config.namespace(), job)));
+    public Optional<OperatorControl.Pause> paused(String job) {
+        return store.capability(OperatorControl.class).flatMap(p -> p.paused(new JobId(config.namespace(), job)));
     }
 
-    private JobPauses pauses() {
-        return required(JobPauses.class, "cannot pause jobs");
+    /** A store whose OperatorControl cannot pause refuses with the same message (the capability's default). */
+    private OperatorControl pauses() {
+        return required(OperatorControl.class, "cannot pause jobs");
     }
 
     /** The store's capability, or an exception naming the store and what it cannot do (the Redis store can all). */
@@ -303,7 +303,7 @@ public final class JobGuardEngine implements JobGuard {
 
     @Override
     public boolean forceRelease(String job) {
-        boolean deleted = required(ForceRelease.class, "cannot release another node's lease")
+        boolean deleted = required(OperatorControl.class, "cannot release another node's lease")
                 .forceReleaseRun(new JobId(config.namespace(), job));
         log.warn("job-guard: job '{}' run lease force-released by node {} (deleted={})", job, config.nodeId(),
                 deleted);

@@ -11,8 +11,8 @@ import io.jobguard.RunOutcome;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
+import io.jobguard.store.LeaseStore;
 import io.jobguard.store.RunRecord;
-import io.jobguard.store.RunRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -461,9 +461,8 @@ public final class MissedFireTimes {
         permit.finish(null);
     }
 
-    /** The job's run record; a store without {@link RunRecords} keeps none, so there is nothing to recover. */
+    /** The job's run record; a store that keeps {@link LeaseStore#runRecord}'s default has none: nothing to recover. */
     private Optional<RunRecord> runRecord(JobOptions job) {
-        return guard.store().capability(RunRecords.class)
-                .flatMap(records -> records.runRecord(new JobId(guard.config().namespace(), job.name())));
+        return guard.store().runRecord(new JobId(guard.config().namespace(), job.name()));
     }
 }

@@ -6,33 +6,20 @@ import io.jobguard.JobOptions;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
-import io.jobguard.store.ReleaseWatching;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 
 /**
- * How a firing that meets a busy lease waits for its release: through the store's {@link ReleaseWatching}
- * notifications when it has them, otherwise by polling every {@link JobGuardConfig#waitPollInterval()} (a
- * missed or absent signal costs at most one poll interval), and never past the blocking lease's own expiry.
+ * How a firing that meets a busy lease waits for its release: through the store's
+ * {@link LeaseStore#watchRunReleases} notifications when it has them, otherwise (the default watch) by polling
+ * every {@link JobGuardConfig#waitPollInterval()} (a missed or absent signal costs at most one poll interval),
+ * and never past the blocking lease's own expiry.
  */
 final class ReleaseWaits {
 
     private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
-    /** The watch of a store without release notifications: every wait is a plain poll interval. */
-    private static final ReleaseWatch POLLING = new ReleaseWatch() {
-        @Override
-        public boolean await(Duration max) throws InterruptedException {
-            Thread.sleep(max.toMillis(), (int) (max.toNanos() % 1_000_000L));
-            return false;
-        }
-
-        @Override
-        public void close() {
-            // nothing was registered
-        }
-    };
 
     private final LeaseStore store;
     private final JobGuardConfig config;
@@ -44,7 +31,7 @@ final class ReleaseWaits {
 
     /** The release watch of a WAIT firing; a store failure propagates (the firing is then STORE_ERROR). */
     ReleaseWatch watch(JobId id) {
-        return store.capability(ReleaseWatching.class).map(w -> w.watchRunReleases(id)).orElse(POLLING);
+        return store.watchRunReleases(id);
     }
 
     /** The release watch of a RETURN firing's grace, or null if it cannot be opened (the firing is then BUSY). */

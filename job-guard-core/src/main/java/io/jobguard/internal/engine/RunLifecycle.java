@@ -11,7 +11,6 @@ import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.LeaseDeadline;
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.store.AcquireMode;
-import io.jobguard.store.FireOutcomes;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
@@ -22,7 +21,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -112,10 +110,8 @@ final class RunLifecycle {
             CompletableFuture<Boolean> release;
             try {
                 // with the run's outcome and duration on its history entry when the store keeps them (same call)
-                release = store.capability(FireOutcomes.class)
-                        .map(history -> history.releaseRunAsync(request, job.cooldown(), outcome.name(),
-                                Duration.ofNanos(runNanos)))
-                        .orElseGet(() -> store.releaseRunAsync(request, job.cooldown())).toCompletableFuture();
+                release = store.releaseRunAsync(request, job.cooldown(), outcome.name(), Duration.ofNanos(runNanos))
+                        .toCompletableFuture();
             } catch (RuntimeException e) {
                 release = CompletableFuture.failedFuture(e);
             }
@@ -222,15 +218,14 @@ final class RunLifecycle {
     /**
      * Keeps a fire time decided without a run in the job's recent fire times: one extra, rare store call,
      * only for decisions that settle a fire time for good (paused, history lost, missed, abandoned, ...),
-     * never on a firing that runs. Stores without {@link FireOutcomes} keep none.
+     * never on a firing that runs. Stores that keep {@link LeaseStore#recordOutcome}'s default keep none.
      */
     void recordOutcome(JobOptions job, Instant fireTime, RunOutcome outcome) {
-        Optional<FireOutcomes> history = store.capability(FireOutcomes.class);
-        if (history.isEmpty() || config.historySize() <= 0) {
+        if (config.historySize() <= 0) {
             return;
         }
         try {
-            history.get().recordOutcome(new JobId(config.namespace(), job.name()), fireTime, config.nodeId(),
+            store.recordOutcome(new JobId(config.namespace(), job.name()), fireTime, config.nodeId(),
                     outcome.name(), config.historySize());
         } catch (RuntimeException e) {
             releaseFailures.warn(log, "history-failure|" + job.name(),

@@ -222,7 +222,7 @@ public class JobGuardEndpoint {
         try {
             released = guard.forceRelease(job);
         } catch (UnsupportedOperationException e) {
-            // the store cannot force-release (no ForceRelease capability): say so instead of pretending
+            // the store cannot force-release (no OperatorControl capability): say so instead of pretending
             return new WebEndpointResponse<>(new ForceRelease(job, false, e.getMessage()), 501);
         }
         return new WebEndpointResponse<>(new ForceRelease(job, released, released ? "run lease deleted"

@@ -1,9 +1,9 @@
 package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
-import io.jobguard.store.FireOutcomes;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.RunHistory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,9 +15,9 @@ import java.util.Optional;
 /**
  * What the endpoint reads from the store about one job, cluster-wide: its live run lease, its pause
  * flag and its recent fire times with their outcomes. The one place the actuator asks the store's
- * optional capabilities ({@link FireOutcomes}); a store without them shows the fire times it keeps
- * without outcome. A read that fails is logged at WARN and shown as absent, so one unreachable
- * value does not take the whole report down.
+ * optional capabilities ({@link RunHistory}); a store that keeps no outcomes shows its fire times
+ * without outcome (the capability's default). A read that fails is logged at WARN and shown as absent,
+ * so one unreachable value does not take the whole report down.
  */
 final class JobHistoryView {
 
@@ -31,11 +31,12 @@ final class JobHistoryView {
 
     List<JobGuardEndpoint.Fire> fires(String job) {
         try {
-            Optional<FireOutcomes> outcomes = guard.store().capability(FireOutcomes.class);
-            if (outcomes.isPresent()) {
-                return outcomes.get().fireHistory(new JobId(guard.config().namespace(), job), guard.config().historySize())
+            Optional<RunHistory> history = guard.store().capability(RunHistory.class);
+            if (history.isPresent()) {
+                return history.get().fireHistory(new JobId(guard.config().namespace(), job), guard.config().historySize())
                         .stream().map(JobHistoryView::fire).toList();
             }
+            // without the capability JobGuard#recentFires refuses, naming the store (logged below)
             return guard.recentFires(job).stream().map(r -> new JobGuardEndpoint.Fire(r.nominalFireTime(),
                     r.describeHolder(), null, null, r.acquiredAt(), r.fencingToken())).toList();
         } catch (RuntimeException e) {
@@ -69,7 +70,7 @@ final class JobHistoryView {
         }
     }
 
-    private static JobGuardEndpoint.Fire fire(FireOutcomes.FireEntry e) {
+    private static JobGuardEndpoint.Fire fire(RunHistory.FireEntry e) {
         return new JobGuardEndpoint.Fire(e.nominalFireTime(), e.node(), e.outcome(),
                 e.duration() == null ? null : e.duration().toString(), e.at(), e.fencingToken());
     }

@@ -2,9 +2,10 @@ package io.jobguard.batch;
 
 import io.jobguard.NodeConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
+import io.jobguard.testing.OnRedisTopology;
+import io.jobguard.testing.RedisTopology;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,14 +29,16 @@ import static org.awaitility.Awaitility.await;
  * {@link BatchLocksTopologiesIT} supplies one topology, client and key mode. Each "node" is its own {@link RedisBatchLocks} with its
  * own node id on the shared connection factory.
  */
-abstract class BatchLocksContract {
+abstract class BatchLocksContract extends OnRedisTopology {
 
     protected static final String NS = "sku";
     private static final Duration LONG = Duration.ofSeconds(30);
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
-    protected abstract RedisConnectionFactory connectionFactory();
+    protected BatchLocksContract(RedisTopology topology) {
+        super(topology);
+    }
 
     protected BatchLockConfig.Builder config(String nodeId) {
         return BatchLockConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build());
@@ -57,11 +60,7 @@ abstract class BatchLocksContract {
             c.close();
         }
         closeables.clear();
-        closeConnections();
     }
-
-    /** Destroys the connection factory, after every node using it is closed. */
-    protected abstract void closeConnections();
 
     protected static List<String> keys(int from, int to) {
         return IntStream.range(from, to).mapToObj(i -> String.format("SKU-%05d", i)).toList();
@@ -296,12 +295,9 @@ abstract class BatchLocksContract {
                 .until(() -> !b.tryAcquire(NS, keys(19, 20), LONG).acquired());
         assertThat(lease.isValid()).isTrue();
 
-        deleteAllKeys();
+        // every key removed behind the lease's back (a failover that lost writes, an operator)
+        topology().flushAll();
         assertThat(lost.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(lease.isValid()).isFalse();
         lease.close();
-    }
-
-    /** Removes every key behind the lease's back (a failover that lost writes, an operator). */
-    protected abstract void deleteAllKeys();
-}
+    }}

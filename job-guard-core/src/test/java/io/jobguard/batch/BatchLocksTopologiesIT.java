@@ -3,13 +3,11 @@ package io.jobguard.batch;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisSentinelProcess;
 import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.RedisTopology;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Duration;
 import java.util.List;
@@ -31,27 +29,8 @@ class BatchLocksTopologiesIT {
     @DisplayName("standalone lettuce")
     class StandaloneLettuce extends BatchLocksContract {
 
-        private final RedisServerProcess server;
-        private final LettuceConnectionFactory connectionFactory;
-
         StandaloneLettuce(RedisServerProcess server) {
-            this.server = server;
-            this.connectionFactory = server.connectionFactory();
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @Override
-        protected void deleteAllKeys() {
-            server.flushAll();
-        }
-
-        @Override
-        protected void closeConnections() {
-            connectionFactory.destroy();
+            super(RedisTopology.standaloneLettuce(server));
         }
     }
 
@@ -59,27 +38,8 @@ class BatchLocksTopologiesIT {
     @DisplayName("standalone jedis")
     class StandaloneJedis extends BatchLocksContract {
 
-        private final RedisServerProcess server;
-        private final JedisConnectionFactory connectionFactory;
-
         StandaloneJedis(RedisServerProcess server) {
-            this.server = server;
-            this.connectionFactory = server.jedisConnectionFactory();
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @Override
-        protected void deleteAllKeys() {
-            server.flushAll();
-        }
-
-        @Override
-        protected void closeConnections() {
-            connectionFactory.destroy();
+            super(RedisTopology.standaloneJedis(server));
         }
     }
 
@@ -89,31 +49,15 @@ class BatchLocksTopologiesIT {
     class ClusterLettuceOneSlot extends BatchLocksContract {
 
         private final RedisClusterProcess cluster;
-        private final LettuceConnectionFactory connectionFactory;
 
         ClusterLettuceOneSlot(RedisClusterProcess cluster) {
+            super(RedisTopology.clusterLettuce(cluster));
             this.cluster = cluster;
-            this.connectionFactory = cluster.connectionFactory();
         }
 
         @Override
         protected BatchLockConfig.Builder config(String nodeId) {
             return super.config(nodeId).spread(false);
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @Override
-        protected void deleteAllKeys() {
-            cluster.flushAll();
-        }
-
-        @Override
-        protected void closeConnections() {
-            connectionFactory.destroy();
         }
 
         @Test
@@ -133,31 +77,15 @@ class BatchLocksTopologiesIT {
     class ClusterLettuceSpread extends BatchLocksContract {
 
         private final RedisClusterProcess cluster;
-        private final LettuceConnectionFactory connectionFactory;
 
         ClusterLettuceSpread(RedisClusterProcess cluster) {
+            super(RedisTopology.clusterLettuce(cluster));
             this.cluster = cluster;
-            this.connectionFactory = cluster.connectionFactory();
         }
 
         @Override
         protected BatchLockConfig.Builder config(String nodeId) {
             return super.config(nodeId).spread(true);
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @Override
-        protected void deleteAllKeys() {
-            cluster.flushAll();
-        }
-
-        @Override
-        protected void closeConnections() {
-            connectionFactory.destroy();
         }
 
         @Test
@@ -174,27 +102,8 @@ class BatchLocksTopologiesIT {
     @DisplayName("cluster jedis")
     class ClusterJedis extends BatchLocksContract {
 
-        private final RedisClusterProcess cluster;
-        private final JedisConnectionFactory connectionFactory;
-
         ClusterJedis(RedisClusterProcess cluster) {
-            this.cluster = cluster;
-            this.connectionFactory = cluster.jedisConnectionFactory();
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @Override
-        protected void deleteAllKeys() {
-            cluster.flushAll();
-        }
-
-        @Override
-        protected void closeConnections() {
-            connectionFactory.destroy();
+            super(RedisTopology.clusterJedis(cluster));
         }
     }
 
@@ -203,27 +112,8 @@ class BatchLocksTopologiesIT {
     @DisplayName("sentinel lettuce")
     class SentinelLettuce extends BatchLocksContract {
 
-        private final RedisSentinelProcess sentinel;
-        private final LettuceConnectionFactory connectionFactory;
-
         SentinelLettuce(RedisSentinelProcess sentinel) {
-            this.sentinel = sentinel;
-            this.connectionFactory = sentinel.connectionFactory();
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @Override
-        protected void deleteAllKeys() {
-            sentinel.flushAll();
-        }
-
-        @Override
-        protected void closeConnections() {
-            connectionFactory.destroy();
+            super(RedisTopology.sentinelLettuce(sentinel));
         }
     }
 }

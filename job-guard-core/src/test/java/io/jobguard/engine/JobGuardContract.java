@@ -16,10 +16,11 @@ import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.ScheduleClaim;
+import io.jobguard.testing.OnRedisTopology;
+import io.jobguard.testing.RedisTopology;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -45,13 +46,15 @@ import static org.awaitility.Awaitility.await;
  * {@link JobGuardTopologiesIT} supplies one topology and client. Several "nodes" are several engines with distinct node ids, each
  * with its own store, sharing one Redis.
  */
-abstract class JobGuardContract {
+abstract class JobGuardContract extends OnRedisTopology {
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
     protected final List<JobEvent> events = new CopyOnWriteArrayList<>();
     protected final List<RunContext> lost = new CopyOnWriteArrayList<>();
 
-    protected abstract RedisConnectionFactory connectionFactory();
+    protected JobGuardContract(RedisTopology topology) {
+        super(topology);
+    }
 
     @AfterEach
     void closeNodes() throws Exception {

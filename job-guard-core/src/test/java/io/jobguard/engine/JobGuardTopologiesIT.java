@@ -12,15 +12,13 @@ import io.jobguard.StoreFailurePolicy;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisSentinelProcess;
 import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.RedisTopology;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -49,23 +47,17 @@ class JobGuardTopologiesIT {
     class StandaloneLettuce extends JobGuardContract {
 
         private final RedisServerProcess redis;
-        private final LettuceConnectionFactory connectionFactory;
 
         StandaloneLettuce(RedisServerProcess redis) {
-            this.redis = redis;
             // long enough that a loaded machine does not turn a slow reply into STORE_ERROR in the contract tests
-            this.connectionFactory = redis.connectionFactory(Duration.ofSeconds(2));
+            super(RedisTopology.standaloneLettuce(redis, Duration.ofSeconds(2)));
+            this.redis = redis;
         }
 
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
+        /** Before the nodes and connections close: a test may have left the server stopped. */
         @AfterEach
-        void closeConnections() {
+        void leaveRedisRunning() {
             redis.ensureRunning();
-            connectionFactory.destroy();
         }
 
         @Test
@@ -108,7 +100,7 @@ class JobGuardTopologiesIT {
             redis.restart();
             // reconnected first, so the release really reaches the restarted Redis and gets an answer
             await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
-                try (RedisConnection c = connectionFactory.getConnection()) {
+                try (RedisConnection c = connectionFactory().getConnection()) {
                     return "PONG".equals(c.ping());
                 }
             });
@@ -160,20 +152,8 @@ class JobGuardTopologiesIT {
     @DisplayName("standalone jedis")
     class StandaloneJedis extends JobGuardContract {
 
-        private final JedisConnectionFactory connectionFactory;
-
         StandaloneJedis(RedisServerProcess server) {
-            this.connectionFactory = server.jedisConnectionFactory();
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @AfterEach
-        void closeConnections() {
-            connectionFactory.destroy();
+            super(RedisTopology.standaloneJedis(server));
         }
     }
 
@@ -182,20 +162,8 @@ class JobGuardTopologiesIT {
     @DisplayName("cluster lettuce")
     class ClusterLettuce extends JobGuardContract {
 
-        private final LettuceConnectionFactory connectionFactory;
-
         ClusterLettuce(RedisClusterProcess cluster) {
-            this.connectionFactory = cluster.connectionFactory();
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @AfterEach
-        void closeConnections() {
-            connectionFactory.destroy();
+            super(RedisTopology.clusterLettuce(cluster));
         }
     }
 
@@ -203,20 +171,8 @@ class JobGuardTopologiesIT {
     @DisplayName("cluster jedis")
     class ClusterJedis extends JobGuardContract {
 
-        private final JedisConnectionFactory connectionFactory;
-
         ClusterJedis(RedisClusterProcess cluster) {
-            this.connectionFactory = cluster.jedisConnectionFactory();
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @AfterEach
-        void closeConnections() {
-            connectionFactory.destroy();
+            super(RedisTopology.clusterJedis(cluster));
         }
     }
 
@@ -226,21 +182,10 @@ class JobGuardTopologiesIT {
     class SentinelLettuce extends JobGuardContract {
 
         private final RedisSentinelProcess sentinel;
-        private final LettuceConnectionFactory connectionFactory;
 
         SentinelLettuce(RedisSentinelProcess sentinel) {
+            super(RedisTopology.sentinelLettuce(sentinel));
             this.sentinel = sentinel;
-            this.connectionFactory = sentinel.connectionFactory();
-        }
-
-        @AfterEach
-        void closeConnections() {
-            connectionFactory.destroy();
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
         }
 
         @Test

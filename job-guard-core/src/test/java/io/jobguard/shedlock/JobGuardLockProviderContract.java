@@ -4,13 +4,14 @@ import io.jobguard.JobEvent;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.testing.OnRedisTopology;
+import io.jobguard.testing.RedisTopology;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,18 +34,15 @@ import static org.awaitility.Awaitility.await;
  * ShedLock's provider contract, written by us, for {@link JobGuardLockProvider} on a real Redis;
  * each nested class of {@link JobGuardLockProviderTopologiesIT} supplies one topology. A "node" is one provider instance.
  */
-abstract class JobGuardLockProviderContract {
+abstract class JobGuardLockProviderContract extends OnRedisTopology {
 
     private static final Duration LONG = Duration.ofSeconds(30);
 
     private final List<JobEvent> events = new CopyOnWriteArrayList<>();
 
-    /**
-     * The connections of the Redis under test.
-     *
-     * @return the connection factory
-     */
-    protected abstract RedisConnectionFactory connectionFactory();
+    protected JobGuardLockProviderContract(RedisTopology topology) {
+        super(topology);
+    }
 
     private JobGuardLockProvider node(String nodeId) {
         return JobGuardLockProvider.builder(connectionFactory()).keyPrefix("jgit").namespace("it")

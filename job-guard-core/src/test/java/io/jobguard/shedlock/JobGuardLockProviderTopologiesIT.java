@@ -2,12 +2,10 @@ package io.jobguard.shedlock;
 
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.RedisTopology;
 import io.jobguard.testing.WithRedis;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Duration;
 
@@ -26,20 +24,8 @@ class JobGuardLockProviderTopologiesIT {
     @DisplayName("standalone lettuce")
     class StandaloneLettuce extends JobGuardLockProviderContract {
 
-        private final LettuceConnectionFactory connectionFactory;
-
         StandaloneLettuce(RedisServerProcess redis) {
-            this.connectionFactory = redis.connectionFactory(Duration.ofSeconds(2));
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @AfterEach
-        void closeConnections() {
-            connectionFactory.destroy();
+            super(RedisTopology.standaloneLettuce(redis, Duration.ofSeconds(2)));
         }
     }
 
@@ -48,20 +34,8 @@ class JobGuardLockProviderTopologiesIT {
     @DisplayName("cluster lettuce")
     class ClusterLettuce extends JobGuardLockProviderContract {
 
-        private final LettuceConnectionFactory connectionFactory;
-
         ClusterLettuce(RedisClusterProcess cluster) {
-            this.connectionFactory = cluster.connectionFactory();
-        }
-
-        @Override
-        protected RedisConnectionFactory connectionFactory() {
-            return connectionFactory;
-        }
-
-        @AfterEach
-        void closeConnections() {
-            connectionFactory.destroy();
+            super(RedisTopology.clusterLettuce(cluster));
         }
     }
 }

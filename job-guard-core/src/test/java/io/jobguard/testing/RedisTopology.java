@@ -18,21 +18,15 @@ public final class RedisTopology implements AutoCloseable {
 
     private final String description;
     private final RedisConnectionFactory connectionFactory;
-    private final DisposableBean destroy;
+    private final DisposableBean factoryLifecycle;
     private final Runnable flushAll;
 
-    private RedisTopology(String description, RedisConnectionFactory connectionFactory, DisposableBean destroy,
-                          Runnable flushAll) {
+    private <F extends RedisConnectionFactory & DisposableBean> RedisTopology(String description, F factory,
+                                                                             Runnable flushAll) {
         this.description = description;
-        this.connectionFactory = connectionFactory;
-        this.destroy = destroy;
+        this.connectionFactory = factory;
+        this.factoryLifecycle = factory;
         this.flushAll = flushAll;
-    }
-
-    private static <F extends RedisConnectionFactory & DisposableBean> RedisTopology of(String description,
-                                                                                       F factory,
-                                                                                       Runnable flushAll) {
-        return new RedisTopology(description, factory, factory, flushAll);
     }
 
     /**
@@ -53,7 +47,8 @@ public final class RedisTopology implements AutoCloseable {
      * @return the topology, with a started factory
      */
     public static RedisTopology standaloneLettuce(RedisServerProcess server, Duration commandTimeout) {
-        return of("standalone lettuce " + server, server.connectionFactory(commandTimeout), server::flushAll);
+        return new RedisTopology("standalone lettuce " + server, server.connectionFactory(commandTimeout),
+                server::flushAll);
     }
 
     /**
@@ -63,7 +58,7 @@ public final class RedisTopology implements AutoCloseable {
      * @return the topology, with a started factory
      */
     public static RedisTopology standaloneJedis(RedisServerProcess server) {
-        return of("standalone jedis " + server, server.jedisConnectionFactory(), server::flushAll);
+        return new RedisTopology("standalone jedis " + server, server.jedisConnectionFactory(), server::flushAll);
     }
 
     /**
@@ -73,7 +68,7 @@ public final class RedisTopology implements AutoCloseable {
      * @return the topology, with a started factory
      */
     public static RedisTopology clusterLettuce(RedisClusterProcess cluster) {
-        return of("cluster lettuce " + cluster, cluster.connectionFactory(), cluster::flushAll);
+        return new RedisTopology("cluster lettuce " + cluster, cluster.connectionFactory(), cluster::flushAll);
     }
 
     /**
@@ -83,7 +78,7 @@ public final class RedisTopology implements AutoCloseable {
      * @return the topology, with a started factory
      */
     public static RedisTopology clusterJedis(RedisClusterProcess cluster) {
-        return of("cluster jedis " + cluster, cluster.jedisConnectionFactory(), cluster::flushAll);
+        return new RedisTopology("cluster jedis " + cluster, cluster.jedisConnectionFactory(), cluster::flushAll);
     }
 
     /**
@@ -93,7 +88,7 @@ public final class RedisTopology implements AutoCloseable {
      * @return the topology, with a started factory
      */
     public static RedisTopology sentinelLettuce(RedisSentinelProcess sentinel) {
-        return of("sentinel lettuce " + sentinel, sentinel.connectionFactory(), sentinel::flushAll);
+        return new RedisTopology("sentinel lettuce " + sentinel, sentinel.connectionFactory(), sentinel::flushAll);
     }
 
     /**
@@ -114,7 +109,7 @@ public final class RedisTopology implements AutoCloseable {
     @Override
     public void close() {
         try {
-            destroy.destroy();
+            factoryLifecycle.destroy();
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {

@@ -18,7 +18,7 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>What the engine uses on the firing path beyond admission (release with outcome, outcomes decided
  * without a run, release notifications, the run record, schedule publishing) are default methods with a safe
- * fallback: a store overrides those it can answer truly, and each default says what a store that keeps it
+ * fallback: a store overrides those it can answer truly, and each default says what a store that does not override it
  * loses. A store that wraps another overrides them too, to pass them on.
  *
  * <p>What only operators read or do is one of two optional capabilities, implemented only by a store that
@@ -96,7 +96,7 @@ public interface LeaseStore extends AutoCloseable {
      * {@link #releaseRunAsync(RunLeaseRequest, Duration)} that also records the run's outcome and duration on
      * the fire time's history entry, in the same call; the engine releases a run only through this method (it is
      * asynchronous only, because the engine never releases a run synchronously). By default the plain release:
-     * a store that keeps it records no outcome or duration for runs ({@link RunHistory#fireHistory} shows none).
+     * a store that does not override it records no outcome or duration for runs ({@link RunHistory#fireHistory} shows none).
      *
      * @param request  the attempt that acquired the lease
      * @param cooldown gap during which no run starts after this one (zero for none)
@@ -113,7 +113,7 @@ public interface LeaseStore extends AutoCloseable {
      * Records a fire time decided without a run ({@code MISSED}, {@code ABANDONED}, {@code PAUSED},
      * {@code HISTORY_LOST}, ...) on the job's history, unless the same outcome is already recorded for that fire
      * time (every node that refuses a paused fire time reports it; one entry is kept). By default nothing: a store
-     * that keeps it shows no fire times decided without a run.
+     * that does not override it shows no fire times decided without a run.
      *
      * @param job         the job
      * @param fireTime    the fire time
@@ -127,7 +127,7 @@ public interface LeaseStore extends AutoCloseable {
 
     /**
      * Registers for release notifications of a job's run lease, so that a waiting firing wakes at once. By
-     * default a watch that never signals and sleeps the whole wait: a store that keeps it makes waiting firings
+     * default a watch that never signals and sleeps the whole wait: a store that does not override it makes waiting firings
      * poll every {@code JobGuardConfig#waitPollInterval()}, so a release is seen up to one interval late.
      *
      * @param job the job
@@ -150,7 +150,7 @@ public interface LeaseStore extends AutoCloseable {
 
     /**
      * The job's run record, which the recovery of missed fire times and dead runs reads. By default empty: a
-     * store that keeps it recovers nothing (and its {@link #acquireRun(RunLeaseRequest, AcquireMode)} refuses
+     * store that does not override it recovers nothing (and its {@link #acquireRun(RunLeaseRequest, AcquireMode)} refuses
      * recovery attempts anyway).
      *
      * @param job the job
@@ -164,7 +164,7 @@ public interface LeaseStore extends AutoCloseable {
      * Records that {@code nodeId} fires {@code job} on {@code schedule}, and returns what every node that
      * published within the last {@code ttl} (by the store's clock) said, this one included; claims older than
      * {@code ttl} are forgotten, so a node that stopped publishing drops out. By default nothing is shared and the
-     * answer is empty: with a store that keeps it, nodes that fire a job on different schedules are not reported
+     * answer is empty: with a store that does not override it, nodes that fire a job on different schedules are not reported
      * ({@code io.jobguard.ScheduleAgreementMonitor} finds no peers).
      *
      * @param job      the job

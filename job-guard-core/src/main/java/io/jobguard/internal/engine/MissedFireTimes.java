@@ -60,8 +60,6 @@ public final class MissedFireTimes {
 
     private static final Logger log = LoggerFactory.getLogger(MissedFireTimes.class);
 
-    /** Bounds the walk over a schedule (an every-second job over a long window). */
-    private static final int MAX_STEPS = 100_000;
 
     /** Bounds the recovery rounds before one regular firing (each round handles one finding). */
     private static final int MAX_ROUNDS = 4;
@@ -104,7 +102,7 @@ public final class MissedFireTimes {
     private EngineAdmission admitOwned(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, Runnable body) {
         // the fire time right before this one: the script grants this one only once that one was handled, so a
         // regular firing never moves the record past fire times nobody handled
-        Instant previous = previous(recovery, nominalFireTime);
+        Instant previous = CatchUpWindow.previous(recovery, nominalFireTime, guard.config().clock().instant());
         AcquireMode mode = AcquireMode.regular(previous, delivery(recovery), recovery.maxAttempts());
         for (int round = 0; round < MAX_ROUNDS; round++) {
             EngineAdmission admission = guard.admit(job, nominalFireTime, mode);
@@ -240,39 +238,6 @@ public final class MissedFireTimes {
     }
 
     /**
-     * The schedule's fire time immediately before {@code fireTime}, or null (no gap check) when the schedule has
-     * none or it lies before the catch-up window. Found by looking back 1 ms, 2 ms, 4 ms ... until a fire time lies
-     * in between, then walking forward to the last one: a few calls whatever the window and the period.
-     */
-    private Instant previous(RecoveryOptions recovery, Instant fireTime) {
-        FireTimeSchedule schedule = recovery.schedule();
-        if (schedule == null) {
-            return null;
-        }
-        Instant windowStart = windowStart(recovery);
-        Instant found = null;
-        for (long back = 1; found == null; back *= 2) {
-            Instant from = fireTime.minusMillis(back);
-            Instant next = schedule.next(from);
-            if (next != null && next.isBefore(fireTime)) {
-                found = next;
-            } else if (from.isBefore(windowStart) || back > Long.MAX_VALUE / 4) {
-                return null;
-            }
-        }
-        Instant next = schedule.next(found);
-        for (int steps = 0; next != null && next.isBefore(fireTime) && steps < MAX_STEPS; steps++) {
-            found = next;
-            next = schedule.next(next);
-        }
-        return found.isBefore(windowStart) ? null : found;
-    }
-
-    private Instant windowStart(RecoveryOptions recovery) {
-        return guard.config().clock().instant().minus(recovery.catchUpWindow());
-    }
-
-    /**
      * The fire times after {@code handled} and before {@code end} (or at it, if inclusive): those in
      * the window run or are reported as the policy says; those before {@code lostUntil} (after a loss of the store's
      * history, null if none) are refused and reported {@link RunOutcome#HISTORY_LOST}, never run nor reported missed.
@@ -284,7 +249,8 @@ public final class MissedFireTimes {
         if (recovery.schedule() == null) {
             return true;
         }
-        FireTimes due = fireTimesBetween(recovery, handled, end, inclusive);
+        CatchUpWindow.FireTimes due = CatchUpWindow.between(recovery, handled, end, inclusive,
+                guard.config().clock().instant());
         List<Instant> missed = new ArrayList<>();
         List<Instant> lost = new ArrayList<>();
         for (Instant fireTime : due.inWindow()) {
@@ -375,43 +341,9 @@ public final class MissedFireTimes {
      * this node is the one that moved the run record over them. They are never run.
      */
     private void reportLost(JobOptions job, RecoveryOptions recovery, Instant after, Instant refused) {
-        FireTimes passed = fireTimesBetween(recovery, after, refused, false);
+        CatchUpWindow.FireTimes passed = CatchUpWindow.between(recovery, after, refused, false,
+                guard.config().clock().instant());
         reportLost(job, recovery, passed.inWindow(), passed.outside());
-    }
-
-    /**
-     * The schedule's fire times after {@code after} and before {@code end} (or at it, if {@code inclusive}), at most
-     * {@value #MAX_STEPS} of them: those in the catch-up window listed in order, the older ones only counted. None
-     * when the job has no schedule.
-     */
-    private FireTimes fireTimesBetween(RecoveryOptions recovery, Instant after, Instant end, boolean inclusive) {
-        FireTimeSchedule schedule = recovery.schedule();
-        List<Instant> inWindow = new ArrayList<>();
-        int outside = 0;
-        if (schedule == null) {
-            return new FireTimes(inWindow, outside);
-        }
-        Instant windowStart = windowStart(recovery);
-        Instant next = schedule.next(after);
-        for (int steps = 0; next != null && steps < MAX_STEPS
-                && (next.isBefore(end) || (inclusive && next.equals(end))); steps++) {
-            if (next.isBefore(windowStart)) {
-                outside++;
-            } else {
-                inWindow.add(next);
-            }
-            next = schedule.next(next);
-        }
-        return new FireTimes(inWindow, outside);
-    }
-
-    /**
-     * Fire times of a schedule between two instants.
-     *
-     * @param inWindow those in the catch-up window, in order
-     * @param outside  how many were older than the window
-     */
-    private record FireTimes(List<Instant> inWindow, int outside) {
     }
 
     /** Reports {@code lost} as refused after the store lost the job's history (and counts {@code outside} older ones). */

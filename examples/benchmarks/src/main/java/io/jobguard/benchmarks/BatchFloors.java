@@ -23,7 +23,9 @@ import java.util.Map;
  * fields) and over the string floor ({@code MSETNX} + {@code DEL} of N keys), and its wall time over the
  * pipelined {@code SET NX PX} floor; also over the one-hash floor with the hash in hashtable encoding
  * from its first field on (no target). {@code jobGuardShared} is the same batch in a namespace where
- * another lease is live.
+ * another lease is live; {@code checkedHashFloor} ({@code HMGET} + {@code HSET} + {@code HDEL}) is what reading
+ * the keys' holders before writing them costs at least, and {@code checkedScriptFloor} the same commands called
+ * from scripts, as an all-or-nothing acquire must call them on Redis 7.0: the bounds for that case.
  *
  * <p>Arguments: N (default 3000), rounds (default 21), operations per contender and round (default 10),
  * output directory (default {@code docs/benchmarks/data}). Writes {@code batch-floors.csv}
@@ -38,6 +40,8 @@ public final class BatchFloors {
     private static final String HASHTABLE = "hashtableFloor";
     private static final String MSETNX = "msetnxFloor";
     private static final String RAW = "rawFloor";
+    private static final String CHECKED = "checkedHashFloor";
+    private static final String CHECKED_SCRIPT = "checkedScriptFloor";
 
     private BatchFloors() {
     }
@@ -68,6 +72,8 @@ public final class BatchFloors {
                 contenders.put(HASHTABLE, () -> bench.hashtableFloor(bh));
                 contenders.put(MSETNX, () -> bench.msetnxFloor(bh));
                 contenders.put(RAW, () -> bench.rawFloor(bh));
+                contenders.put(CHECKED, () -> bench.checkedHashFloor(bh));
+                contenders.put(CHECKED_SCRIPT, () -> bench.checkedScriptFloor(bh));
                 for (Op op : contenders.values()) {
                     for (int r = 0; r < 3 * reps; r++) {
                         op.run();
@@ -110,6 +116,17 @@ public final class BatchFloors {
                     ratios.append(ratio(jg + " wall time / " + RAW + " (pipelined SET NX PX)", "at most 0.45x",
                             ratios(samples.get(jg), samples.get(RAW), 0)));
                 }
+                // Bounds: what reading the holders before writing costs on Redis 7.0, whatever the design
+                ratios.append(ratio("bound: " + CHECKED + " Redis CPU per key / " + HASH, "",
+                        ratios(samples.get(CHECKED), samples.get(HASH), 1)));
+                ratios.append(ratio("bound: " + CHECKED + " Redis CPU per key / " + MSETNX, "",
+                        ratios(samples.get(CHECKED), samples.get(MSETNX), 1)));
+                ratios.append(ratio("bound: " + CHECKED_SCRIPT + " Redis CPU per key / " + HASH, "",
+                        ratios(samples.get(CHECKED_SCRIPT), samples.get(HASH), 1)));
+                ratios.append(ratio("bound: " + CHECKED_SCRIPT + " Redis CPU per key / " + MSETNX, "",
+                        ratios(samples.get(CHECKED_SCRIPT), samples.get(MSETNX), 1)));
+                ratios.append(ratio(SHARED + " Redis CPU per key / " + CHECKED_SCRIPT, "",
+                        ratios(samples.get(SHARED), samples.get(CHECKED_SCRIPT), 1)));
                 Files.writeString(out.resolve("batch-floors-ratios.csv"), ratios);
                 System.out.print(summary);
                 System.out.print(ratios);

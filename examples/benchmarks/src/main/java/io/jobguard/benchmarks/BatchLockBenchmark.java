@@ -6,6 +6,7 @@ import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -52,6 +53,32 @@ public class BatchLockBenchmark {
     private static final Duration LEASE = Duration.ofSeconds(30);
     /** The floors' value per key: as long as job-guard's owner token (a UUID), which it stores per key. */
     private static final String OWNER = UUID.randomUUID().toString();
+    /** ARGV: owner, the hashtable marker's value, the keys. Reads the keys' holders, then sets the keys (and the marker). */
+    private static final String CHECKED_ACQUIRE = """
+            local SLICE, n = 1000, #ARGV
+            for from = 3, n, SLICE do
+              redis.call('HMGET', KEYS[1], unpack(ARGV, from, math.min(from + SLICE - 1, n)))
+            end
+            local args, k = {'', ARGV[2]}, 2
+            for from = 3, n, SLICE do
+              for i = from, math.min(from + SLICE - 1, n) do
+                args[k + 1] = ARGV[i]
+                args[k + 2] = ARGV[1]
+                k = k + 2
+              end
+              redis.call('HSET', KEYS[1], unpack(args, 1, k))
+              k = 0
+            end
+            return 1
+            """;
+    /** ARGV: the fields to delete. */
+    private static final String CHECKED_RELEASE = """
+            local SLICE, n, deleted = 1000, #ARGV, 0
+            for from = 1, n, SLICE do
+              deleted = deleted + redis.call('HDEL', KEYS[1], unpack(ARGV, from, math.min(from + SLICE - 1, n)))
+            end
+            return deleted
+            """;
 
     @Param({"10", "100", "1000", "3000", "10000"})
     public int n;
@@ -77,6 +104,9 @@ public class BatchLockBenchmark {
     private Map<String, String> msetnxEntries;
     private String[] msetnxKeyArray;
     private BatchLease sharedHolder;
+    private String checkedAcquireSha;
+    private String checkedReleaseSha;
+    private String[] checkedScriptArgs;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -113,6 +143,11 @@ public class BatchLockBenchmark {
         for (String key : msetnxKeyArray) {
             msetnxEntries.put(key, OWNER);
         }
+        checkedAcquireSha = connection.sync().scriptLoad(CHECKED_ACQUIRE);
+        checkedReleaseSha = connection.sync().scriptLoad(CHECKED_RELEASE);
+        List<String> checkedArgs = new ArrayList<>(List.of(OWNER, hashtableFloorEntries.get("")));
+        checkedArgs.addAll(hashFloorEntries.keySet());
+        checkedScriptArgs = checkedArgs.toArray(String[]::new);
         // jobGuardShared's namespace always has one other live lease, on a key no batch asks for.
         sharedHolder = jobGuard.tryAcquire("bench-shared", List.of("OTHER-LEASE-KEY"), Duration.ofMinutes(30))
                 .orElseThrow();
@@ -172,6 +207,35 @@ public class BatchLockBenchmark {
     public void hashFloor(Blackhole bh) {
         bh.consume(connection.sync().hset("floor-hash", hashFloorEntries));
         bh.consume(connection.sync().hdel("floor-hash", hashFloorFields));
+    }
+
+    /**
+     * The least a batch that must not take keys another live lease holds costs Redis 7.0 beside such a lease:
+     * the holders read ({@code HMGET}), then the one-hash floor in hashtable encoding. Redis 7.0 has no
+     * command that sets many fields only where none is held (Redis 8.0's {@code HSETEX FNX}); {@code HSETNX}
+     * takes one field per call. Plain commands, not atomic: a bound, not a lock ({@link BatchFloors} only).
+     *
+     * @param bh consumes the replies
+     */
+    public void checkedHashFloor(Blackhole bh) {
+        bh.consume(connection.sync().hmget("floor-checked", hashtableFloorFields));
+        bh.consume(connection.sync().hset("floor-checked", hashtableFloorEntries));
+        bh.consume(connection.sync().hdel("floor-checked", hashtableFloorFields));
+    }
+
+    /**
+     * {@link #checkedHashFloor} made atomic the only way Redis 7.0 offers: the same three commands called from
+     * scripts (the read and the write in one, the delete in another), in slices of 1,000 keys as job-guard's
+     * scripts call them. What a command called from a script costs beyond the command itself is the
+     * difference to {@link #checkedHashFloor} ({@link BatchFloors} only).
+     *
+     * @param bh consumes the replies
+     */
+    public void checkedScriptFloor(Blackhole bh) {
+        bh.consume(connection.sync().evalsha(checkedAcquireSha, ScriptOutputType.INTEGER, new String[] {"floor-checked-script"},
+                checkedScriptArgs));
+        bh.consume(connection.sync().evalsha(checkedReleaseSha, ScriptOutputType.INTEGER, new String[] {"floor-checked-script"},
+                hashtableFloorFields));
     }
 
     /**

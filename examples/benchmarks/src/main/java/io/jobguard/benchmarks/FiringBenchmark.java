@@ -73,6 +73,12 @@ public final class FiringBenchmark {
 
     private static final String UNLOCK = "if redis.call('GET', KEYS[1]) == ARGV[1] then "
             + "return redis.call('DEL', KEYS[1]) else return 0 end";
+    /**
+     * The least a fenced lock made of scripts does: take the lease with {@code SET NX PX} and the next fencing
+     * token with {@code INCR}, in one script (a plain pipeline could hand out a token without the lease).
+     */
+    private static final String FENCED_LOCK = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', 30000) then "
+            + "return redis.call('INCR', KEYS[2]) else return 0 end";
     private static final int LATENCY_ROWS = 2_000;
     private static final String BACK_TO_BACK = "back-to-back";
     private static final String PERIOD_APART = "period-apart";
@@ -177,6 +183,7 @@ public final class FiringBenchmark {
                 bench.measure(infoConnection.sync(), rounds, firings, out);
             } else {
                 bench.contenders.remove("empty-script-evalsha");
+                bench.contenders.remove("floor-fenced-scripts");
                 bench.measureLink(infoConnection.sync(), link, rounds, firings, out);
             }
         } finally {
@@ -257,6 +264,20 @@ public final class FiringBenchmark {
             String token = Long.toString(i);
             redis.set("bench-floor", token, SetArgs.Builder.nx().px(30_000));
             redis.evalsha(unlockSha, ScriptOutputType.INTEGER, new String[] {"bench-floor"}, token);
+        });
+
+        // The smallest fenced lock that scripts can make on Redis 7.0 (no compare-and-delete command): the lease
+        // and a fencing token in one script, the owner-checked release in another. No record of fire times, no
+        // history: what any design keeping job-guard's guarantees costs at least, with its two script calls.
+        String fencedLockSha = redis.scriptLoad(FENCED_LOCK);
+        String[] fencedKeys = {"bench-fenced-lease", "bench-fenced-counter"};
+        contenders.put("floor-fenced-scripts", (i, part) -> {
+            String token = Long.toString(i);
+            Long fence = redis.evalsha(fencedLockSha, ScriptOutputType.INTEGER, fencedKeys, token);
+            if (fence == null || fence == 0) {
+                throw new IllegalStateException("the fenced-lock floor found its lease taken");
+            }
+            redis.evalsha(unlockSha, ScriptOutputType.INTEGER, new String[] {fencedKeys[0]}, token);
         });
 
         RedisLockProvider shedLock = new RedisLockProvider.Builder(factory).environment("bench").build();
@@ -420,6 +441,9 @@ public final class FiringBenchmark {
             ratio(lines, byContender, "scheduler-thread time / the two-round-trip floor", "jobguard-scheduler-thread", "floor-setnx-cad", 0, "");
             ratio(lines, byContender, "scheduler-thread time / one round trip (one SET)", "jobguard-scheduler-thread", "one-command-set", 0, "");
             ratio(lines, byContender, "ShedLock lock + unlock / one round trip (one SET)", "shedlock-default", "one-command-set", 0, "");
+            // Bounds: the acquire script alone (no release, no Java around it) and a bare plain command, against the target's reference
+            ratio(lines, byContender, "bound: one EVALSHA of the acquire script alone / ShedLock lock + unlock", "acquire-script-evalsha", "shedlock-default", 0, "");
+            ratio(lines, byContender, "bound: one round trip (one SET) / ShedLock lock + unlock", "one-command-set", "shedlock-default", 0, "");
             lines.forEach(line -> ratios.add(pacing + "," + line));
         });
         Files.write(out.resolve("firing-link-summary.csv"), summary);
@@ -497,6 +521,9 @@ public final class FiringBenchmark {
         ratio(ratios, byContender, "bound: one EVALSHA of the acquire script alone / the floor", "acquire-script-evalsha", "floor-setnx-cad", 0, "");
         ratio(ratios, byContender, "bound: Redis CPU of the acquire script alone / ShedLock's whole firing", "acquire-script-evalsha", "shedlock-default", 2, "");
         ratio(ratios, byContender, "bound: Redis CPU of an empty script / of one plain command", "empty-script-evalsha", "one-command-set", 2, "");
+        ratio(ratios, byContender, "bound: Redis CPU of the smallest fenced lock made of two scripts / ShedLock's", "floor-fenced-scripts", "shedlock-default", 2, "");
+        ratio(ratios, byContender, "bound: Redis CPU of the smallest fenced lock made of two scripts / Redisson RLock's", "floor-fenced-scripts", "redisson-rlock", 2, "");
+        ratio(ratios, byContender, "Redis CPU per firing / the smallest fenced lock made of two scripts", "jobguard-acquire-release", "floor-fenced-scripts", 2, "");
         Files.write(out.resolve("firing-summary.csv"), summary);
         Files.write(out.resolve("firing-ratios.csv"), ratios);
     }

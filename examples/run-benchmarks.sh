@@ -19,6 +19,8 @@ if $quick; then
   ROUNDS=5 FIRINGS=1000 "$bench/run-firing-bench.sh"
   log "firing across a link adding 0.5 ms per round trip: 3 rounds x (300 back to back + 50 a period apart)"
   SKIP_BUILD=1 ROUNDS=3 FIRINGS=300 "$bench/run-firing-bench.sh" --link-delay-ms 0.5 --apart-firings 50
+  log "one script call, inside the command and in all: 3 rounds"
+  SKIP_BUILD=1 "$bench/run-script-cost.sh" 3 1000 50
   log "batch time vs N (and the JMH tables): short settings"
   SIZES=10,100,1000,3000 "$bench/run-batch-bench.sh"
   log "batch on 1 vs 3 masters: 100 batches per layout"
@@ -32,6 +34,8 @@ else
   ROUNDS=21 FIRINGS=1000 "$bench/run-firing-bench.sh"
   log "firing across a link adding 0.5 ms per round trip: 11 rounds x (500 back to back + 100 a period apart)"
   SKIP_BUILD=1 ROUNDS=11 FIRINGS=500 "$bench/run-firing-bench.sh" --link-delay-ms 0.5 --apart-firings 100
+  log "one script call, inside the command and in all: 7 rounds x (2,000 back to back + 100 20 ms apart)"
+  SKIP_BUILD=1 "$bench/run-script-cost.sh" 7 2000 100
   log "batch time vs N (and the JMH tables)"
   "$bench/run-batch-bench.sh"
   log "batch on 1 vs 3 masters: 1,000 batches per layout"

@@ -42,6 +42,7 @@ public final class BenchmarkReport {
             Map.entry("firing-link-summary.csv", FIRING_LINK),
             Map.entry("firing-link-ratios.csv", FIRING_LINK),
             Map.entry("firing-link-rtt.csv", FIRING_LINK),
+            Map.entry("script-cost.csv", "examples/benchmarks/run-script-cost.sh"),
             Map.entry("batch-n.csv", "examples/benchmarks/run-batch-bench.sh"),
             Map.entry("batch-floors-summary.csv", "examples/benchmarks/run-batch-floors.sh"),
             Map.entry("batch-floors-ratios.csv", "examples/benchmarks/run-batch-floors.sh"),
@@ -89,6 +90,7 @@ public final class BenchmarkReport {
             text = replaceBlock(text, "firing-link", report.table("firing-link-summary.csv") + "\n"
                     + report.linkRoundTrip());
             text = replaceBlock(text, "firing-link-ratios", report.table("firing-link-ratios.csv"));
+            text = replaceBlock(text, "script-cost", report.table("script-cost.csv"));
             text = replaceBlock(text, "fleet", report.table("fleet.csv") + "\n" + report.fleetProjection());
             text = replaceBlock(text, "batch-masters", report.table("batch-masters.csv"));
             text = replaceBlock(text, "batch-n", report.table("batch-n.csv"));

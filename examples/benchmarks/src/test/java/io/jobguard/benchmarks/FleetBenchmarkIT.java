@@ -69,6 +69,8 @@ class FleetBenchmarkIT {
                 + "back-to-back,a / b,at most 0.6x,0.55x\nperiod-apart,a / b,at most 0.6x,0.57x\n");
         Files.writeString(data.resolve("firing-link-rtt.csv"), "path,delay_to_redis_us,delay_to_client_us,pings,median_us,min_us\n"
                 + "direct,0,0,1000,50.0,30.0\nlink,250,250,1000,600.0,540.0\n");
+        Files.writeString(data.resolve("script-cost.csv"), "call,pacing,rounds,redis_usec_in_command,redis_usec_per_call\n"
+                + "empty-script,back-to-back,3,6.9,42.5\nempty-script,20-ms-apart,3,22.8,\n");
         Files.writeString(data.resolve("batch-n.csv"), "contender,n,median_ms\na,10,0.5\na,100,1.5\nb,10,0.7\nb,100,3.0\n");
         Files.writeString(data.resolve("batch-masters.csv"), "mode,masters,master,cpu_share,redis_usec_per_key\n"
                 + "hash,1,1,1.0,1.1\nspread,3,1,0.3,1.0\nspread,3,2,0.3,1.0\nspread,3,3,0.4,1.0\n");
@@ -86,7 +88,7 @@ class FleetBenchmarkIT {
                 + "a,cluster-3,210.00,0.400,4762,14286,28571,57143,11905\n");
         Path markdown = dir.resolve("benchmarks.md");
         StringBuilder md = new StringBuilder("# Benchmarks\n");
-        for (String block : List.of("firing", "firing-ratios", "firing-link", "firing-link-ratios", "fleet", "batch-masters",
+        for (String block : List.of("firing", "firing-ratios", "firing-link", "firing-link-ratios", "script-cost", "fleet", "batch-masters",
                 "batch-n", "slowlog", "batch-floors", "batch-floor-ratios", "capacity", "capacity-projection")) {
             md.append("<!-- generated:").append(block).append(" -->\nold\n<!-- /generated:").append(block).append(" -->\n");
         }
@@ -104,7 +106,8 @@ class FleetBenchmarkIT {
                 .contains("| period-apart | a / b | at most 0.6x | 0.57x |").contains("| back-to-back | b | 3 | 1100.0 |")
                 .contains("the link added 550 µs per round trip").contains("| b | 3000 | 6.0 | 0.9 |")
                 .contains("| a / b | at most 1.2x | 0.89x |").contains("| standalone | a | 2x10 | 2 | 150 |")
-                .contains("| a | cluster-3 | 210.00 | 0.400 | 4762 |");
+                .contains("| a | cluster-3 | 210.00 | 0.400 | 4762 |")
+                .contains("| empty-script | 20-ms-apart | 3 | 22.8 |  |");
 
         Files.delete(data.resolve("batch-n.csv"));
         assertThatThrownBy(() -> BenchmarkReport.main(new String[] {data.toString(), dir.toString(), markdown.toString()}))

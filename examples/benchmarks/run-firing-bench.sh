@@ -12,11 +12,6 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-mkdir -p "$here/target"
-if [ "${SKIP_BUILD:-}" != 1 ]; then
-  (cd "$root" && mvn -B -q -ntp ${MVN_OPTS:-} -pl examples/benchmarks -am install -DskipTests -Djobguard.skipJavadoc=true >/dev/null)
-  (cd "$here" && mvn -B -q -ntp ${MVN_OPTS:-} dependency:build-classpath -Dmdep.outputFile=target/cp.txt >/dev/null)
-fi
-cp="$here/target/classes:$(cat "$here/target/cp.txt")"
+. "$here/classpath.sh"
 cd "$root"
 java -cp "$cp" io.jobguard.benchmarks.FiringBenchmark "${ROUNDS:-21}" "${FIRINGS:-1000}" docs/benchmarks/data "$@"

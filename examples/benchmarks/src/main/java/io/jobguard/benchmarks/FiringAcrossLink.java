@@ -1,6 +1,7 @@
 package io.jobguard.benchmarks;
 
 import io.jobguard.benchmarks.FiringContenders.Contender;
+import io.jobguard.benchmarks.FiringRounds.Timed;
 import io.lettuce.core.api.sync.RedisCommands;
 
 import java.nio.file.Files;
@@ -14,10 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 import static io.jobguard.benchmarks.FiringRounds.median;
-import static io.jobguard.benchmarks.FiringRounds.partName;
 import static io.jobguard.benchmarks.FiringRounds.ratio;
 import static io.jobguard.benchmarks.FiringRounds.roundOrder;
-import static io.jobguard.benchmarks.FiringRounds.row;
+import static io.jobguard.benchmarks.FiringRounds.rows;
+import static io.jobguard.benchmarks.FiringRounds.time;
+import static io.jobguard.benchmarks.FiringRounds.warmUp;
 
 /**
  * {@link FiringBenchmark}'s link mode: every contender's connection through a delayed link, each round timing two
@@ -53,16 +55,7 @@ final class FiringAcrossLink {
     static void measure(Map<String, Contender> contenders, RedisCommands<String, String> redis,
                         RedisCommands<String, String> info, Link link, int rounds, int firings, Path out) throws Exception {
         List<String> order = new ArrayList<>(contenders.keySet());
-        Map<String, Integer> offsets = new HashMap<>();
-        // warm-up: JIT, connections, script caches; not recorded
-        for (Map.Entry<String, Contender> c : contenders.entrySet()) {
-            int warm = Math.min(firings, 500);
-            long[][] part = {new long[warm]};
-            for (int i = 0; i < warm; i++) {
-                c.getValue().fire(i, part);
-            }
-            offsets.put(c.getKey(), warm);
-        }
+        Map<String, Integer> next = warmUp(contenders, firings);
         long perDirectionUs = link.perDirection().toNanos() / 1_000;
         List<String> rtt = new ArrayList<>(List.of("path,delay_to_redis_us,delay_to_client_us,pings,median_us,min_us"));
         rtt.add(pings("direct", info, 0));
@@ -80,29 +73,13 @@ final class FiringAcrossLink {
             for (String pacing : pacings) {
                 boolean apart = pacing.equals(PERIOD_APART);
                 for (String name : roundOrder(order, round)) {
-                    Contender c = contenders.get(name);
-                    int offset = offsets.get(name);
                     int n = apart ? link.apartFirings() : firings;
-                    long[] whole = new long[n];
-                    long[][] part = {new long[offset + n]};
                     double cpuBefore = RedisInfo.cpuMicros(info.info("cpu"));
-                    for (int i = 0; i < n; i++) {
-                        if (apart) {
-                            Thread.sleep(link.gapMs());
-                        }
-                        long t0 = System.nanoTime();
-                        c.fire(offset + i, part);
-                        whole[i] = System.nanoTime() - t0;
-                    }
+                    Timed timed = time(contenders.get(name), next.get(name), n, apart ? link.gapMs() : 0, false);
                     double cpu = (RedisInfo.cpuMicros(info.info("cpu")) - cpuBefore) / n;
-                    offsets.put(name, offset + n);
-                    Map<String, List<double[]>> byContender = byPacing.get(pacing);
+                    next.merge(name, n, Integer::sum);
                     List<String> lines = new ArrayList<>();
-                    row(lines, byContender, unused, name, round, whole, apart ? "" : String.format("%.2f", cpu));
-                    String partName = partName(name);
-                    if (partName != null) {
-                        row(lines, byContender, unused, partName, round, Arrays.copyOfRange(part[0], offset, offset + n), "");
-                    }
+                    rows(lines, byPacing.get(pacing), unused, name, round, timed, apart ? "" : String.format("%.2f", cpu));
                     lines.forEach(line -> csv.add(pacing + "," + line));
                 }
             }

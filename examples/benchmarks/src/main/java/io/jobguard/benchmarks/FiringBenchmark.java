@@ -4,6 +4,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.NodeConfig;
 import io.jobguard.benchmarks.FiringContenders.Contender;
+import io.jobguard.benchmarks.FiringRounds.Timed;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.testing.TcpProxy;
 import io.lettuce.core.RedisClient;
@@ -20,17 +21,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import static io.jobguard.benchmarks.FiringRounds.commandsPerFiring;
 import static io.jobguard.benchmarks.FiringRounds.median;
-import static io.jobguard.benchmarks.FiringRounds.partName;
 import static io.jobguard.benchmarks.FiringRounds.ratio;
 import static io.jobguard.benchmarks.FiringRounds.roundOrder;
-import static io.jobguard.benchmarks.FiringRounds.row;
+import static io.jobguard.benchmarks.FiringRounds.rows;
+import static io.jobguard.benchmarks.FiringRounds.time;
+import static io.jobguard.benchmarks.FiringRounds.warmUp;
 
 /**
  * One guarded firing beside its peers: every contender takes and gives back one lock per
@@ -148,45 +149,24 @@ public final class FiringBenchmark {
     private static void measure(Map<String, Contender> contenders, RedisCommands<String, String> info, int rounds, int firings,
                                 Path out) throws Exception {
         List<String> order = new ArrayList<>(contenders.keySet());
-        int[] offsets = new int[contenders.size()];
-        // warm-up: JIT, connections, script caches; not recorded
-        for (Map.Entry<String, Contender> c : contenders.entrySet()) {
-            long[][] part = {new long[firings]};
-            for (int i = 0; i < Math.min(firings, 500); i++) {
-                c.getValue().fire(i, part);
-            }
-            offsets[order.indexOf(c.getKey())] = Math.min(firings, 500);
-        }
+        Map<String, Integer> next = warmUp(contenders, firings);
         List<String> csv = new ArrayList<>(List.of("contender,round,firings,median_us,p99_us,redis_usec_per_firing"));
         Map<String, List<double[]>> byContender = new LinkedHashMap<>();
         Map<String, long[]> lastRound = new LinkedHashMap<>();
         Map<String, String> commands = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             for (String name : roundOrder(order, round)) {
-                Contender c = contenders.get(name);
-                int offset = offsets[order.indexOf(name)];
-                long[] whole = new long[firings];
-                long[][] part = {new long[firings + offset]};
                 if (round == rounds) {
                     info.configResetstat();
                 }
                 double cpuBefore = RedisInfo.cpuMicros(info.info("cpu"));
-                for (int i = 0; i < firings; i++) {
-                    long t0 = System.nanoTime();
-                    c.fire(offset + i, part);
-                    whole[i] = System.nanoTime() - t0;
-                    c.settle();
-                }
+                Timed timed = time(contenders.get(name), next.get(name), firings, 0, true);
                 double cpu = (RedisInfo.cpuMicros(info.info("cpu")) - cpuBefore) / firings;
                 if (round == rounds) {
                     commands.put(name, commandsPerFiring(info.info("commandstats"), firings));
                 }
-                offsets[order.indexOf(name)] = offset + firings;
-                String partName = partName(name);
-                row(csv, byContender, lastRound, name, round, whole, String.format("%.2f", cpu));
-                if (partName != null) {
-                    row(csv, byContender, lastRound, partName, round, Arrays.copyOfRange(part[0], offset, offset + firings), "");
-                }
+                next.merge(name, firings, Integer::sum);
+                rows(csv, byContender, lastRound, name, round, timed, String.format("%.2f", cpu));
             }
         }
         Files.createDirectories(out);

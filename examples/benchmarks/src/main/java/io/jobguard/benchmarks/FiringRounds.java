@@ -1,8 +1,11 @@
 package io.jobguard.benchmarks;
 
+import io.jobguard.benchmarks.FiringContenders.Contender;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,6 +13,59 @@ import java.util.Map;
 final class FiringRounds {
 
     private FiringRounds() {
+    }
+
+    /** One contender's firings in one round: each firing's whole latency, and the part it reports. */
+    record Timed(long[] whole, long[] part) {
+    }
+
+    /**
+     * Fires every contender up to 500 times, not recorded (JIT, connections, script caches).
+     *
+     * @return each contender's next firing index (a contender's firings never repeat an index)
+     */
+    static Map<String, Integer> warmUp(Map<String, Contender> contenders, int firings) throws Exception {
+        Map<String, Integer> next = new HashMap<>();
+        int warm = Math.min(firings, 500);
+        for (Map.Entry<String, Contender> c : contenders.entrySet()) {
+            long[][] part = {new long[warm]};
+            for (int i = 0; i < warm; i++) {
+                c.getValue().fire(i, part);
+            }
+            next.put(c.getKey(), warm);
+        }
+        return next;
+    }
+
+    /**
+     * Times {@code n} firings of one contender from index {@code first} on, each after a pause of {@code gapMs}
+     * (none if 0) and, if {@code settle}, followed untimed by {@link Contender#settle()}.
+     */
+    static Timed time(Contender contender, int first, int n, long gapMs, boolean settle) throws Exception {
+        long[] whole = new long[n];
+        long[][] part = {new long[first + n]};
+        for (int i = 0; i < n; i++) {
+            if (gapMs > 0) {
+                Thread.sleep(gapMs);
+            }
+            long t0 = System.nanoTime();
+            contender.fire(first + i, part);
+            whole[i] = System.nanoTime() - t0;
+            if (settle) {
+                contender.settle();
+            }
+        }
+        return new Timed(whole, Arrays.copyOfRange(part[0], first, first + n));
+    }
+
+    /** The rows of one contender's round: its whole latency with its Redis CPU, and its part, if it reports one. */
+    static void rows(List<String> csv, Map<String, List<double[]>> byContender, Map<String, long[]> lastRound,
+                     String name, int round, Timed timed, String cpu) {
+        row(csv, byContender, lastRound, name, round, timed.whole(), cpu);
+        String partName = partName(name);
+        if (partName != null) {
+            row(csv, byContender, lastRound, partName, round, timed.part(), "");
+        }
     }
 
     /** Calls per firing of each command in an {@code INFO commandstats} reply, except INFO and CONFIG. */
@@ -26,11 +82,11 @@ final class FiringRounds {
     }
 
     /** The part row a contender reports besides its whole latency. */
-    static String partName(String contender) {
+    private static String partName(String contender) {
         return contender.equals("jobguard-scheduler-thread") ? "jobguard-acquire" : null;
     }
 
-    static void row(List<String> csv, Map<String, List<double[]>> byContender, Map<String, long[]> lastRound,
+    private static void row(List<String> csv, Map<String, List<double[]>> byContender, Map<String, long[]> lastRound,
                             String name, int round, long[] nanos, String cpu) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);

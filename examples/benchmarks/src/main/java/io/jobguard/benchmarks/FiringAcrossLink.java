@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static io.jobguard.benchmarks.FiringRounds.median;
+import static io.jobguard.benchmarks.FiringRounds.medians;
 import static io.jobguard.benchmarks.FiringRounds.ratio;
 import static io.jobguard.benchmarks.FiringRounds.roundOrder;
 import static io.jobguard.benchmarks.FiringRounds.rows;
@@ -91,15 +91,8 @@ final class FiringAcrossLink {
         List<String> summary = new ArrayList<>(List.of("pacing,contender,rounds,median_us,p99_us,redis_usec_per_firing"));
         List<String> ratios = new ArrayList<>(List.of("pacing,ratio,target,measured"));
         byPacing.forEach((pacing, byContender) -> {
-            System.out.printf("%s, link +%s ms per round trip:%n%-28s %10s %10s %12s%n", pacing, link.delayMs(),
-                    "contender", "median_us", "p99_us", "redis_us/f");
-            byContender.forEach((name, rows) -> {
-                double cpu = median(rows, 2);
-                System.out.printf("%-28s %10.1f %10.1f %12s%n", name, median(rows, 0), median(rows, 1),
-                        Double.isNaN(cpu) ? "" : String.format("%.2f", cpu));
-                summary.add(String.format("%s,%s,%d,%.1f,%.1f,%s", pacing, name, rows.size(), median(rows, 0),
-                        median(rows, 1), Double.isNaN(cpu) ? "" : String.format("%.2f", cpu)));
-            });
+            System.out.printf("%s, link +%s ms per round trip:%n", pacing, link.delayMs());
+            summary.addAll(medians(byContender, pacing + ","));
             System.out.println("ratios: the median over rounds of each round's ratio");
             List<String> lines = new ArrayList<>();
             ratio(lines, byContender, "scheduler-thread time / ShedLock lock + unlock", "jobguard-scheduler-thread", "shedlock-default", 0, "at most 0.6x");

@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.jobguard.benchmarks.FiringRounds.commandsPerFiring;
-import static io.jobguard.benchmarks.FiringRounds.median;
+import static io.jobguard.benchmarks.FiringRounds.medians;
 import static io.jobguard.benchmarks.FiringRounds.ratio;
 import static io.jobguard.benchmarks.FiringRounds.roundOrder;
 import static io.jobguard.benchmarks.FiringRounds.rows;
@@ -191,13 +191,7 @@ public final class FiringBenchmark {
      */
     private static void summarize(Map<String, List<double[]>> byContender, Path out) throws IOException {
         List<String> summary = new ArrayList<>(List.of("contender,rounds,median_us,p99_us,redis_usec_per_firing"));
-        System.out.printf("%-28s %10s %10s %12s%n", "contender", "median_us", "p99_us", "redis_us/f");
-        byContender.forEach((name, rows) -> {
-            double cpu = median(rows, 2);
-            System.out.printf("%-28s %10.1f %10.1f %12.2f%n", name, median(rows, 0), median(rows, 1), cpu);
-            summary.add(String.format("%s,%d,%.1f,%.1f,%s", name, rows.size(), median(rows, 0), median(rows, 1),
-                    Double.isNaN(cpu) ? "" : String.format("%.2f", cpu)));
-        });
+        summary.addAll(medians(byContender, ""));
         // On a shared machine the speed of the whole machine moves between rounds (we saw one contender's
         // median change 3x from one round to the next), and it moves for every contender of a round alike:
         // each ratio is taken within a round, and the median of those is the result

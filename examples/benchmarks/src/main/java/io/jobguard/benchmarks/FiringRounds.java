@@ -98,6 +98,22 @@ final class FiringRounds {
         lastRound.put(name, nanos);
     }
 
+    /**
+     * Prints each contender's medians over the rounds (latency, p99, Redis CPU if measured) under a header, and
+     * returns them as CSV rows {@code <prefix>contender,rounds,median_us,p99_us,redis_usec_per_firing}.
+     */
+    static List<String> medians(Map<String, List<double[]>> byContender, String prefix) {
+        System.out.printf("%-28s %10s %10s %12s%n", "contender", "median_us", "p99_us", "redis_us/f");
+        List<String> csv = new ArrayList<>();
+        byContender.forEach((name, rows) -> {
+            double cpu = median(rows, 2);
+            String cpuText = Double.isNaN(cpu) ? "" : String.format("%.2f", cpu);
+            System.out.printf("%-28s %10.1f %10.1f %12s%n", name, median(rows, 0), median(rows, 1), cpuText);
+            csv.add(String.format("%s%s,%d,%.1f,%.1f,%s", prefix, name, rows.size(), median(rows, 0), median(rows, 1), cpuText));
+        });
+        return csv;
+    }
+
     /** The median over rounds of {@code a / b} in one column: printed, and added as a CSV row. */
     static void ratio(List<String> csv, Map<String, List<double[]>> byContender, String label, String a,
                               String b, int column, String target) {

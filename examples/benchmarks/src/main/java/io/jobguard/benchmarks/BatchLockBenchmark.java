@@ -148,6 +148,10 @@ public class BatchLockBenchmark {
         List<String> checkedArgs = new ArrayList<>(List.of(OWNER, hashtableFloorEntries.get("")));
         checkedArgs.addAll(hashFloorEntries.keySet());
         checkedScriptArgs = checkedArgs.toArray(String[]::new);
+        // As beside job-guard's other live lease, the checked floors' hash keeps another holder's key (and the
+        // marker) between batches: it never empties, so Redis shrinks and regrows its table as for job-guard's
+        connection.sync().hset("floor-checked", Map.of("", hashtableFloorEntries.get(""), "OTHER-LEASE-KEY", OWNER));
+        connection.sync().hset("floor-checked-script", Map.of("", hashtableFloorEntries.get(""), "OTHER-LEASE-KEY", OWNER));
         // jobGuardShared's namespace always has one other live lease, on a key no batch asks for.
         sharedHolder = jobGuard.tryAcquire("bench-shared", List.of("OTHER-LEASE-KEY"), Duration.ofMinutes(30))
                 .orElseThrow();
@@ -213,14 +217,15 @@ public class BatchLockBenchmark {
      * The least a batch that must not take keys another live lease holds costs Redis 7.0 beside such a lease:
      * the holders read ({@code HMGET}), then the one-hash floor in hashtable encoding. Redis 7.0 has no
      * command that sets many fields only where none is held (Redis 8.0's {@code HSETEX FNX}); {@code HSETNX}
-     * takes one field per call. Plain commands, not atomic: a bound, not a lock ({@link BatchFloors} only).
+     * takes one field per call. The hash keeps another holder's key and the marker between batches, as job-guard's
+     * does beside another live lease. Plain commands, not atomic: a bound, not a lock ({@link BatchFloors} only).
      *
      * @param bh consumes the replies
      */
     public void checkedHashFloor(Blackhole bh) {
-        bh.consume(connection.sync().hmget("floor-checked", hashtableFloorFields));
+        bh.consume(connection.sync().hmget("floor-checked", hashFloorFields));
         bh.consume(connection.sync().hset("floor-checked", hashtableFloorEntries));
-        bh.consume(connection.sync().hdel("floor-checked", hashtableFloorFields));
+        bh.consume(connection.sync().hdel("floor-checked", hashFloorFields));
     }
 
     /**
@@ -235,7 +240,7 @@ public class BatchLockBenchmark {
         bh.consume(connection.sync().evalsha(checkedAcquireSha, ScriptOutputType.INTEGER, new String[] {"floor-checked-script"},
                 checkedScriptArgs));
         bh.consume(connection.sync().evalsha(checkedReleaseSha, ScriptOutputType.INTEGER, new String[] {"floor-checked-script"},
-                hashtableFloorFields));
+                hashFloorFields));
     }
 
     /**

@@ -9,6 +9,7 @@ import io.jobguard.JobPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.StoreFailurePolicy;
+import io.jobguard.testing.LongSuite;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisSentinelProcess;
 import io.jobguard.testing.RedisServerProcess;
@@ -147,8 +148,12 @@ class JobGuardTopologiesIT {
         }
     }
 
-    /** Nothing in the store depends on Lettuce. */
+    /**
+     * Nothing in the store depends on Lettuce. In the long suite ({@link LongSuite}): {@code mvn verify} runs Jedis on
+     * the Cluster ({@link ClusterJedis}).
+     */
     @Nested
+    @LongSuite
     @DisplayName("standalone jedis")
     class StandaloneJedis extends JobGuardContract {
 

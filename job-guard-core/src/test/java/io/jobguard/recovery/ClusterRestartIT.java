@@ -1,13 +1,13 @@
 package io.jobguard.recovery;
 
 import io.jobguard.JobGuardConfig;
+import io.jobguard.testing.LongSuite;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,8 +25,8 @@ import static org.awaitility.Awaitility.await;
  * ({@code catch-up-max} 50) on one redis-server; every node is stopped with SIGTERM, kept down 8 s (at least 3 fire
  * times that no node was up to run, counting the clock offsets) and started again with the same node id; then the nodes' append-only ledgers are judged by a checker that
  * knows nothing of the engine: every fire time from the job's first run up to its last regular run started
- * exactly once or was reported {@code MISSED} exactly once, and none started twice anywhere. Run on a short skew
- * tolerance (10 s, longer than the outage) and on the default one (5 min).
+ * exactly once or was reported {@code MISSED} exactly once, and none started twice anywhere. Run on the default skew
+ * tolerance (5 min) and, in the long suite ({@link LongSuite}), on a short one (10 s, longer than the outage).
  *
  * <p>{@code -Djobguard.restart.rounds=N} (default 1) runs N outages in a row; odd rounds restart the nodes one by
  * one instead (each node restarting while the others run, possibly catching up).
@@ -58,14 +57,18 @@ class ClusterRestartIT {
         nodes.close();
     }
 
-    static Stream<Duration> tolerances() {
-        return Stream.of(Duration.ofSeconds(10), JobGuardConfig.builder().build().skewTolerance());
+    @Test
+    void afterTheWholeClusterRestartsEveryFireTimeStartsOnceOrIsReportedMissedOnce() throws Exception {
+        restartTheCluster(JobGuardConfig.builder().build().skewTolerance());
     }
 
-    @ParameterizedTest(name = "skew tolerance {0}")
-    @MethodSource("tolerances")
-    void afterTheWholeClusterRestartsEveryFireTimeStartsOnceOrIsReportedMissedOnce(Duration tolerance)
-            throws Exception {
+    @Test
+    @LongSuite
+    void onAShortSkewToleranceEveryFireTimeStartsOnceOrIsReportedMissedOnce() throws Exception {
+        restartTheCluster(Duration.ofSeconds(10));
+    }
+
+    private void restartTheCluster(Duration tolerance) throws Exception {
         String job = "restart-" + tolerance.toSeconds() + "-" + System.nanoTime();
         // the node with the true clock starts first: its first run creates the job's record, where judging begins
         start(1, job, tolerance);

@@ -3,6 +3,7 @@ package io.jobguard.redis;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.recovery.RestartingNode;
 import io.jobguard.recovery.RestartingNodes;
+import io.jobguard.testing.LongSuite;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.awaitility.core.ConditionTimeoutException;
@@ -37,6 +38,10 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>In every case no fire time starts twice across all ledgers, and no fire time that the node running furthest
  * ahead may have run before the loss (up to its clock offset past the moment it stopped) starts after the loss.
+ *
+ * <p>{@code mvn verify} runs the first case; the other three are in the long suite ({@link LongSuite}). In one JVM,
+ * {@code mvn verify} runs the clock step and the restart of every node ({@link FleetLeadsIT}) and a node started
+ * after the loss ({@link MeasuredLossWindowIT}).
  */
 @WithRedis
 class LossHardCasesMultiJvmIT {
@@ -107,6 +112,7 @@ class LossHardCasesMultiJvmIT {
      * fleet, runs with the judged window (n2's clock is 2 s ahead of n1's, so n2 tries each fire time first).
      */
     @Test
+    @LongSuite
     void aNodeRestartedDuringTheOutageKeepsSkewToleranceWhileTheOthersJudge() throws Exception {
         start(0, -2000);
         start(1, 0);
@@ -149,6 +155,7 @@ class LossHardCasesMultiJvmIT {
      * restarted n2 (docs/reliability.md §2).
      */
     @Test
+    @LongSuite
     void nodesThatAllRestartAfterTheLossRunNothingTheLeadingNodeMayHaveRun() throws Exception {
         start(0, -2000);
         start(1, 0);
@@ -196,6 +203,7 @@ class LossHardCasesMultiJvmIT {
      * refuses fire times past every fire time n2 may have run.
      */
     @Test
+    @LongSuite
     void aClockStepJustBeforeTheLossKeepsSkewTolerance() throws Exception {
         Path step = dir.resolve("n2.step");
         start(0, -2000);

@@ -2,6 +2,7 @@ package io.jobguard.spring.it;
 
 import io.jobguard.micrometer.MetricNames;
 import io.jobguard.spring.firing.GuardedJobRegistry;
+import io.jobguard.testing.LongSuite;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,6 +26,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * The scenario ShedLock fails: three nodes whose clocks read −2 s, 0 and +3 s run an every-second
  * job for 20+ fire times. Each fire time must run exactly once, none missed while nodes are up.
+ *
+ * <p>{@code mvn verify} runs the cron job on thread-pool schedulers and the lagging node alone; the fixed-rate job,
+ * the qualified scheduler and the virtual-thread scheduler are in the long suite ({@link LongSuite}). The JDK 25 step
+ * of {@code .ci/run} names this class and runs all of it.
  */
 @WithRedis
 class ClockSkewIT {
@@ -42,6 +47,7 @@ class ClockSkewIT {
     }
 
     @Test
+    @LongSuite
     void fixedRateFireTimesAreAlignedAndRunOnceEachAcrossSkewedNodes(RedisServerProcess redis) {
         runScenario(redis, "rate", "pool", "skew-rate", nodes -> { });
         assertThat(SkewApp.LOG.byFireTime().keySet())
@@ -51,6 +57,7 @@ class ClockSkewIT {
 
     /** Virtual threads exist from JDK 21; on JDK 17 Boot's scheduler is a ThreadPoolTaskScheduler. */
     @Test
+    @LongSuite
     @EnabledForJreRange(min = JRE.JAVA_21)
     void cronFireTimesRunOnceEachOnBootsVirtualThreadScheduler(RedisServerProcess redis) {
         runScenario(redis, "cron", "boot", "skew-cron", nodes -> assertThat(nodes.get(0)
@@ -72,6 +79,7 @@ class ClockSkewIT {
 
     /** The same through {@code @Scheduled(scheduler = "${...}")}: the clock of the named scheduler counts. */
     @Test
+    @LongSuite
     void aLaggingQualifiedSchedulerRunsEveryCronFireTime(RedisServerProcess redis) {
         laggingNodeRunsEveryFireTime(redis, "qualified-cron", "qualified");
     }

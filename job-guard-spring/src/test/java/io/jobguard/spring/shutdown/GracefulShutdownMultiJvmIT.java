@@ -7,6 +7,7 @@ import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
+import io.jobguard.testing.LongSuite;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -35,6 +36,8 @@ import static org.awaitility.Awaitility.await;
  * SIGTERM to a Boot node mid-run: the node releases its 60 s lease before its Redis connections close,
  * so another node runs the next fire time without waiting for the TTL. Once with Boot's default scheduler
  * shutdown (the run is given up and told), once with {@code await-termination} (the run finishes and releases).
+ * {@code mvn verify} runs the first, the long suite ({@link LongSuite}) the second; the JDK 25 step of
+ * {@code .ci/run} names the class and runs both.
  */
 @WithRedis
 class GracefulShutdownMultiJvmIT {
@@ -90,6 +93,7 @@ class GracefulShutdownMultiJvmIT {
     }
 
     @Test
+    @LongSuite
     void withAwaitTerminationTheRunFinishesAndReleasesBeforeRedisCloses() throws Exception {
         try (Node node = Node.start(redis.port(), 6_000, "--spring.task.scheduling.shutdown.await-termination=true",
                 "--spring.task.scheduling.shutdown.await-termination-period=30s")) {

@@ -1,29 +1,19 @@
 package io.jobguard.benchmarks;
 
-import io.jobguard.Admission;
 import io.jobguard.JobGuard;
-import io.jobguard.JobOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import net.javacrumbs.shedlock.core.LockConfiguration;
-import net.javacrumbs.shedlock.core.SimpleLock;
-import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
-import org.redisson.Redisson;
-import org.redisson.api.RLock;
-import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.redisson.config.ReadMode;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -31,16 +21,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -107,12 +92,8 @@ public final class CapacityBenchmark {
     static final String SHEDLOCK = "shedlock";
     static final String REDISSON = "redisson";
     private static final List<String> CONTENDERS = List.of(JOB_GUARD, SHEDLOCK, REDISSON);
-    private static final Duration LEASE = Duration.ofSeconds(1);
-    private static final Duration LOCK_AT_MOST_FOR = Duration.ofSeconds(30);
     private static final Duration IDLE_SAMPLE = Duration.ofSeconds(2);
     private static final int[] PROJECTED_MASTERS = {1, 3, 6, 12};
-    /** A winner that released at once (job-guard's permit is finished when it is granted). */
-    private static final Runnable RELEASED = () -> { };
 
     private CapacityBenchmark() {
     }
@@ -249,14 +230,14 @@ public final class CapacityBenchmark {
      */
     static List<Level> measure(Target target, Settings settings) throws Exception {
         double[] idleRate = RedisInfo.idleCpuRate(target.admin(), IDLE_SAMPLE);
-        Map<String, List<Node>> fleets = new LinkedHashMap<>();
+        Map<String, List<CapacityNodes.Node>> fleets = new LinkedHashMap<>();
         List<Level> levels = new ArrayList<>();
         try {
             for (String contender : CONTENDERS) {
-                List<Node> fleet = new ArrayList<>();
+                List<CapacityNodes.Node> fleet = new ArrayList<>();
                 fleets.put(contender, fleet);
                 for (int k = 0; k < settings.nodes(); k++) {
-                    fleet.add(node(contender, target, "node-" + k, settings.jobs()));
+                    fleet.add(CapacityNodes.node(contender, target, "node-" + k, settings.jobs()));
                 }
             }
             AtomicLong lastFireTime = new AtomicLong();
@@ -273,7 +254,7 @@ public final class CapacityBenchmark {
                 }
             }
         } finally {
-            fleets.values().forEach(fleet -> fleet.forEach(Node::close));
+            fleets.values().forEach(fleet -> fleet.forEach(CapacityNodes.Node::close));
         }
         return levels;
     }
@@ -288,105 +269,17 @@ public final class CapacityBenchmark {
         return order;
     }
 
-    /** One simulated node of one contender: its own client and connections, as one JVM has. */
-    private interface Node {
-        /**
-         * Asks for job {@code job}'s fire time {@code fireMillis} (epoch millis, this step's).
-         *
-         * @return null if another node has it; else what the winner runs once every node has asked
-         */
-        Runnable fire(int job, long fireMillis) throws Exception;
-
-        void close();
-    }
-
-    private static Node node(String contender, Target target, String nodeId, int jobs) {
-        return switch (contender) {
-            case JOB_GUARD -> jobGuardNode(target, nodeId, jobs);
-            case SHEDLOCK -> shedLockNode(target, jobs);
-            case REDISSON -> redissonNode(target, jobs);
-            default -> throw new IllegalArgumentException(contender);
-        };
-    }
-
-    private static Node jobGuardNode(Target target, String nodeId, int jobs) {
-        GuardNode node = new GuardNode(target.spring(), "capacity", nodeId, FleetBenchmark.SKEW_TOLERANCE);
-        List<JobOptions> options = new ArrayList<>();
-        for (int j = 0; j < jobs; j++) {
-            options.add(JobOptions.builder("job-" + j, LEASE).keepAlive(false).build());
-        }
-        return new Node() {
-            @Override
-            public Runnable fire(int job, long fireMillis) {
-                Admission admission = node.guard().admit(options.get(job), Instant.ofEpochMilli(fireMillis));
-                if (!admission.granted()) {
-                    return null;
-                }
-                admission.permit().finish(null);
-                return RELEASED;
-            }
-
-            @Override
-            public void close() {
-                node.close();
-            }
-        };
-    }
-
-    private static Node shedLockNode(Target target, int jobs) {
-        LettuceConnectionFactory factory = BenchRedis.springFactory(target.spring());
-        RedisLockProvider provider = new RedisLockProvider.Builder(factory).environment("capacity").build();
-        return new Node() {
-            @Override
-            public Runnable fire(int job, long fireMillis) {
-                Optional<SimpleLock> lock = provider.lock(new LockConfiguration(Instant.now(), "job-" + job, LOCK_AT_MOST_FOR,
-                        Duration.ZERO));
-                return lock.<Runnable>map(l -> l::unlock).orElse(null);
-            }
-
-            @Override
-            public void close() {
-                factory.destroy();
-            }
-        };
-    }
-
-    private static Node redissonNode(Target target, int jobs) {
-        Config config = new Config();
-        // Two Netty threads, as Lettuce runs two I/O threads per client here: the client core is shared by every node
-        config.setNettyThreads(2);
-        config.setThreads(2);
-        target.redisson().accept(config);
-        RedissonClient redisson = Redisson.create(config);
-        RLock[] locks = new RLock[jobs];
-        for (int j = 0; j < jobs; j++) {
-            locks[j] = redisson.getLock("capacity-job-" + j);
-        }
-        return new Node() {
-            @Override
-            public Runnable fire(int job, long fireMillis) throws InterruptedException {
-                RLock lock = locks[job];
-                return lock.tryLock(0, LOCK_AT_MOST_FOR.toSeconds(), TimeUnit.SECONDS) ? lock::unlock : null;
-            }
-
-            @Override
-            public void close() {
-                redisson.shutdown();
-            }
-        };
-    }
-
     /** One contender at one level: K x T worker threads walk the fire times in step until the measured time is up. */
-    private static Level level(Target target, String contender, List<Node> fleet, Settings settings, int threads,
+    private static Level level(Target target, String contender, List<CapacityNodes.Node> fleet, Settings settings, int threads,
                                AtomicLong lastFireTime, double[] idleRate) throws Exception {
         int parties = fleet.size() * threads;
-        Walk walk = new Walk(target, settings, lastFireTime);
+        CapacityWalk walk = new CapacityWalk(target, settings, lastFireTime);
         CyclicBarrier ask = new CyclicBarrier(parties, walk);
         CyclicBarrier release = new CyclicBarrier(parties);
         ExecutorService pool = Executors.newFixedThreadPool(parties);
         try {
             List<Future<?>> workers = new ArrayList<>();
-            for (Node node : fleet) {
+            for (CapacityNodes.Node node : fleet) {
                 for (int t = 0; t < threads; t++) {
                     int firstJob = t;
                     workers.add(pool.submit(() -> {
@@ -421,136 +314,6 @@ public final class CapacityBenchmark {
                 walk.measuredFireTimes, granted / seconds, (double) walk.measuredFireTimes * fleet.size() / seconds,
                 total / seconds * 100, total * 1e6 / granted, total == 0 ? 0 : busiest / total,
                 (walk.clientCpuAfter - walk.clientCpuBefore) / 1e9 / seconds * 100, walk.missed, walk.duplicates);
-    }
-
-    /**
-     * The step every worker of one level is at; {@link #run()} is the barrier action between two steps
-     * (it runs in one thread while every other worker waits): it tallies the step that ended, starts and
-     * ends the measured window, and hands out the next step.
-     */
-    private static final class Walk implements Runnable {
-        private final Target target;
-        private final int jobs;
-        private final AtomicLong lastFireTime;
-        private final long warmUpEnd;
-        private final long measured;
-        final AtomicReference<Exception> failure = new AtomicReference<>();
-        private volatile boolean stop;
-        private volatile long fireTime;
-        private volatile AtomicIntegerArray grants;
-        private boolean measuring;
-        private boolean countStep;
-        long startNanos;
-        long endNanos;
-        double[] cpuBefore;
-        double[] cpuAfter;
-        long clientCpuBefore;
-        long clientCpuAfter;
-        long measuredFireTimes;
-        long measuredGrants;
-        long missed;
-        long duplicates;
-
-        Walk(Target target, Settings settings, AtomicLong lastFireTime) {
-            this.target = target;
-            this.jobs = settings.jobs();
-            this.lastFireTime = lastFireTime;
-            this.warmUpEnd = System.nanoTime() + settings.warmUp().toNanos();
-            this.measured = settings.measured().toNanos();
-        }
-
-        @Override
-        public void run() {
-            if (grants != null) {
-                for (int j = 0; j < jobs; j++) {
-                    int g = grants.get(j);
-                    if (g == 0) {
-                        missed++;
-                    } else if (g > 1) {
-                        duplicates += g - 1;
-                    }
-                    if (countStep) {
-                        measuredGrants += g;
-                    }
-                }
-                if (countStep) {
-                    measuredFireTimes += jobs;
-                }
-            }
-            long now = System.nanoTime();
-            if (measuring && now - startNanos >= measured) {
-                endNanos = System.nanoTime();
-                cpuAfter = RedisInfo.cpuSeconds(target.admin());
-                clientCpuAfter = processCpuNanos();
-                stop = true;
-                return;
-            }
-            if (!measuring && now - warmUpEnd >= 0) {
-                measuring = true;
-                cpuBefore = RedisInfo.cpuSeconds(target.admin());
-                clientCpuBefore = processCpuNanos();
-                startNanos = System.nanoTime();
-            }
-            countStep = measuring;
-            fireTime = nextFireTime();
-            grants = new AtomicIntegerArray(jobs);
-        }
-
-        /**
-         * The next step's fire time: this millisecond of the wall clock (Redis's too, on this machine), later than
-         * the previous step's. A fire time ahead of Redis's clock is a clock lead, which job-guard's nodes publish
-         * to the fleet and wait for (one fleet-leads interval) when it grows: a walk ahead of the clock would
-         * measure those waits, never a real fleet's firing.
-         */
-        private long nextFireTime() {
-            long previous = lastFireTime.get();
-            long now = System.currentTimeMillis();
-            while (now <= previous) {
-                Thread.onSpinWait();
-                now = System.currentTimeMillis();
-            }
-            lastFireTime.set(now);
-            return now;
-        }
-
-        /** One worker: jobs {@code firstJob}, {@code firstJob + stride}, ... of one node, step after step. */
-        void work(Node node, int firstJob, int stride, CyclicBarrier ask, CyclicBarrier release) throws Exception {
-            List<Runnable> held = new ArrayList<>();
-            try {
-                while (true) {
-                    ask.await();
-                    if (stop) {
-                        return;
-                    }
-                    long s = fireTime;
-                    AtomicIntegerArray granted = grants;
-                    for (int j = firstJob; j < jobs; j += stride) {
-                        Runnable won = node.fire(j, s);
-                        if (won != null) {
-                            granted.incrementAndGet(j);
-                            held.add(won);
-                        }
-                    }
-                    // The winners of ShedLock and Redisson hold their lock until every node has asked
-                    release.await();
-                    held.forEach(Runnable::run);
-                    held.clear();
-                }
-            } catch (Exception e) {
-                if (!(e instanceof BrokenBarrierException)) {
-                    failure.compareAndSet(null, e);
-                }
-                ask.reset();
-                release.reset();
-                throw e;
-            }
-        }
-    }
-
-    /** The CPU time this JVM used so far (every thread: the nodes' workers, their clients' I/O threads, the JIT, GC). */
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
     }
 
     /** The summary rows: each contender at its highest granted firings per second, per target. */

@@ -1,0 +1,139 @@
+package io.jobguard.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The step every worker of one level of {@link CapacityBenchmark} is at; {@link #run()} is the barrier action
+ * between two steps (it runs in one thread while every other worker waits): it tallies the step that ended,
+ * starts and ends the measured window, and hands out the next step.
+ */
+final class CapacityWalk implements Runnable {
+    private final CapacityBenchmark.Target target;
+    private final int jobs;
+    private final AtomicLong lastFireTime;
+    private final long warmUpEnd;
+    private final long measured;
+    final AtomicReference<Exception> failure = new AtomicReference<>();
+    private volatile boolean stop;
+    private volatile long fireTime;
+    private volatile AtomicIntegerArray grants;
+    private boolean measuring;
+    private boolean countStep;
+    long startNanos;
+    long endNanos;
+    double[] cpuBefore;
+    double[] cpuAfter;
+    long clientCpuBefore;
+    long clientCpuAfter;
+    long measuredFireTimes;
+    long measuredGrants;
+    long missed;
+    long duplicates;
+
+    CapacityWalk(CapacityBenchmark.Target target, CapacityBenchmark.Settings settings, AtomicLong lastFireTime) {
+        this.target = target;
+        this.jobs = settings.jobs();
+        this.lastFireTime = lastFireTime;
+        this.warmUpEnd = System.nanoTime() + settings.warmUp().toNanos();
+        this.measured = settings.measured().toNanos();
+    }
+
+    @Override
+    public void run() {
+        if (grants != null) {
+            for (int j = 0; j < jobs; j++) {
+                int g = grants.get(j);
+                if (g == 0) {
+                    missed++;
+                } else if (g > 1) {
+                    duplicates += g - 1;
+                }
+                if (countStep) {
+                    measuredGrants += g;
+                }
+            }
+            if (countStep) {
+                measuredFireTimes += jobs;
+            }
+        }
+        long now = System.nanoTime();
+        if (measuring && now - startNanos >= measured) {
+            endNanos = System.nanoTime();
+            cpuAfter = RedisInfo.cpuSeconds(target.admin());
+            clientCpuAfter = processCpuNanos();
+            stop = true;
+            return;
+        }
+        if (!measuring && now - warmUpEnd >= 0) {
+            measuring = true;
+            cpuBefore = RedisInfo.cpuSeconds(target.admin());
+            clientCpuBefore = processCpuNanos();
+            startNanos = System.nanoTime();
+        }
+        countStep = measuring;
+        fireTime = nextFireTime();
+        grants = new AtomicIntegerArray(jobs);
+    }
+
+    /**
+     * The next step's fire time: this millisecond of the wall clock (Redis's too, on this machine), later than
+     * the previous step's. A fire time ahead of Redis's clock is a clock lead, which job-guard's nodes publish
+     * to the fleet and wait for (one fleet-leads interval) when it grows: a walk ahead of the clock would
+     * measure those waits, never a real fleet's firing.
+     */
+    private long nextFireTime() {
+        long previous = lastFireTime.get();
+        long now = System.currentTimeMillis();
+        while (now <= previous) {
+            Thread.onSpinWait();
+            now = System.currentTimeMillis();
+        }
+        lastFireTime.set(now);
+        return now;
+    }
+
+    /** One worker: jobs {@code firstJob}, {@code firstJob + stride}, ... of one node, step after step. */
+    void work(CapacityNodes.Node node, int firstJob, int stride, CyclicBarrier ask, CyclicBarrier release) throws Exception {
+        List<Runnable> held = new ArrayList<>();
+        try {
+            while (true) {
+                ask.await();
+                if (stop) {
+                    return;
+                }
+                long s = fireTime;
+                AtomicIntegerArray granted = grants;
+                for (int j = firstJob; j < jobs; j += stride) {
+                    Runnable won = node.fire(j, s);
+                    if (won != null) {
+                        granted.incrementAndGet(j);
+                        held.add(won);
+                    }
+                }
+                // The winners of ShedLock and Redisson hold their lock until every node has asked
+                release.await();
+                held.forEach(Runnable::run);
+                held.clear();
+            }
+        } catch (Exception e) {
+            if (!(e instanceof BrokenBarrierException)) {
+                failure.compareAndSet(null, e);
+            }
+            ask.reset();
+            release.reset();
+            throw e;
+        }
+    }
+
+    /** The CPU time this JVM used so far (every thread: the nodes' workers, their clients' I/O threads, the JIT, GC). */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+}

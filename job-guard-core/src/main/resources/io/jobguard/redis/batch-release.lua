@@ -5,7 +5,7 @@
 -- fields this lease set are deleted without reading them; otherwise
 -- only fields still naming this lease's token are removed, and keys re-taken by others stay theirs.
 -- When the lease ends here and the hash's marker (field '', see batch-acquire.lua) names this lease,
--- every field but the marker is this lease's: the whole hash goes with one DEL, the lease's other
+-- every field but the marker is this lease's: the whole hash goes with one UNLINK, the lease's other
 -- chunks here need no call, and nothing is read or deleted key by key.
 --
 -- KEYS[1] hash of locked keys             KEYS[2] this lease's record
@@ -42,7 +42,9 @@ local kind = call('TYPE', held).ok
 local whole = kind == 'hash' and ARGV[8] ~= '' and call('HGET', held, '') == ARGV[8] .. token
 
 if whole then
-  call('DEL', held)
+  -- UNLINK: the hash may hold 100,000 fields, which DEL would free inside this call (tens of ms on a
+  -- 2-core machine, run-batch-masters.sh); UNLINK frees them in Redis's background thread
+  call('UNLINK', held)
   released = -1
 elseif kind == 'hash' then
   local trusted = ARGV[7] == '1' and call('EXISTS', KEYS[2]) == 1

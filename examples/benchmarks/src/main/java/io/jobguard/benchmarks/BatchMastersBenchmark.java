@@ -220,14 +220,18 @@ public final class BatchMastersBenchmark {
         return new CommandTimes(max, command, percentile(scripts, 0.5), percentile(scripts, 0.99), over, scripts.size());
     }
 
-    /** The job-guard script a SHA1 belongs to (SLOWLOG shows EVALSHA's first argument). */
-    private static String scriptName(String sha1) {
+    /**
+     * The job-guard script of a SLOWLOG entry. EVALSHA's first argument is the script's SHA1. EVAL's (the fallback
+     * after NOSCRIPT) is the script's text, which starts with the prelude every script shares and which SLOWLOG cuts
+     * after 128 characters: it names no script, and is shown as one.
+     */
+    private static String scriptName(String sha1OrText) {
         for (String name : new String[] {"batch-acquire", "batch-release", "batch-renew", "batch-index"}) {
-            if (LuaScript.load(name).sha1().equalsIgnoreCase(sha1)) {
+            if (LuaScript.load(name).sha1().equalsIgnoreCase(sha1OrText)) {
                 return name + ".lua";
             }
         }
-        return sha1;
+        return sha1OrText.matches("[0-9a-fA-F]{40}") ? sha1OrText : "(a script sent whole after NOSCRIPT)";
     }
 
     private static long percentile(List<Long> sorted, double p) {

@@ -25,7 +25,9 @@ import java.util.Map;
  * from its first field on (no target). {@code jobGuardShared} is the same batch in a namespace where
  * another lease is live; {@code checkedHashFloor} ({@code HMGET} + {@code HSET} + {@code HDEL}) is what reading
  * the keys' holders before writing them costs at least, and {@code checkedScriptFloor} the same commands called
- * from scripts, as an all-or-nothing acquire must call them on Redis 7.0: the bounds for that case.
+ * from scripts, as an all-or-nothing acquire must call them on Redis 7.0: the bounds for that case;
+ * {@code checkedScriptFloorChunked} the same scripts called per 1,000 keys (job-guard's default chunk), which
+ * prices splitting a batch into calls.
  *
  * <p>Arguments: N (default 3000), rounds (default 21), operations per contender and round (default 10),
  * output directory (default {@code docs/benchmarks/data}). Writes {@code batch-floors.csv}
@@ -42,6 +44,7 @@ public final class BatchFloors {
     private static final String RAW = "rawFloor";
     private static final String CHECKED = "checkedHashFloor";
     private static final String CHECKED_SCRIPT = "checkedScriptFloor";
+    private static final String CHECKED_CHUNKED = "checkedScriptFloorChunked";
 
     private BatchFloors() {
     }
@@ -74,6 +77,7 @@ public final class BatchFloors {
                 contenders.put(RAW, () -> bench.rawFloor(bh));
                 contenders.put(CHECKED, () -> bench.checkedHashFloor(bh));
                 contenders.put(CHECKED_SCRIPT, () -> bench.checkedScriptFloor(bh));
+                contenders.put(CHECKED_CHUNKED, () -> bench.checkedScriptFloorChunked(bh));
                 for (Op op : contenders.values()) {
                     for (int r = 0; r < 3 * reps; r++) {
                         op.run();
@@ -127,6 +131,10 @@ public final class BatchFloors {
                         ratios(samples.get(CHECKED_SCRIPT), samples.get(MSETNX), 1)));
                 ratios.append(ratio(SHARED + " Redis CPU per key / " + CHECKED_SCRIPT, "",
                         ratios(samples.get(SHARED), samples.get(CHECKED_SCRIPT), 1)));
+                ratios.append(ratio("bound: " + CHECKED_CHUNKED + " Redis CPU per key / " + MSETNX, "",
+                        ratios(samples.get(CHECKED_CHUNKED), samples.get(MSETNX), 1)));
+                ratios.append(ratio(SHARED + " Redis CPU per key / " + CHECKED_CHUNKED, "",
+                        ratios(samples.get(SHARED), samples.get(CHECKED_CHUNKED), 1)));
                 Files.writeString(out.resolve("batch-floors-ratios.csv"), ratios);
                 System.out.print(summary);
                 System.out.print(ratios);

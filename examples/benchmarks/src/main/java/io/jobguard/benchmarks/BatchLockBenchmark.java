@@ -29,6 +29,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +153,7 @@ public class BatchLockBenchmark {
         // marker) between batches: it never empties, so Redis shrinks and regrows its table as for job-guard's
         connection.sync().hset("floor-checked", Map.of("", hashtableFloorEntries.get(""), "OTHER-LEASE-KEY", OWNER));
         connection.sync().hset("floor-checked-script", Map.of("", hashtableFloorEntries.get(""), "OTHER-LEASE-KEY", OWNER));
+        connection.sync().hset("floor-checked-chunked", Map.of("", hashtableFloorEntries.get(""), "OTHER-LEASE-KEY", OWNER));
         // jobGuardShared's namespace always has one other live lease, on a key no batch asks for.
         sharedHolder = jobGuard.tryAcquire("bench-shared", List.of("OTHER-LEASE-KEY"), Duration.ofMinutes(30))
                 .orElseThrow();
@@ -241,6 +243,31 @@ public class BatchLockBenchmark {
                 checkedScriptArgs));
         bh.consume(connection.sync().evalsha(checkedReleaseSha, ScriptOutputType.INTEGER, new String[] {"floor-checked-script"},
                 hashFloorFields));
+    }
+
+    /**
+     * {@link #checkedScriptFloor} in calls of at most job-guard's default chunk size (1,000 keys): each acquire
+     * call reads and writes its slice, then each release call deletes its slice, as job-guard's chunks do beside
+     * another live lease. What splitting a batch into calls costs Redis, whatever the calls do, is the
+     * difference to {@link #checkedScriptFloor} ({@link BatchFloors} only).
+     *
+     * @param bh consumes the replies
+     */
+    public void checkedScriptFloorChunked(Blackhole bh) {
+        int chunk = BatchLockConfig.defaults().chunkSize();
+        String[] key = {"floor-checked-chunked"};
+        for (int from = 0; from < hashFloorFields.length; from += chunk) {
+            String[] slice = Arrays.copyOfRange(hashFloorFields, from, Math.min(from + chunk, hashFloorFields.length));
+            String[] args = new String[slice.length + 2];
+            args[0] = checkedScriptArgs[0];
+            args[1] = checkedScriptArgs[1];
+            System.arraycopy(slice, 0, args, 2, slice.length);
+            bh.consume(connection.sync().evalsha(checkedAcquireSha, ScriptOutputType.INTEGER, key, args));
+        }
+        for (int from = 0; from < hashFloorFields.length; from += chunk) {
+            bh.consume(connection.sync().evalsha(checkedReleaseSha, ScriptOutputType.INTEGER, key,
+                    Arrays.copyOfRange(hashFloorFields, from, Math.min(from + chunk, hashFloorFields.length))));
+        }
     }
 
     /**

@@ -257,11 +257,10 @@ public class BatchLockBenchmark {
         int chunk = BatchLockConfig.defaults().chunkSize();
         String[] key = {"floor-checked-chunked"};
         for (int from = 0; from < hashFloorFields.length; from += chunk) {
-            String[] slice = Arrays.copyOfRange(hashFloorFields, from, Math.min(from + chunk, hashFloorFields.length));
-            String[] args = new String[slice.length + 2];
+            // owner and marker (checkedScriptArgs' first two), then this chunk's fields
+            String[] args = Arrays.copyOfRange(checkedScriptArgs, from, Math.min(from + chunk, hashFloorFields.length) + 2);
             args[0] = checkedScriptArgs[0];
             args[1] = checkedScriptArgs[1];
-            System.arraycopy(slice, 0, args, 2, slice.length);
             bh.consume(connection.sync().evalsha(checkedAcquireSha, ScriptOutputType.INTEGER, key, args));
         }
         for (int from = 0; from < hashFloorFields.length; from += chunk) {

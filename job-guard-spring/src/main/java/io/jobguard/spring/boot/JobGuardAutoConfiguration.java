@@ -41,7 +41,7 @@ import java.util.Locale;
  * application defines its own. Off with {@code jobguard.enabled=false}; when on, startup fails if
  * there is no {@code RedisConnectionFactory}.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(afterName = {AutoConfigurationNames.REDIS_BOOT4, AutoConfigurationNames.REDIS_BOOT3})
 @ConditionalOnBooleanProperty(name = "jobguard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(JobGuardProperties.class)
 @EnableJobGuard

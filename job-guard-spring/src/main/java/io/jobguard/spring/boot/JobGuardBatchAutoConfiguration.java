@@ -33,9 +33,9 @@ import java.util.Locale;
  * batch locks.
  */
 @AutoConfiguration(after = JobGuardAutoConfiguration.class, afterName = {
-        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+        AutoConfigurationNames.METRICS_BOOT4_REGISTRY, AutoConfigurationNames.METRICS_BOOT4_COMPOSITE,
+        AutoConfigurationNames.METRICS_BOOT4_SIMPLE, AutoConfigurationNames.METRICS_BOOT3_REGISTRY,
+        AutoConfigurationNames.METRICS_BOOT3_COMPOSITE, AutoConfigurationNames.METRICS_BOOT3_SIMPLE})
 @ConditionalOnBooleanProperty(name = {"jobguard.enabled", "jobguard.batch.enabled"}, matchIfMissing = true)
 @ConditionalOnBean({RedisConnectionFactory.class, JobGuardConfig.class})
 @EnableConfigurationProperties({JobGuardProperties.class, JobGuardBatchProperties.class})

@@ -15,9 +15,9 @@ import org.springframework.context.annotation.Bean;
  * the registry, and the clock-skew gauge fed by the periodic skew check.
  */
 @AutoConfiguration(after = JobGuardAutoConfiguration.class, afterName = {
-        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+        AutoConfigurationNames.METRICS_BOOT4_REGISTRY, AutoConfigurationNames.METRICS_BOOT4_COMPOSITE,
+        AutoConfigurationNames.METRICS_BOOT4_SIMPLE, AutoConfigurationNames.METRICS_BOOT3_REGISTRY,
+        AutoConfigurationNames.METRICS_BOOT3_COMPOSITE, AutoConfigurationNames.METRICS_BOOT3_SIMPLE})
 @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
 @ConditionalOnBean({MeterRegistry.class, JobGuard.class})
 public class JobGuardMetricsAutoConfiguration {

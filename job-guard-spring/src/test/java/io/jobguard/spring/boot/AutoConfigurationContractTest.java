@@ -21,7 +21,7 @@ class AutoConfigurationContractTest {
 
     private static final List<Class<?>> AUTO_CONFIGURATIONS = List.of(JobGuardAutoConfiguration.class,
             JobGuardMetricsAutoConfiguration.class, JobGuardEndpointAutoConfiguration.class,
-            JobGuardBatchAutoConfiguration.class, JobGuardRedisAutoConfiguration.class,
+            JobGuardBatchAutoConfiguration.class, JobGuardRedisAutoConfiguration.class, JobGuardLettuceAutoConfiguration.class,
             JobGuardTransactionAutoConfiguration.class, JobGuardHealthAutoConfiguration.class);
 
     @Test

@@ -10,8 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
 import java.net.URI;
@@ -31,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 @WithRedis
 class ActuatorIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Json JSON = new Json();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
@@ -52,33 +51,33 @@ class ActuatorIT {
             assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
 
             JsonNode report = JSON.readTree(get(base + "/actuator/jobguard", 200));
-            assertThat(report.path("node").asString()).isEqualTo("web-node");
-            assertThat(report.path("namespace").asString()).isEqualTo("web");
-            assertThat(report.path("clockSkew").asString()).startsWith("PT");
+            assertThat(report.path("node").asText()).isEqualTo("web-node");
+            assertThat(report.path("namespace").asText()).isEqualTo("web");
+            assertThat(report.path("clockSkew").asText()).startsWith("PT");
             JsonNode job = report.path("jobs").get(0);
-            assertThat(job.path("name").asString()).isEqualTo("held");
-            assertThat(job.path("type").asString()).isEqualTo("RETURN");
-            assertThat(job.path("lease").asString()).isEqualTo("PT30S");
-            assertThat(job.path("busyGrace").asString()).as("default grace, 1 s").isEqualTo("PT1S");
-            assertThat(job.path("schedule").asString()).startsWith("cron \"* * * * * *\"");
-            assertThat(Instant.parse(job.path("nextNominalFireTime").asString())).isAfter(Instant.now().minusSeconds(2));
+            assertThat(job.path("name").asText()).isEqualTo("held");
+            assertThat(job.path("type").asText()).isEqualTo("RETURN");
+            assertThat(job.path("lease").asText()).isEqualTo("PT30S");
+            assertThat(job.path("busyGrace").asText()).as("default grace, 1 s").isEqualTo("PT1S");
+            assertThat(job.path("schedule").asText()).startsWith("cron \"* * * * * *\"");
+            assertThat(Instant.parse(job.path("nextNominalFireTime").asText())).isAfter(Instant.now().minusSeconds(2));
             JsonNode lease = report.path("runLeases").get(0);
-            assertThat(lease.path("job").asString()).isEqualTo("held");
-            assertThat(lease.path("holder").asString()).isEqualTo("web-node");
-            Instant fireTime = Instant.parse(lease.path("nominalFireTime").asString());
+            assertThat(lease.path("job").asText()).isEqualTo("held");
+            assertThat(lease.path("holder").asText()).isEqualTo("web-node");
+            Instant fireTime = Instant.parse(lease.path("nominalFireTime").asText());
             assertThat(fireTime.toEpochMilli() % 1000).isZero();
-            assertThat(Instant.parse(lease.path("acquiredAt").asString())).isAfterOrEqualTo(fireTime.minusSeconds(1));
-            assertThat(Duration.parse(lease.path("expiresIn").asString())).isPositive();
+            assertThat(Instant.parse(lease.path("acquiredAt").asText())).isAfterOrEqualTo(fireTime.minusSeconds(1));
+            assertThat(Duration.parse(lease.path("expiresIn").asText())).isPositive();
             assertThat(lease.path("fencingToken").asLong()).isPositive();
 
             JsonNode detail = JSON.readTree(get(base + "/actuator/jobguard/held", 200));
-            assertThat(detail.path("runLease").path("holder").asString()).isEqualTo("web-node");
-            assertThat(detail.path("recentFires").get(0).path("node").asString()).isEqualTo("web-node");
-            assertThat(detail.path("recentFires").get(0).path("outcome").asString())
+            assertThat(detail.path("runLease").path("holder").asText()).isEqualTo("web-node");
+            assertThat(detail.path("recentFires").get(0).path("node").asText()).isEqualTo("web-node");
+            assertThat(detail.path("recentFires").get(0).path("outcome").asText())
                     .as("the run still holds its lease").isEqualTo("STARTED");
             assertThat(detail.path("recentFires").get(0).path("fencingToken").asLong())
                     .isEqualTo(lease.path("fencingToken").asLong());
-            assertThat(detail.path("recentFires").get(0).path("nominalFireTime").asString())
+            assertThat(detail.path("recentFires").get(0).path("nominalFireTime").asText())
                     .isEqualTo(fireTime.toString());
             get(base + "/actuator/jobguard/no-such-job", 404);
 
@@ -86,7 +85,7 @@ class ActuatorIT {
             assertThat(refused.statusCode()).isEqualTo(403);
             assertThat(refused.body()).contains("jobguard.actuator.force-release-enabled");
             assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").path("holder")
-                    .asString()).isEqualTo("web-node");
+                    .asText()).isEqualTo("web-node");
 
             MeterRegistry meters = app.getBean(MeterRegistry.class);
             assertThat(meters.get(MetricNames.LEASES_ACTIVE).tag(MetricNames.TAG_NAMESPACE, "web").gauge().value())
@@ -107,11 +106,11 @@ class ActuatorIT {
             assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
             HttpResponse<String> refused = delete(base + "/actuator/jobguard/held");
             assertThat(refused.statusCode()).isEqualTo(405);
-            assertThat(JSON.readTree(refused.body()).path("message").asString())
+            assertThat(JSON.readTree(refused.body()).path("message").asText())
                     .contains("management.endpoint.jobguard.access=unrestricted")
                     .doesNotContain("force-release-enabled");
             assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").path("holder")
-                    .asString()).isEqualTo("web-node");
+                    .asText()).isEqualTo("web-node");
         }
     }
 
@@ -123,19 +122,19 @@ class ActuatorIT {
             HttpResponse<String> refused = delete(base + "/actuator/jobguard/held");
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(405);
             JsonNode body = JSON.readTree(refused.body());
-            assertThat(body.path("job").asString()).isEqualTo("held");
+            assertThat(body.path("job").asText()).isEqualTo("held");
             assertThat(body.path("released").asBoolean()).isFalse();
-            assertThat(body.path("message").asString()).contains("management.endpoint.jobguard.access=unrestricted",
+            assertThat(body.path("message").asText()).contains("management.endpoint.jobguard.access=unrestricted",
                     "jobguard.actuator.force-release-enabled=true");
             assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("runLease").path("holder")
-                    .asString()).isEqualTo("web-node");
+                    .asText()).isEqualTo("web-node");
             HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/jobguard/held"))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"pause\"}")).build(),
                     HttpResponse.BodyHandlers.ofString());
             System.out.println("sample POST on the read-only endpoint: " + post.statusCode() + " " + post.body());
             assertThat(post.statusCode()).as(post.body()).isEqualTo(405);
-            assertThat(JSON.readTree(post.body()).path("message").asString())
+            assertThat(JSON.readTree(post.body()).path("message").asText())
                     .contains("management.endpoint.jobguard.access=unrestricted", "jobguard.actuator.write-enabled=true");
             assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("paused").isNull())
                     .as("the refused POST paused nothing").isTrue();

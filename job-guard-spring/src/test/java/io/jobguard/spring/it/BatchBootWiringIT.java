@@ -18,8 +18,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ExtendWith(OutputCaptureExtension.class)
 class BatchBootWiringIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Json JSON = new Json();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
@@ -89,22 +88,22 @@ class BatchBootWiringIT {
                 assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
                 JsonNode leases = JSON.readTree(response.body()).path("batchLeases");
                 assertThat(leases.size()).as(response.body()).isEqualTo(2);
-                JsonNode sku = leases.get(0).path("namespace").asString().equals("sku") ? leases.get(0) : leases.get(1);
+                JsonNode sku = leases.get(0).path("namespace").asText().equals("sku") ? leases.get(0) : leases.get(1);
                 JsonNode other = sku == leases.get(0) ? leases.get(1) : leases.get(0);
-                assertThat(sku.path("namespace").asString()).isEqualTo("sku");
-                assertThat(sku.path("holder").asString()).isEqualTo("batch-node");
+                assertThat(sku.path("namespace").asText()).isEqualTo("sku");
+                assertThat(sku.path("holder").asText()).isEqualTo("batch-node");
                 assertThat(sku.path("fencingToken").asLong()).isPositive();
-                assertThat(Instant.parse(sku.path("acquiredAt").asString()))
+                assertThat(Instant.parse(sku.path("acquiredAt").asText()))
                         .isAfter(Instant.now().minus(Duration.ofMinutes(1)));
-                assertThat(Duration.parse(sku.path("expiresIn").asString()))
+                assertThat(Duration.parse(sku.path("expiresIn").asText()))
                         .isGreaterThan(Duration.ofSeconds(20)).isLessThanOrEqualTo(Duration.ofSeconds(45));
-                assertThat(other.path("namespace").asString()).isEqualTo("pallet");
+                assertThat(other.path("namespace").asText()).isEqualTo("pallet");
                 assertThat(other.path("fencingToken").asLong()).isEqualTo(pallet.fencingToken());
                 JsonNode held = JSON.readTree(response.body()).path("shedLocks");
                 assertThat(held.size()).as(response.body()).isEqualTo(1);
-                assertThat(held.get(0).path("name").asString()).isEqualTo("report");
-                assertThat(held.get(0).path("nodeId").asString()).isEqualTo("batch-node");
-                assertThat(Instant.parse(held.get(0).path("lockAtMostUntil").asString())).isAfter(Instant.now());
+                assertThat(held.get(0).path("name").asText()).isEqualTo("report");
+                assertThat(held.get(0).path("nodeId").asText()).isEqualTo("batch-node");
+                assertThat(Instant.parse(held.get(0).path("lockAtMostUntil").asText())).isAfter(Instant.now());
             } finally {
                 report.unlock();
             }

@@ -6,8 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
 import java.net.URI;
@@ -31,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 @WithRedis
 class ControlIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Json JSON = new Json();
     private static final String OPS = "OPS";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -61,21 +60,21 @@ class ControlIT {
         String detailBody = get(b + "/actuator/jobguard/tick");
         System.out.println("sample GET job while paused: " + detailBody);
         JsonNode detail = JSON.readTree(detailBody);
-        assertThat(detail.path("paused").path("node").asString()).isEqualTo("node-a");
-        assertThat(detail.path("paused").path("by").asString()).isEqualTo("alice");
+        assertThat(detail.path("paused").path("node").asText()).isEqualTo("node-a");
+        assertThat(detail.path("paused").path("by").asText()).isEqualTo("alice");
         List<JsonNode> fires = new ArrayList<>();
         detail.path("recentFires").forEach(fires::add);
-        List<String> pausedFires = fires.stream().filter(f -> f.path("outcome").asString().equals("PAUSED"))
-                .map(f -> f.path("nominalFireTime").asString()).toList();
+        List<String> pausedFires = fires.stream().filter(f -> f.path("outcome").asText().equals("PAUSED"))
+                .map(f -> f.path("nominalFireTime").asText()).toList();
         assertThat(pausedFires).as("each paused fire time is listed once, though both nodes refused it")
                 .isNotEmpty().doesNotHaveDuplicates();
-        assertThat(fires).filteredOn(f -> f.path("outcome").asString().equals("RAN")).as("runs before the pause")
+        assertThat(fires).filteredOn(f -> f.path("outcome").asText().equals("RAN")).as("runs before the pause")
                 .isNotEmpty().allSatisfy(f -> {
-                    assertThat(f.path("node").asString()).isIn("node-a", "node-b");
-                    assertThat(Duration.parse(f.path("duration").asString())).isGreaterThanOrEqualTo(Duration.ZERO);
+                    assertThat(f.path("node").asText()).isIn("node-a", "node-b");
+                    assertThat(Duration.parse(f.path("duration").asText())).isGreaterThanOrEqualTo(Duration.ZERO);
                     assertThat(f.path("fencingToken").asLong()).isPositive();
                 });
-        assertThat(JSON.readTree(get(b + "/actuator/jobguard")).path("paused").path("tick").path("node").asString())
+        assertThat(JSON.readTree(get(b + "/actuator/jobguard")).path("paused").path("tick").path("node").asText())
                 .as("the node report lists paused jobs").isEqualTo("node-a");
         assertThat(JSON.readTree(post(a + "/actuator/jobguard/tick", "pause", "alice", OPS).body())
                 .path("changed").asBoolean()).as("pausing twice changes nothing").isFalse();
@@ -92,8 +91,8 @@ class ControlIT {
         assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
         System.out.println("sample POST run-now: " + ran.body());
         JsonNode result = JSON.readTree(ran.body());
-        assertThat(result.path("outcome").asString()).isEqualTo("RAN");
-        Instant fireTime = Instant.parse(result.path("fireTime").asString());
+        assertThat(result.path("outcome").asText()).isEqualTo("RAN");
+        Instant fireTime = Instant.parse(result.path("fireTime").asText());
         assertThat(fireTime.toEpochMilli() % 1000).as("its own fire time, off the cron grid").isNotZero();
         // other fire times keep running; this one ran exactly once, on A, in the whole cluster
         await().atMost(Duration.ofSeconds(30)).until(() -> ControlApp.LOG.runs().stream()
@@ -101,10 +100,10 @@ class ControlIT {
         assertThat(ControlApp.LOG.byFireTime().get(fireTime)).containsExactly("node-a");
         List<JsonNode> after = new ArrayList<>();
         JSON.readTree(get(b + "/actuator/jobguard/tick")).path("recentFires").forEach(after::add);
-        assertThat(after).filteredOn(f -> f.path("nominalFireTime").asString().equals(fireTime.toString()))
+        assertThat(after).filteredOn(f -> f.path("nominalFireTime").asText().equals(fireTime.toString()))
                 .as("the run-now fire time, seen from B").singleElement().satisfies(f -> {
-                    assertThat(f.path("node").asString()).isEqualTo("node-a");
-                    assertThat(f.path("outcome").asString()).isEqualTo("RAN");
+                    assertThat(f.path("node").asText()).isEqualTo("node-a");
+                    assertThat(f.path("outcome").asText()).isEqualTo("RAN");
                 });
         assertThat(ControlApp.LOG.byFireTime().values()).allSatisfy(nodes -> assertThat(nodes).hasSize(1));
     }

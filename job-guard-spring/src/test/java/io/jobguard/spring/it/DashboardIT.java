@@ -7,8 +7,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -32,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithRedis
 class DashboardIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Json JSON = new Json();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -75,7 +74,7 @@ class DashboardIT {
 
             assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
             JsonNode report = JSON.readTree(send(base(app) + "/actuator/jobguard").body());
-            assertThat(report.path("nodes").get(0).path("node").asString()).isEqualTo("on-node");
+            assertThat(report.path("nodes").get(0).path("node").asText()).isEqualTo("on-node");
             assertThat(report.path("nodes").get(0).path("self").asBoolean()).isTrue();
             assertThat(report.path("writes").path("control").asBoolean()).as("read-only endpoint: no buttons").isFalse();
             assertThat(report.path("writes").path("forceRelease").asBoolean()).isFalse();

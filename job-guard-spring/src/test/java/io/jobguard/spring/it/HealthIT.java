@@ -10,8 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithRedis
 class HealthIT {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Json JSON = new Json();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
 
@@ -52,10 +51,10 @@ class HealthIT {
         System.out.println("health (store reachable): " + up.body());
         assertThat(up.statusCode()).isEqualTo(200);
         JsonNode jobguard = JSON.readTree(up.body()).path("components").path("jobguard");
-        assertThat(jobguard.path("status").asString()).isEqualTo("UP");
-        assertThat(jobguard.path("details").path("store").asString()).isEqualTo("reachable");
-        assertThat(Duration.parse(jobguard.path("details").path("roundTrip").asString())).isPositive();
-        assertThat(Duration.parse(jobguard.path("details").path("clockSkew").asString()).abs())
+        assertThat(jobguard.path("status").asText()).isEqualTo("UP");
+        assertThat(jobguard.path("details").path("store").asText()).isEqualTo("reachable");
+        assertThat(Duration.parse(jobguard.path("details").path("roundTrip").asText())).isPositive();
+        assertThat(Duration.parse(jobguard.path("details").path("clockSkew").asText()).abs())
                 .isLessThan(Duration.ofSeconds(5));
         assertThat(health(strict).statusCode()).isEqualTo(200);
 
@@ -65,14 +64,14 @@ class HealthIT {
             System.out.println("health (store unreachable): " + lenientDown.body());
             JsonNode body = JSON.readTree(lenientDown.body());
             assertThat(lenientDown.statusCode()).as(lenientDown.body()).isEqualTo(200);
-            assertThat(body.path("status").asString()).isEqualTo("UP");
-            assertThat(body.path("components").path("jobguard").path("status").asString()).isEqualTo("UNKNOWN");
-            assertThat(body.path("components").path("jobguard").path("details").path("store").asString())
+            assertThat(body.path("status").asText()).isEqualTo("UP");
+            assertThat(body.path("components").path("jobguard").path("status").asText()).isEqualTo("UNKNOWN");
+            assertThat(body.path("components").path("jobguard").path("details").path("store").asText())
                     .isEqualTo("unreachable");
 
             HttpResponse<String> strictDown = health(strict);
             assertThat(strictDown.statusCode()).as(strictDown.body()).isEqualTo(503);
-            assertThat(JSON.readTree(strictDown.body()).path("components").path("jobguard").path("status").asString())
+            assertThat(JSON.readTree(strictDown.body()).path("components").path("jobguard").path("status").asText())
                     .isEqualTo("DOWN");
         } finally {
             redis.ensureRunning();
@@ -85,8 +84,8 @@ class HealthIT {
         HttpResponse<String> response = health(skewed);
         assertThat(response.statusCode()).isEqualTo(200);
         JsonNode jobguard = JSON.readTree(response.body()).path("components").path("jobguard");
-        assertThat(jobguard.path("status").asString()).isEqualTo("UNKNOWN");
-        assertThat(jobguard.path("details").path("problem").asString())
+        assertThat(jobguard.path("status").asText()).isEqualTo("UNKNOWN");
+        assertThat(jobguard.path("details").path("problem").asText())
                 .contains("exceeds the tolerance PT5M (jobguard.skew-tolerance)");
     }
 
@@ -102,23 +101,23 @@ class HealthIT {
         assertThat(guard.run(job, Instant.now(), () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
         HttpResponse<String> response = health(base(app));
         JsonNode jobguard = JSON.readTree(response.body()).path("components").path("jobguard");
-        assertThat(jobguard.path("status").asString()).as(response.body()).isEqualTo("UP");
-        assertThat(jobguard.path("details").path("dataLoss").asString()).as(response.body())
+        assertThat(jobguard.path("status").asText()).as(response.body()).isEqualTo("UP");
+        assertThat(jobguard.path("details").path("dataLoss").asText()).as(response.body())
                 .startsWith("recovering from a data loss until ");
-        Instant until = Instant.parse(jobguard.path("details").path("recovering").path("loss-report").asString());
+        Instant until = Instant.parse(jobguard.path("details").path("recovering").path("loss-report").asText());
         assertThat(until).as("the fleet's lead (3 s) + 250 ms, not skew-tolerance")
                 .isBetween(Instant.now(), Instant.now().plusSeconds(5));
         // the endpoint (and the dashboard reading it) shows the same recovery, then nothing once it has ended
         HttpResponse<String> report = endpoint(base(app));
         JsonNode loss = JSON.readTree(report.body()).path("dataLoss");
-        assertThat(Instant.parse(loss.path("jobs").path("loss-report").asString())).as(report.body()).isEqualTo(until);
+        assertThat(Instant.parse(loss.path("jobs").path("loss-report").asText())).as(report.body()).isEqualTo(until);
         // the app's own every-second job may be refused in the same moment: the node's end is the latest job's
-        Instant latest = loss.path("jobs").properties().stream().map(e -> Instant.parse(e.getValue().asString()))
+        Instant latest = loss.path("jobs").properties().stream().map(e -> Instant.parse(e.getValue().asText()))
                 .max(Instant::compareTo).orElseThrow();
-        assertThat(Instant.parse(loss.path("recoveringUntil").asString())).as(report.body()).isEqualTo(latest);
+        assertThat(Instant.parse(loss.path("recoveringUntil").asText())).as(report.body()).isEqualTo(latest);
         Instant healthLatest = jobguard.path("details").path("recovering").properties().stream()
-                .map(e -> Instant.parse(e.getValue().asString())).max(Instant::compareTo).orElseThrow();
-        assertThat(jobguard.path("details").path("dataLoss").asString()).as(response.body())
+                .map(e -> Instant.parse(e.getValue().asText())).max(Instant::compareTo).orElseThrow();
+        assertThat(jobguard.path("details").path("dataLoss").asText()).as(response.body())
                 .endsWith(healthLatest.toString());
         Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             assertThat(JSON.readTree(health(base(app)).body()).path("components").path("jobguard").path("details")

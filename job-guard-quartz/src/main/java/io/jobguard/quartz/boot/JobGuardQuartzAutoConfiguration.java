@@ -22,8 +22,10 @@ import org.springframework.context.annotation.Configuration;
  * like any other guarded job. Turn it off with {@code jobguard.quartz.enabled=false}; a scheduler
  * that already has a listener of the default name (installed by the application) is left alone.
  */
+// Boot's Quartz auto-configuration by name on each line: Boot 4.x, then Boot 3.5 (absent names are ignored)
 @AutoConfiguration(afterName = {"io.jobguard.spring.boot.JobGuardAutoConfiguration",
-        "org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration"})
+        "org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration",
+        "org.springframework.boot.autoconfigure.quartz.QuartzAutoConfiguration"})
 @ConditionalOnClass(Scheduler.class)
 @ConditionalOnBean({JobGuard.class, Scheduler.class})
 @ConditionalOnBooleanProperty(name = "jobguard.quartz.enabled", matchIfMissing = true)

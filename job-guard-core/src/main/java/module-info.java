@@ -29,4 +29,5 @@ module io.jobguard.core {
     exports io.jobguard.store;
 
     exports io.jobguard.internal to io.jobguard.spring, io.jobguard.quartz;
+    exports io.jobguard.internal.options to io.jobguard.spring, io.jobguard.quartz;
 }

@@ -43,8 +43,10 @@ import java.util.concurrent.CancellationException;
  * {@link io.jobguard.ClusterSingleton @ClusterSingleton} or its key matches the matcher given at
  * install time. Options come from the {@code JobDataMap} entries {@value #NAME}, {@value #TYPE}
  * ({@code RETURN}/{@code WAIT}), {@value #LEASE}, {@value #WAIT_FOR}, {@value #BUSY_GRACE} (duration
- * strings such as {@code "30s"}, or {@link Duration}s) and {@value #KEEP_ALIVE}, then from the
- * annotation, then from the install-time defaults. The job name defaults to the {@code JobKey} as {@code group.name}.
+ * strings such as {@code "30s"}, or {@link Duration}s), {@value #KEEP_ALIVE}, {@value #MISFIRE_POLICY},
+ * {@value #DELIVERY}, {@value #CATCH_UP_WINDOW} and {@value #CATCH_UP_MAX}, then from every attribute of
+ * the annotation, then from the install-time defaults (and the trigger's misfire instruction): the same
+ * resolution, with the same checks and messages, as for Spring's {@code @Scheduled} methods. The job name defaults to the {@code JobKey} as {@code group.name}.
  *
  * <p><b>How.</b> {@link #vetoJobExecution} (the only hook that can stop a firing) starts one
  * {@link JobGuard#fire firing} of the engine for the firing's nominal fire time, Quartz's

@@ -1,25 +1,32 @@
 package io.jobguard.quartz;
 
 import io.jobguard.ClusterSingleton;
-import io.jobguard.DurationParser;
 import io.jobguard.GuardType;
 import io.jobguard.JobOptions;
+import io.jobguard.MisfirePolicy;
+import io.jobguard.internal.options.JobAttribute;
+import io.jobguard.internal.options.JobOptionsResolver;
+import io.jobguard.internal.options.OptionSource;
+import io.jobguard.internal.options.OptionValues;
 import org.quartz.JobDataMap;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.Matcher;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.Trigger;
 import org.quartz.impl.matchers.GroupMatcher;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * Decides whether a Quartz job is guarded and with which options: {@code JobDataMap} entries win
- * over {@code @ClusterSingleton} on the job class, which wins over the install-time defaults.
+ * Decides whether a Quartz job is guarded and with which options, through the one resolution shared with
+ * Spring ({@link JobOptionsResolver}): {@code JobDataMap} entries {@code jobguard.<attribute>} win over
+ * {@code @ClusterSingleton} on the job class (every attribute of it), which wins over the install-time
+ * defaults and, for the misfire policy, the trigger's misfire instruction.
  */
 final class GuardedJobs {
 
@@ -56,56 +63,92 @@ final class GuardedJobs {
     }
 
     /**
-     * Resolves the options of one job.
+     * Resolves the options of one job, without its recovery of lost fire times (which depends on the trigger).
      *
      * @return the options, or null if the job is not guarded
-     * @throws IllegalArgumentException naming the job and the offending entry
+     * @throws IllegalArgumentException naming the job and the offending entry or attribute
      */
     JobOptions resolve(JobDetail detail) {
+        JobOptions options = resolve(detail, null, detail.getJobDataMap());
+        return options == null || options.recovery() == null ? options : options.toBuilder().recovery(null).build();
+    }
+
+    /**
+     * Resolves the options a firing of one of the job's triggers is guarded with: with the job's recovery of
+     * lost fire times on the trigger's grid, when a misfire policy or a delivery is set (by the recovery entries
+     * of the merged {@code JobDataMap}, by {@code @ClusterSingleton}, or, for the misfire policy, by the
+     * trigger's misfire instruction; see {@link QuartzRecovery#fromTrigger}).
+     *
+     * @param detail  the job
+     * @param trigger the trigger
+     * @param merged  the job's and the trigger's {@code JobDataMap}, the trigger's entries winning
+     * @return the options, or null if the job is not guarded
+     * @throws IllegalArgumentException naming the job and the offending entry or attribute
+     */
+    JobOptions firingOptions(JobDetail detail, Trigger trigger, JobDataMap merged) {
+        return resolve(detail, Objects.requireNonNull(trigger, "trigger"), merged);
+    }
+
+    private JobOptions resolve(JobDetail detail, Trigger trigger, JobDataMap merged) {
         JobKey key = detail.getKey();
         String quartzName = key.getGroup() + "." + key.getName();
         JobDataMap data = detail.getJobDataMap();
         ClusterSingleton annotation = detail.getJobClass() == null ? null
                 : detail.getJobClass().getAnnotation(ClusterSingleton.class);
-        Boolean enabled = bool(data, ClusterSingletonListener.ENABLED, quartzName);
+        Boolean enabled = OptionValues.bool(data.get(ClusterSingletonListener.ENABLED),
+                "JobDataMap entry " + ClusterSingletonListener.ENABLED + " of Quartz job '" + quartzName + "'");
         boolean guarded = enabled != null ? enabled
                 : annotation != null || (guardMatcher != null && guardMatcher.isMatch(key));
         if (!guarded) {
             return null;
         }
-        String name = string(data, ClusterSingletonListener.NAME);
-        if (name == null) {
-            name = annotation == null || annotation.name().isBlank() ? quartzName : annotation.name();
-        }
-        String culprit = "Quartz job '" + quartzName + "'";
-        Duration lease = duration(data, ClusterSingletonListener.LEASE, culprit);
-        if (lease == null) {
-            lease = annotation == null ? defaultLease
-                    : DurationParser.parseOrDefault(annotation.lease(), defaultLease, "lease of " + culprit);
-        }
-        Duration waitFor = duration(data, ClusterSingletonListener.WAIT_FOR, culprit);
-        if (waitFor == null) {
-            waitFor = annotation == null ? defaultWaitFor
-                    : DurationParser.parseOrDefault(annotation.waitFor(), defaultWaitFor, "waitFor of " + culprit);
-        }
-        GuardType type = type(data, culprit);
-        if (type == null) {
-            type = annotation == null ? defaultType : annotation.type();
-        }
-        Duration busyGrace = duration(data, ClusterSingletonListener.BUSY_GRACE, culprit);
-        if (busyGrace == null && annotation != null) {
-            busyGrace = DurationParser.parseOrDefault(annotation.busyGrace(), null, "busyGrace of " + culprit);
-        }
-        Boolean keepAlive = bool(data, ClusterSingletonListener.KEEP_ALIVE, quartzName);
-        if (keepAlive == null) {
-            keepAlive = annotation == null || annotation.keepAlive();
-        }
-        JobOptions options = JobOptions.builder(name, lease).type(type).waitFor(waitFor).keepAlive(keepAlive)
-                .busyGrace(busyGrace).build();
+        MisfirePolicy triggerPolicy = trigger == null ? null : QuartzRecovery.fromTrigger(trigger);
+        OptionSource entries = new JobDataMapSource(data, merged);
+        OptionSource defaults = new OptionSource() {
+            @Override
+            public Object value(JobAttribute attribute, String job) {
+                return switch (attribute) {
+                    case TYPE -> defaultType;
+                    case LEASE -> defaultLease;
+                    case WAIT_FOR -> defaultWaitFor;
+                    case MISFIRE_POLICY -> triggerPolicy;
+                    default -> null;
+                };
+            }
+
+            @Override
+            public String label(JobAttribute attribute, String job) {
+                return attribute == JobAttribute.MISFIRE_POLICY ? "the misfire instruction of trigger " + trigger.getKey()
+                        : "the listener's default " + attribute.element();
+            }
+        };
+        JobOptions options = JobOptionsResolver.resolve(new JobOptionsResolver.Sources(quartzName, entries, annotation,
+                null, defaults, Duration.ZERO, trigger == null ? null : QuartzRecovery.schedule(trigger)));
+        JobOptions remembered = options.recovery() == null ? options : options.toBuilder().recovery(null).build();
         synchronized (seen) {
-            seen.put(quartzName, options);
+            seen.put(quartzName, remembered);
         }
         return options;
+    }
+
+    /**
+     * A job's {@code JobDataMap} entries {@code jobguard.<attribute>}: the recovery attributes from the merged
+     * map (a trigger may set its own), the others from the job's.
+     */
+    private record JobDataMapSource(JobDataMap job, JobDataMap merged) implements OptionSource {
+        @Override
+        public Object value(JobAttribute attribute, String name) {
+            return (attribute.recovery() ? merged : job).get(key(attribute));
+        }
+
+        @Override
+        public String label(JobAttribute attribute, String name) {
+            return "JobDataMap entry " + key(attribute);
+        }
+
+        static String key(JobAttribute attribute) {
+            return "jobguard." + attribute.element();
+        }
     }
 
     /**
@@ -150,54 +193,6 @@ final class GuardedJobs {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, JobOptions> eldest) {
             return size() > MAX_SEEN;
-        }
-    }
-
-    private static String string(JobDataMap data, String key) {
-        Object value = data.get(key);
-        if (value == null || value.toString().isBlank()) {
-            return null;
-        }
-        return value.toString().trim();
-    }
-
-    private static Boolean bool(JobDataMap data, String key, String quartzName) {
-        Object value = data.get(key);
-        if (value == null || value instanceof Boolean) {
-            return (Boolean) value;
-        }
-        String text = value.toString().trim().toLowerCase(Locale.ROOT);
-        if (text.equals("true") || text.equals("false")) {
-            return Boolean.valueOf(text);
-        }
-        throw new IllegalArgumentException("JobDataMap entry " + key + " of Quartz job '" + quartzName
-                + "' must be true or false, got '" + value + "'");
-    }
-
-    private static Duration duration(JobDataMap data, String key, String culprit) {
-        Object value = data.get(key);
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof Duration d) {
-            return d;
-        }
-        if (value instanceof Number n) {
-            return Duration.ofMillis(n.longValue());
-        }
-        return DurationParser.parse(value.toString(), "JobDataMap entry " + key + " of " + culprit);
-    }
-
-    private static GuardType type(JobDataMap data, String culprit) {
-        Object value = data.get(ClusterSingletonListener.TYPE);
-        if (value == null || value instanceof GuardType) {
-            return (GuardType) value;
-        }
-        try {
-            return GuardType.valueOf(value.toString().trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("JobDataMap entry " + ClusterSingletonListener.TYPE + " of " + culprit
-                    + " must be RETURN or WAIT, got '" + value + "'", e);
         }
     }
 }

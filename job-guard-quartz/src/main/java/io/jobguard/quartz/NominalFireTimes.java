@@ -38,7 +38,7 @@ final class NominalFireTimes {
         if (!(trigger instanceof CronTrigger cron)) {
             return t;
         }
-        CronExpression expression = expression(cron);
+        CronExpression expression = cached(cron);
         if (expression == null || (t.getNano() == 0 && expression.isSatisfiedBy(scheduled))) {
             return t;
         }
@@ -53,16 +53,24 @@ final class NominalFireTimes {
         return snapped;
     }
 
-    private CronExpression expression(CronTrigger cron) {
+    private CronExpression cached(CronTrigger cron) {
         String text = cron.getCronExpression();
-        TimeZone zone = cron.getTimeZone() == null ? TimeZone.getDefault() : cron.getTimeZone();
         if (text == null) {
             return null;
         }
-        return expressions.computeIfAbsent(zone.getID() + '|' + text, k -> parse(text, zone));
+        return expressions.computeIfAbsent(zone(cron).getID() + '|' + text, k -> expression(cron));
     }
 
-    private static CronExpression parse(String text, TimeZone zone) {
+    /**
+     * The trigger's cron expression in the trigger's time zone (the JVM's when it has none): the one
+     * parse of a Quartz cron expression in this module.
+     *
+     * @param cron a trigger with a cron expression
+     * @return a new expression
+     */
+    static CronExpression expression(CronTrigger cron) {
+        String text = cron.getCronExpression();
+        TimeZone zone = zone(cron);
         try {
             CronExpression expression = new CronExpression(text);
             expression.setTimeZone(zone);
@@ -71,5 +79,9 @@ final class NominalFireTimes {
             // Quartz parsed it already when the trigger was built; unreachable in practice
             throw new IllegalArgumentException("cron expression '" + text + "' does not parse", e);
         }
+    }
+
+    private static TimeZone zone(CronTrigger cron) {
+        return cron.getTimeZone() == null ? TimeZone.getDefault() : cron.getTimeZone();
     }
 }

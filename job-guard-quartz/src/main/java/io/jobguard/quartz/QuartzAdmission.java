@@ -4,7 +4,6 @@ import io.jobguard.Fired;
 import io.jobguard.FiringBody;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
-import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import org.quartz.JobExecutionContext;
 import org.quartz.Trigger;
@@ -47,7 +46,7 @@ record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTi
         String nodeId = jobGuard.config().nodeId();
         AtomicLong listenerErrors = new AtomicLong();
         return new QuartzAdmission(jobGuard, guardedJobs, new NominalFireTimes(), new FirePermits(nodeId, listenerErrors),
-                new QuartzStartupRecovery(jobGuard, guardedJobs::resolve, nodeId), listenerErrors);
+                new QuartzStartupRecovery(jobGuard, guardedJobs, nodeId), listenerErrors);
     }
 
     boolean veto(Trigger trigger, JobExecutionContext context) {
@@ -65,15 +64,14 @@ record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTi
                         context.getJobDetail().getKey(), fireId);
                 return false;
             }
-            options = guardedJobs.resolve(context.getJobDetail());
+            options = guardedJobs.firingOptions(context.getJobDetail(), trigger, context.getMergedJobDataMap());
             if (options == null) {
                 return false;
             }
             Date scheduled = context.getScheduledFireTime() != null ? context.getScheduledFireTime()
                     : context.getFireTime();
             fireTime = fireTimes.nominal(trigger, scheduled);
-            RecoveryOptions recovery = QuartzRecovery.resolve(context.getMergedJobDataMap(), trigger, options.name());
-            JobOptions firing = recovery == null ? options : options.toBuilder().recovery(recovery).build();
+            JobOptions firing = options;
             // the job runs after this veto returns, on this worker: the firing ends in jobWasExecuted
             Fired<Void> fired = jobGuard.fire(firing, fireTime, FiringBody.ofCallback(end -> {
                 permits.hold(fireId, end);

@@ -2,7 +2,6 @@ package io.jobguard.quartz;
 
 import io.jobguard.JobOptions;
 import io.jobguard.JobGuard;
-import io.jobguard.RecoveryOptions;
 import org.quartz.JobDataMap;
 import org.quartz.JobDetail;
 import org.quartz.JobExecutionContext;
@@ -17,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Date;
-import java.util.function.Function;
 
 /**
  * Catch-up at node start for Quartz jobs (so lost fire times are not left until the next firing), the mirror of the Spring background
@@ -40,17 +38,17 @@ final class QuartzStartupRecovery {
     private static final long MAX_BACKOFF_SECONDS = 60;
 
     private final JobGuard guard;
-    private final Function<JobDetail, JobOptions> options;
+    private final GuardedJobs guardedJobs;
     private final String nodeId;
 
     /**
      * @param guard   the engine that recovers
-     * @param options a job's guard options, or null when it is not guarded
+     * @param guardedJobs the guarded jobs' options
      * @param nodeId  this node, for the logs
      */
-    QuartzStartupRecovery(JobGuard guard, Function<JobDetail, JobOptions> options, String nodeId) {
+    QuartzStartupRecovery(JobGuard guard, GuardedJobs guardedJobs, String nodeId) {
         this.guard = guard;
-        this.options = options;
+        this.guardedJobs = guardedJobs;
         this.nodeId = nodeId;
     }
 
@@ -109,12 +107,11 @@ final class QuartzStartupRecovery {
 
     private boolean recovers(Scheduler scheduler, JobDetail detail) throws SchedulerException {
         try {
-            JobOptions job = options.apply(detail);
-            if (job == null) {
+            if (guardedJobs.resolve(detail) == null) {
                 return false;
             }
             for (Trigger trigger : scheduler.getTriggersOfJob(detail.getKey())) {
-                if (!trigger.getJobDataMap().containsKey(MARKER) && recovery(detail, trigger, job) != null) {
+                if (!trigger.getJobDataMap().containsKey(MARKER) && firing(detail, trigger).recovery() != null) {
                     return true;
                 }
             }
@@ -125,10 +122,11 @@ final class QuartzStartupRecovery {
         return false;
     }
 
-    private static RecoveryOptions recovery(JobDetail detail, Trigger trigger, JobOptions job) {
+    /** The options of the job's firings by this trigger, with their recovery (the trigger's entries win). */
+    private JobOptions firing(JobDetail detail, Trigger trigger) {
         JobDataMap merged = new JobDataMap(detail.getJobDataMap());
         merged.putAll(trigger.getJobDataMap());
-        return QuartzRecovery.resolve(merged, trigger, job.name());
+        return guardedJobs.firingOptions(detail, trigger, merged);
     }
 
     /**
@@ -147,12 +145,12 @@ final class QuartzStartupRecovery {
         Scheduler scheduler = context.getScheduler();
         JobDetail detail = context.getJobDetail();
         try {
-            JobOptions job = options.apply(detail);
+            boolean guarded = guardedJobs.resolve(detail) != null;
             boolean answered = true;
-            for (Trigger own : job == null ? java.util.List.<Trigger>of() : scheduler.getTriggersOfJob(detail.getKey())) {
-                RecoveryOptions recovery = own.getJobDataMap().containsKey(MARKER) ? null : recovery(detail, own, job);
-                if (recovery != null) {
-                    answered &= guard.recoverMissedFireTimes(job, recovery, QuartzRecovery.body(context));
+            for (Trigger own : guarded ? scheduler.getTriggersOfJob(detail.getKey()) : java.util.List.<Trigger>of()) {
+                JobOptions job = own.getJobDataMap().containsKey(MARKER) ? null : firing(detail, own);
+                if (job != null && job.recovery() != null) {
+                    answered &= guard.recoverMissedFireTimes(job, job.recovery(), QuartzRecovery.body(context));
                 }
             }
             if (!answered) {

@@ -1,11 +1,14 @@
 package io.jobguard.quartz;
 
 import io.jobguard.Delivery;
+import io.jobguard.GuardType;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
 import org.junit.jupiter.api.Test;
 import org.quartz.CronScheduleBuilder;
+import org.quartz.JobBuilder;
 import org.quartz.JobDataMap;
+import org.quartz.JobDetail;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
@@ -43,15 +46,23 @@ class QuartzRecoveryTest {
                 .build())).isNull();
     }
 
+    /** The recovery a firing of the trigger gets for a plain job named {@code g.nightly} with these entries. */
+    private static RecoveryOptions resolve(Map<String, ?> entries, Trigger trigger) {
+        JobDataMap data = new JobDataMap(entries);
+        JobDetail detail = JobBuilder.newJob(TestJobs.Plain.class).withIdentity("nightly", "g")
+                .usingJobData(ClusterSingletonListener.ENABLED, "true").usingJobData(data).build();
+        return new GuardedJobs(null, GuardType.RETURN, Duration.ofMinutes(1), null)
+                .firingOptions(detail, trigger, detail.getJobDataMap()).recovery();
+    }
+
     @Test
     void jobDataMapEntriesWinAndAJobWithNeitherPolicyNorDeliveryHasNoRecovery() {
         Trigger plain = cron(CronScheduleBuilder.cronSchedule("0 0 2 * * ?"));
-        assertThat(QuartzRecovery.resolve(new JobDataMap(), plain, "g.nightly")).isNull();
-        RecoveryOptions options = QuartzRecovery.resolve(new JobDataMap(Map.of(
+        assertThat(resolve(Map.of(), plain)).isNull();
+        RecoveryOptions options = resolve(Map.of(
                 ClusterSingletonListener.MISFIRE_POLICY, "run_all", ClusterSingletonListener.DELIVERY, "AT_LEAST_ONCE",
-                ClusterSingletonListener.CATCH_UP_WINDOW, "3h", ClusterSingletonListener.CATCH_UP_MAX, "5")),
-                cron(CronScheduleBuilder.cronSchedule("0 0 2 * * ?").withMisfireHandlingInstructionDoNothing()),
-                "g.nightly");
+                ClusterSingletonListener.CATCH_UP_WINDOW, "3h", ClusterSingletonListener.CATCH_UP_MAX, "5"),
+                cron(CronScheduleBuilder.cronSchedule("0 0 2 * * ?").withMisfireHandlingInstructionDoNothing()));
         assertThat(options.misfirePolicy()).isEqualTo(MisfirePolicy.RUN_ALL);
         assertThat(options.delivery()).isEqualTo(Delivery.AT_LEAST_ONCE);
         assertThat(options.catchUpWindow()).isEqualTo(Duration.ofHours(3));
@@ -64,14 +75,13 @@ class QuartzRecoveryTest {
     @Test
     void badEntriesAreRefusedNamingTheJobAndTheKey() {
         Trigger plain = cron(CronScheduleBuilder.cronSchedule("0 0 2 * * ?"));
-        assertThatThrownBy(() -> QuartzRecovery.resolve(new JobDataMap(Map.of(ClusterSingletonListener.MISFIRE_POLICY,
-                "LATER")), plain, "g.nightly")).hasMessageContaining("jobguard.misfirePolicy of Quartz job 'g.nightly'")
-                .hasMessageContaining("LATER");
-        assertThatThrownBy(() -> QuartzRecovery.resolve(new JobDataMap(Map.of(ClusterSingletonListener.DELIVERY,
-                "AT_MOST_ONCE", ClusterSingletonListener.CATCH_UP_MAX, "0")), plain, "g.nightly"))
-                .hasMessageContaining("jobguard.catchUpMax of Quartz job 'g.nightly'");
-        assertThatThrownBy(() -> QuartzRecovery.resolve(new JobDataMap(Map.of(ClusterSingletonListener.DELIVERY,
-                "AT_MOST_ONCE", ClusterSingletonListener.CATCH_UP_WINDOW, "40d")), plain, "g.nightly"))
-                .hasMessageContaining("jobguard.catchUpWindow of Quartz job 'g.nightly' must be at most 30 days");
+        assertThatThrownBy(() -> resolve(Map.of(ClusterSingletonListener.MISFIRE_POLICY, "LATER"), plain))
+                .hasMessageContaining("jobguard.misfirePolicy of job 'g.nightly'").hasMessageContaining("LATER");
+        assertThatThrownBy(() -> resolve(Map.of(ClusterSingletonListener.DELIVERY, "AT_MOST_ONCE",
+                ClusterSingletonListener.CATCH_UP_MAX, "0"), plain))
+                .hasMessageContaining("jobguard.catchUpMax of job 'g.nightly'");
+        assertThatThrownBy(() -> resolve(Map.of(ClusterSingletonListener.DELIVERY, "AT_MOST_ONCE",
+                ClusterSingletonListener.CATCH_UP_WINDOW, "40d"), plain))
+                .hasMessageContaining("jobguard.catchUpWindow of job 'g.nightly' must be at most 30 days");
     }
 }

@@ -6,10 +6,10 @@ import java.lang.reflect.Method;
 
 /**
  * Adjusts the options of each {@code @ClusterSingleton @Scheduled} method once, at startup, after
- * they were read from the annotation (placeholders resolved, the engine's default lease applied).
- * Every bean of this type is applied, in {@code @Order}. The Spring Boot auto-configuration
- * contributes one that applies {@code jobguard.default-wait-for}, {@code jobguard.busy-grace},
- * {@code jobguard.keep-alive} and the per-job overrides under {@code jobguard.jobs.<name>.*}.
+ * they were resolved from their sources: the per-job properties {@code jobguard.jobs.<name>.*}, then
+ * the annotation (placeholders resolved), then the {@code jobguard.*} defaults and the engine's default
+ * lease. Every bean of this type is applied, in {@code @Order}, to the options without their recovery
+ * of lost fire times, which the same resolution sets and no customizer changes.
  */
 @FunctionalInterface
 public interface JobOptionsCustomizer {

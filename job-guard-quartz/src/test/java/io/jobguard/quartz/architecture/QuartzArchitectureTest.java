@@ -14,9 +14,9 @@ import java.util.Set;
  */
 class QuartzArchitectureTest {
 
-    /** Uses {@code io.jobguard.internal.Names} of core to describe jobs; the only such class. */
+    /** Use core's internal helpers: names of jobs, and the one resolution of a job's options. */
     static final Set<String> USES_CORE_INTERNALS = Set.of("io.jobguard.quartz.boot.QuartzGuardedJobsContributor",
-            "io.jobguard.quartz.QuartzRecovery");
+            "io.jobguard.quartz.GuardedJobs");
 
     private static final JavaClasses MAIN = ArchitectureRules.mainClasses("io.jobguard.quartz");
 

@@ -7,6 +7,8 @@ import io.jobguard.shedlock.JobGuardLockProvider;
 import io.jobguard.spring.batch.BatchLockedMethods;
 import io.jobguard.spring.boot.JobGuardAutoConfiguration;
 import io.jobguard.spring.boot.JobGuardBatchAutoConfiguration;
+import io.jobguard.spring.boot.JobGuardBatchProperties;
+import io.jobguard.spring.boot.JobGuardProperties;
 import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.store.LeaseStore;
 import org.springframework.beans.factory.BeanFactory;
@@ -46,8 +48,7 @@ public class JobGuardEndpointAutoConfiguration {
      *
      * @param guard       the engine
      * @param registry    the guarded methods (empty when the integration is off)
-     * @param environment supplies {@code jobguard.actuator.force-release-enabled} and
-     *                    {@code jobguard.batch.namespaces}
+     * @param environment supplies the run-now and write-access settings
      * @param batchLocks  the batch locks, if any
      * @param heldLocks   the ShedLock provider's held locks, if ShedLock is present
      * @param contributors other guarded jobs (Quartz)
@@ -55,6 +56,8 @@ public class JobGuardEndpointAutoConfiguration {
      * @param store       the lease store: batch locks are only looked up when it has fencing tokens
      * @param beanFactory where run-now finds the bean of a job
      * @param access      Boot's endpoint access, which decides whether the write operations are mapped
+     * @param properties  {@code jobguard.actuator.force-release-enabled}, through the bound record
+     * @param batchProperties {@code jobguard.batch.namespaces}, through the bound record
      * @return the endpoint
      */
     @Bean
@@ -64,11 +67,16 @@ public class JobGuardEndpointAutoConfiguration {
                                       ObjectProvider<HeldLocksSource> heldLocks,
                                       ObjectProvider<GuardedJobsContributor> contributors,
                                       ObjectProvider<BatchLockedMethods> methods, ObjectProvider<LeaseStore> store,
-                                      BeanFactory beanFactory, ObjectProvider<EndpointAccessResolver> access) {
-        boolean forceRelease = environment.getProperty("jobguard.actuator.force-release-enabled", Boolean.class, false);
-        String[] namespaces = environment.getProperty("jobguard.batch.namespaces", String[].class, new String[0]);
+                                      BeanFactory beanFactory, ObjectProvider<EndpointAccessResolver> access,
+                                      ObjectProvider<JobGuardProperties> properties,
+                                      ObjectProvider<JobGuardBatchProperties> batchProperties) {
+        // read through the bound records only; without them (no Boot binding) the records' defaults apply
+        JobGuardProperties bound = properties.getIfAvailable();
+        boolean forceRelease = bound != null && bound.actuator().forceReleaseEnabled();
+        JobGuardBatchProperties batch = batchProperties.getIfAvailable();
+        List<String> namespaces = batch == null ? List.of() : batch.namespaces();
         JobGuardEndpoint endpoint = new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new),
-                forceRelease, fencing(store) ? batchLocks.getIfAvailable() : null, List.of(namespaces));
+                forceRelease, fencing(store) ? batchLocks.getIfAvailable() : null, namespaces);
         heldLocks.ifAvailable(endpoint::heldLocksSource);
         endpoint.control(new JobControl(guard, registry.getIfAvailable(GuardedJobRegistry::new), beanFactory,
                 environment.getProperty(JobControl.ENABLED_PROPERTY, Boolean.class, false),

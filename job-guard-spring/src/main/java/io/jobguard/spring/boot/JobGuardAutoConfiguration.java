@@ -4,13 +4,14 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.NodeConfig;
 import io.jobguard.internal.Names;
+import io.jobguard.internal.options.OptionSources;
 import io.jobguard.memory.InMemoryLeaseStore;
 import io.jobguard.redis.DurableAcquire;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.EnableJobGuard;
 import io.jobguard.spring.JobGuardConfigCustomizer;
-import io.jobguard.spring.JobOptionsCustomizer;
 import io.jobguard.spring.GuardedJobsContributor;
+import io.jobguard.spring.firing.GuardedJob;
 import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.spring.firing.MissedFireTimesStarter;
 import io.jobguard.store.LeaseStore;
@@ -166,22 +167,22 @@ public class JobGuardAutoConfiguration {
     }
 
     /**
-     * Applies the per-job properties to each guarded method.
+     * The per-job properties and the {@code jobguard.*} defaults, as sources of each guarded method's options
+     * beside its annotation.
      *
      * @param properties the properties
-     * @return the customizer
+     * @return the sources
      */
     @Bean
-    @ConditionalOnMissingBean(PropertiesJobOptionsCustomizer.class)
-    JobOptionsCustomizer jobGuardPropertiesJobOptionsCustomizer(JobGuardProperties properties) {
-        return new PropertiesJobOptionsCustomizer(properties);
+    @ConditionalOnMissingBean
+    OptionSources jobGuardOptionSources(JobGuardProperties properties) {
+        return JobGuardPropertiesSources.of(properties);
     }
 
     /**
-     * Resolves each guarded job's recovery of lost fire times and runs it once the application is
-     * ready, so fire times lost while no node ran are not left until the next firing.
+     * Runs each guarded job's recovery of lost fire times (resolved with its options) once the application
+     * is ready, so fire times lost while no node ran are not left until the next firing.
      *
-     * @param properties the properties
      * @param registry   the guarded {@code @Scheduled} methods
      * @param guard      the engine
      * @param context    the application context
@@ -189,12 +190,10 @@ public class JobGuardAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    MissedFireTimesStarter jobGuardMissedFireTimesStarter(JobGuardProperties properties,
-                                                          ObjectProvider<GuardedJobRegistry> registry,
+    MissedFireTimesStarter jobGuardMissedFireTimesStarter(ObjectProvider<GuardedJobRegistry> registry,
                                                           ObjectProvider<JobGuard> guard,
                                                           org.springframework.context.ApplicationContext context) {
-        return new MissedFireTimesStarter(new RecoveryOptionsResolver(properties, context.getEnvironment()), registry,
-                guard, context);
+        return new MissedFireTimesStarter(GuardedJob::recovery, registry, guard, context);
     }
 
     /**

@@ -46,7 +46,7 @@ final class JobGuardPropertiesValidator {
         checks.optional("catchUpMax", p.catchUpMax(), Counts::catchUpMax);
         checks.required("historySize", p.historySize(), Counts::nonNegative);
         // jobguard.jobs.<name>.* is checked where it is applied, naming the job and its method
-        // (PropertiesJobOptionsCustomizer); a name that matches no job is JobPropertiesCheck's WARN.
+        // (core's JobOptionsResolver, through JobGuardPropertiesSources); a name that matches no job is JobPropertiesCheck's WARN.
     }
 
     private static void validate(JobGuardBatchProperties b, Checks checks) {

@@ -3,6 +3,7 @@ package io.jobguard.spring.firing;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
+import io.jobguard.internal.options.OptionSources;
 import io.jobguard.spring.observation.RunObservationConvention;
 import io.jobguard.spring.observation.RunObservations;
 import io.micrometer.observation.ObservationRegistry;
@@ -70,7 +71,9 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
         super.setBeanFactory(beanFactory);
         EmbeddedValueResolver values = beanFactory instanceof ConfigurableBeanFactory cbf
                 ? new EmbeddedValueResolver(cbf) : null;
-        this.resolver = new GuardedMethodResolver(values, this::engine, customizers);
+        this.resolver = new GuardedMethodResolver(values, this::engine,
+                () -> beanFactory.getBeanProvider(OptionSources.class).getIfAvailable(() -> OptionSources.NONE),
+                customizers);
         RunObservations observations = new RunObservations(
                 () -> beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable(() -> ObservationRegistry.NOOP),
                 () -> beanFactory.getBeanProvider(RunObservationConvention.class).getIfAvailable(RunObservationConvention::new));

@@ -1,10 +1,14 @@
 package io.jobguard.spring.firing;
 
 import io.jobguard.ClusterSingleton;
-import io.jobguard.DurationParser;
+import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
+import io.jobguard.internal.options.JobAttribute;
+import io.jobguard.internal.options.JobOptionsResolver;
+import io.jobguard.internal.options.OptionSource;
+import io.jobguard.internal.options.OptionSources;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -22,7 +26,9 @@ import java.util.function.Supplier;
  * Turns one {@code @ClusterSingleton} method into a {@link GuardedJob}, or fails with a message
  * that names the method: not {@code @Scheduled}, several schedules, a reactive type whose completion
  * it cannot follow, a Kotlin suspend function without {@code kotlinx-coroutines-reactor}, bad
- * durations, bad options.
+ * durations, bad options. The options, with their recovery of lost fire times, come from core's one
+ * resolution ({@link JobOptionsResolver}: per-job settings, then the annotation, then the defaults and
+ * the engine's default lease), then pass the application's {@code JobOptionsCustomizer}s.
  */
 final class GuardedMethodResolver {
 
@@ -31,12 +37,20 @@ final class GuardedMethodResolver {
 
     private final StringValueResolver values;
     private final Supplier<JobGuard> engine;
+    private final Supplier<OptionSources> sources;
     private final BiFunction<JobOptions, Method, JobOptions> customizers;
 
-    GuardedMethodResolver(StringValueResolver values, Supplier<JobGuard> engine,
+    /**
+     * @param values      resolves {@code ${...}} placeholders in the annotation's strings, or null
+     * @param engine      the engine, whose default lease is the last default
+     * @param sources     the per-job settings and the defaults besides the annotation (Spring Boot's properties)
+     * @param customizers applied to the resolved options, without their recovery
+     */
+    GuardedMethodResolver(StringValueResolver values, Supplier<JobGuard> engine, Supplier<OptionSources> sources,
                           BiFunction<JobOptions, Method, JobOptions> customizers) {
         this.values = values;
         this.engine = engine;
+        this.sources = sources;
         this.customizers = customizers;
     }
 
@@ -67,26 +81,30 @@ final class GuardedMethodResolver {
         ScheduleSpec schedule = ScheduleSpec.of(schedules.iterator().next(), values, where);
         GuardableMethods.checkSharedGrid(schedule, where);
         JobGuardConfig config = engine.get().config();
-        String name = resolve(annotation.name());
-        if (name.isEmpty()) {
-            name = beanClass.getSimpleName() + "." + method.getName();
-        }
+        OptionSources settings = sources.get();
+        OptionSource defaults = new OptionSource() {
+            @Override
+            public Object value(JobAttribute attribute, String job) {
+                Object value = settings.defaults().value(attribute, job);
+                return value == null && attribute == JobAttribute.LEASE ? config.defaultLease() : value;
+            }
+
+            @Override
+            public String label(JobAttribute attribute, String job) {
+                return settings.defaults().label(attribute, job);
+            }
+        };
+        FireTimeSchedule grid = schedule.kind() == ScheduleSpec.Kind.CRON || schedule.kind() == ScheduleSpec.Kind.FIXED_RATE
+                ? schedule::nextAfter : null;
+        Duration cooldown = schedule.kind() == ScheduleSpec.Kind.FIXED_DELAY ? schedule.period() : Duration.ZERO;
         try {
-            Duration lease = DurationParser.parseOrDefault(resolve(annotation.lease()), config.defaultLease(),
-                    where + " lease");
-            Duration waitFor = DurationParser.parseOrDefault(resolve(annotation.waitFor()), null,
-                    where + " waitFor");
-            Duration busyGrace = DurationParser.parseOrDefault(resolve(annotation.busyGrace()), null,
-                    where + " busyGrace");
-            JobOptions options = JobOptions.builder(name, lease)
-                    .type(annotation.type())
-                    .waitFor(waitFor)
-                    .busyGrace(busyGrace)
-                    .keepAlive(annotation.keepAlive())
-                    .cooldown(schedule.kind() == ScheduleSpec.Kind.FIXED_DELAY ? schedule.period() : Duration.ZERO)
-                    .build();
-            options = customizers.apply(options, method);
-            return new GuardedJob(beanClass, method, options, schedule, config.clock());
+            JobOptions resolved = JobOptionsResolver.resolve(new JobOptionsResolver.Sources(
+                    beanClass.getSimpleName() + "." + method.getName(), settings.own(), annotation, this::resolve,
+                    defaults, cooldown, grid));
+            JobOptions options = customizers.apply(resolved.toBuilder().recovery(null).build(), method);
+            GuardedJob job = new GuardedJob(beanClass, method, options, schedule, config.clock());
+            job.recovery(resolved.recovery());
+            return job;
         } catch (IllegalArgumentException e) {
             String message = e.getMessage();
             throw new IllegalStateException(message != null && message.startsWith(where) ? message

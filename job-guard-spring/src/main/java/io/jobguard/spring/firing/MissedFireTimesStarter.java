@@ -28,8 +28,9 @@ import java.util.function.Function;
 
 /**
  * Recovery of lost fire times for {@code @Scheduled} jobs: at startup, gives each guarded job its
- * {@link RecoveryOptions} from the function it is created with (the Boot auto-configuration resolves them
- * from the properties and {@code @ClusterSingleton}; a job whose function answers null recovers nothing),
+ * {@link RecoveryOptions} from the function it is created with (the Boot auto-configuration passes the
+ * recovery resolved with the job's options, from the properties and {@code @ClusterSingleton}; a job whose
+ * function answers null recovers nothing),
  * so that a bad value fails startup; once the application is ready, recovers on one background thread what each job lost while no
  * node ran ({@link JobGuard#recoverMissedFireTimes}), and again at least every minute and when a fire time
  * that was too young to count (the skew tolerance) is settled. Cron and fixed-rate jobs have a grid of fire times;

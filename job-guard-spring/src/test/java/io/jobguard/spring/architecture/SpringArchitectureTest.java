@@ -23,7 +23,11 @@ class SpringArchitectureTest {
             "io.jobguard.spring.boot.ScheduleAgreementCheck",
             "io.jobguard.spring.boot.ClockSkewMonitor",
             "io.jobguard.spring.boot.JobGuardAutoConfiguration",
-            "io.jobguard.spring.batch.BatchLockedMethod");
+            "io.jobguard.spring.batch.BatchLockedMethod",
+            // the one resolution of a job's options (core's io.jobguard.internal.options)
+            "io.jobguard.spring.firing.GuardedMethodResolver",
+            "io.jobguard.spring.firing.ClusterSingletonPostProcessor",
+            "io.jobguard.spring.boot.JobGuardPropertiesSources");
 
     private static final JavaClasses MAIN = ArchitectureRules.mainClasses("io.jobguard.spring");
 

@@ -48,7 +48,8 @@ class StartupErrorsIT {
     @Test
     void unparsableDurationInTheAnnotationNamesTheMethodAndTheValue(RedisServerProcess redis) {
         assertStartupFails(redis, "@ClusterSingleton on " + BrokenApps.BadDuration.class.getName()
-                + ".run() lease: cannot parse duration 'forever'", "test.case=bad-duration");
+                + ".run(): @ClusterSingleton(lease) of job 'BadDuration.run': cannot parse duration 'forever'",
+                "test.case=bad-duration");
     }
 
     @Test

@@ -1,0 +1,10 @@
+/**
+ * The one resolution of a guarded job's options, shared by the Spring and Quartz adapters: a job's
+ * per-job settings, its {@link io.jobguard.ClusterSingleton @ClusterSingleton} and the global defaults
+ * go in, in that order of precedence, and {@link io.jobguard.JobOptions} with its
+ * {@link io.jobguard.RecoveryOptions} come out ({@link io.jobguard.internal.options.JobOptionsResolver}).
+ * Every value is parsed here once ({@link io.jobguard.internal.options.OptionValues}), so both adapters
+ * accept the same values and refuse the same invalid ones with the same message, naming the job and
+ * the attribute. No other class reads the annotation's attributes.
+ */
+package io.jobguard.internal.options;

@@ -1,0 +1,85 @@
+package io.jobguard.options;
+
+import io.jobguard.GuardType;
+import io.jobguard.JobOptions;
+import io.jobguard.MisfirePolicy;
+import io.jobguard.internal.options.JobAttribute;
+import io.jobguard.internal.options.JobOptionsResolver;
+import io.jobguard.internal.options.OptionSource;
+import io.jobguard.testing.AnnotationAttributes;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The one resolution of a job's options: own settings, then the annotation, then the defaults; every element mapped. */
+class JobOptionsResolverTest {
+
+    private static final OptionSource LEASE_DEFAULT = map(Map.of(JobAttribute.LEASE, Duration.ofMinutes(1)), "default");
+
+    private static OptionSource map(Map<JobAttribute, Object> values, String label) {
+        return new OptionSource() {
+            @Override
+            public Object value(JobAttribute attribute, String job) {
+                return values.get(attribute);
+            }
+
+            @Override
+            public String label(JobAttribute attribute, String job) {
+                return label + "." + attribute.kebab();
+            }
+        };
+    }
+
+    private static JobOptions resolve(OptionSource own, io.jobguard.ClusterSingleton annotation, OptionSource defaults) {
+        return JobOptionsResolver.resolve(new JobOptionsResolver.Sources("Jobs.run", own, annotation, null, defaults,
+                null, null));
+    }
+
+    @Test
+    void everyElementOfTheAnnotationIsMappedAndHonoured() {
+        AnnotationAttributes.assertCoversTheAnnotation();
+        assertThat(Arrays.stream(JobAttribute.values()).map(JobAttribute::element).sorted().toList())
+                .isEqualTo(AnnotationAttributes.rows().stream().map(AnnotationAttributes.Row::element).sorted().toList());
+        for (AnnotationAttributes.Row row : AnnotationAttributes.rows()) {
+            assertThat(row.resolved().apply(resolve(null, row.annotation(), LEASE_DEFAULT))).as("%s", row)
+                    .isEqualTo(row.expected());
+        }
+    }
+
+    @Test
+    void ownSettingsBeatTheAnnotationWhichBeatsTheDefaults() {
+        io.jobguard.ClusterSingleton lease = AnnotationAttributes.rows().get(2).annotation();
+        assertThat(resolve(null, lease, LEASE_DEFAULT).lease()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(resolve(map(Map.of(JobAttribute.LEASE, "9s"), "own"), lease, LEASE_DEFAULT).lease())
+                .isEqualTo(Duration.ofSeconds(9));
+        assertThat(resolve(null, null, LEASE_DEFAULT).lease()).isEqualTo(Duration.ofMinutes(1));
+        // the annotation's type beats a default type; keepAlive = false anywhere but the own settings turns it off
+        OptionSource defaults = map(Map.of(JobAttribute.LEASE, Duration.ofMinutes(1), JobAttribute.TYPE, GuardType.WAIT,
+                JobAttribute.KEEP_ALIVE, false), "default");
+        assertThat(resolve(null, lease, defaults).type()).isEqualTo(GuardType.RETURN);
+        assertThat(resolve(null, lease, defaults).keepAlive()).isFalse();
+        assertThat(resolve(map(Map.of(JobAttribute.KEEP_ALIVE, "true"), "own"), lease, defaults).keepAlive()).isTrue();
+        // no policy and no delivery: no recovery; a default policy turns it on
+        assertThat(resolve(null, lease, LEASE_DEFAULT).recovery()).isNull();
+        assertThat(resolve(null, lease, map(Map.of(JobAttribute.LEASE, "1m", JobAttribute.MISFIRE_POLICY, "run-latest"),
+                "default")).recovery().misfirePolicy()).isEqualTo(MisfirePolicy.RUN_LATEST);
+    }
+
+    @Test
+    void invalidValuesAreRefusedNamingTheSourceAndTheJob() {
+        assertThatThrownBy(() -> resolve(null, AnnotationAttributes.of(AnnotationAttributes.BadPolicy.class),
+                LEASE_DEFAULT)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(AnnotationAttributes.BAD_POLICY_MESSAGE);
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.CATCH_UP_MAX, "many"), "own"), null, LEASE_DEFAULT))
+                .hasMessage("own.catch-up-max of job 'Jobs.run' is \"many\", not a number");
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.CATCH_UP_WINDOW, "40d"), "own"), null, LEASE_DEFAULT))
+                .hasMessageStartingWith("own.catch-up-window of job 'Jobs.run' must be at most 30 days");
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.WAIT_FOR, "soon"), "own"), null, LEASE_DEFAULT))
+                .hasMessageStartingWith("own.wait-for of job 'Jobs.run': cannot parse duration 'soon'");
+    }
+}

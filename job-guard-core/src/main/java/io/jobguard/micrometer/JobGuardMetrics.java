@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,7 +27,10 @@ import java.util.function.ToDoubleFunction;
 /**
  * Publishes a {@link JobGuard}'s outcomes as the meters named in {@link MetricNames}. Bind it to a
  * registry once; it registers itself as a listener of the engine. The schedule gauges of a job exist once its
- * adapter hands the job's schedule to {@link #schedule}, before or after the binding.
+ * adapter hands the job's schedule to {@link #schedule}, before or after the binding. A job's counters
+ * ({@link MetricNames#JOB_RUNS} of every outcome, {@link MetricNames#LEASE_LOST}) exist at 0 from its published
+ * schedule or its first firing on this node, whichever comes first: Prometheus' {@code increase()} counts a
+ * counter's first increment only when the series was scraped before it.
  */
 public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
 
@@ -35,6 +39,8 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
     private final AtomicReference<Duration> clockSkew = new AtomicReference<>();
     private final Map<List<String>, AtomicReference<Double>> lastRuns = new ConcurrentHashMap<>();
     private final Map<String, Schedule> schedules = new ConcurrentHashMap<>();
+    /** By (namespace, job): the jobs whose counters are registered. */
+    private final Set<List<String>> counted = ConcurrentHashMap.newKeySet();
     /** By (namespace, job), for the jobs with a schedule: 1 when the newest firing decided here was PAUSED. */
     private final Map<List<String>, AtomicInteger> paused = new ConcurrentHashMap<>();
 
@@ -89,6 +95,7 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
     }
 
     private void register(MeterRegistry r, Schedule schedule) {
+        zeroCounters(r, guard.config().namespace(), schedule.job());
         Tags tags = Tags.of(MetricNames.TAG_JOB, schedule.job(), MetricNames.TAG_NAMESPACE, guard.config().namespace());
         Gauge.builder(MetricNames.JOB_NEXT_FIRE_TIME, schedule, s -> seconds(s.nextFireTime().get()))
                 .tags(tags).baseUnit("seconds").description("Next nominal fire time of the job by this node's scheduler")
@@ -99,6 +106,21 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
         Gauge.builder(MetricNames.JOB_PAUSED, schedule.paused(), AtomicInteger::get)
                 .tags(tags).description("1 while the newest firing of the job on this node was refused as paused")
                 .register(r);
+    }
+
+    /** Registers the job's counters at 0, once. */
+    private void zeroCounters(MeterRegistry r, String namespace, String job) {
+        if (counted.add(List.of(namespace, job))) {
+            for (RunOutcome outcome : RunOutcome.values()) {
+                runs(r, Tags.of(MetricNames.TAG_JOB, job, MetricNames.TAG_OUTCOME, outcome.name(),
+                        MetricNames.TAG_NAMESPACE, namespace));
+            }
+            BoundRegistry.leaseLostCounter(r, job, namespace);
+        }
+    }
+
+    private static Counter runs(MeterRegistry r, Tags tags) {
+        return Counter.builder(MetricNames.JOB_RUNS).tags(tags).description("Guarded firings by outcome").register(r);
     }
 
     private static double seconds(Instant instant) {
@@ -127,8 +149,8 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
         }
         Tags tags = Tags.of(MetricNames.TAG_JOB, event.job(), MetricNames.TAG_OUTCOME, event.outcome().name(),
                 MetricNames.TAG_NAMESPACE, event.namespace());
-        Counter.builder(MetricNames.JOB_RUNS).tags(tags).description("Guarded firings by outcome").register(r)
-                .increment();
+        zeroCounters(r, event.namespace(), event.job());
+        runs(r, tags).increment();
         Timer.builder(MetricNames.JOB_ACQUIRE).tags(tags).description("Time to decide a firing, including waits")
                 .register(r).record(event.acquireTime());
         if (event.outcome().bodyStarted()) {

@@ -7,7 +7,10 @@ package io.jobguard.micrometer;
  */
 public final class MetricNames {
 
-    /** Counter of firings by outcome; tags {@link #TAG_JOB}, {@link #TAG_OUTCOME}, {@link #TAG_NAMESPACE}. */
+    /**
+     * Counter of firings by outcome; tags {@link #TAG_JOB}, {@link #TAG_OUTCOME}, {@link #TAG_NAMESPACE}. A job's
+     * counters of every outcome exist at 0 from its published schedule or its first firing on this node.
+     */
     public static final String JOB_RUNS = "jobguard.job.runs";
     /** Timer of the decision (including WAIT); tags job, outcome, namespace. */
     public static final String JOB_ACQUIRE = "jobguard.job.acquire";
@@ -15,7 +18,10 @@ public final class MetricNames {
     public static final String JOB_DURATION = "jobguard.job.duration";
     /** Gauge of leases (run and batch) this node holds now; tag namespace. */
     public static final String LEASES_ACTIVE = "jobguard.leases.active";
-    /** Counter of leases lost while running; tags job (or the batch namespace), namespace. */
+    /**
+     * Counter of leases lost while running; tags job (or the batch namespace), namespace. A job's counter exists at 0
+     * from its published schedule or its first firing on this node.
+     */
     public static final String LEASE_LOST = "jobguard.lease.lost";
     /** Timer of batch acquisitions; tags {@link #TAG_RESULT}, namespace. */
     public static final String BATCH_ACQUIRE = "jobguard.batch.acquire";

@@ -1,6 +1,7 @@
 package io.jobguard.spring.it;
 
 import io.jobguard.JobGuard;
+import io.jobguard.RunOutcome;
 import io.jobguard.micrometer.MetricNames;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -20,8 +21,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The schedule gauges of every guarded {@code @Scheduled} job, on a started application with a real Redis: each
- * job's next fire time and period by its schedule (before any run of it), and the paused flag following an
- * operator's pause and resume.
+ * job's next fire time and period by its schedule and its counters at 0 (before any run of it), and the paused
+ * flag following an operator's pause and resume.
  */
 @WithRedis
 class ScheduleGaugesIT {
@@ -45,6 +46,12 @@ class ScheduleGaugesIT {
                     .isIn(nextHour.getEpochSecond() * 1.0, nextHour.getEpochSecond() + 3600.0);
             assertThat(meters.find(MetricNames.JOB_LAST_RUN).tag(MetricNames.TAG_JOB, "hourly").gauge())
                     .as("the schedule gauges exist before the job's first run").isNull();
+            for (RunOutcome outcome : RunOutcome.values()) {
+                assertThat(meters.get(MetricNames.JOB_RUNS).tag(MetricNames.TAG_JOB, "hourly")
+                        .tag(MetricNames.TAG_OUTCOME, outcome.name()).counter().count())
+                        .as("the counters exist at 0 before the job's first firing: %s", outcome).isZero();
+            }
+            assertThat(meters.get(MetricNames.LEASE_LOST).tag(MetricNames.TAG_JOB, "hourly").counter().count()).isZero();
 
             assertThat(gauge(meters, MetricNames.JOB_PERIOD, "fixed-rate")).isEqualTo(2.0);
             assertThat(gauge(meters, MetricNames.JOB_NEXT_FIRE_TIME, "fixed-rate") % 2)

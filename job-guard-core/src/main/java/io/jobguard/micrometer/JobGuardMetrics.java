@@ -175,8 +175,9 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
     }
 
     /**
-     * The store reads the pause flag first in the call that decides a firing: PAUSED says the job is paused, any
-     * other decision of that call says it is not. A store error, MISSED and ABANDONED come without that call.
+     * job-guard's Redis store reads the pause flag first in the call that decides a firing (a regular one, a catch-up
+     * or a retry): PAUSED says the job is paused, any other decision of that call says it is not. A store error,
+     * MISSED and ABANDONED come without that call and leave the flag as it was.
      */
     private void pausedState(JobEvent event) {
         AtomicInteger flag = paused.get(List.of(event.namespace(), event.job()));

@@ -40,9 +40,14 @@ final class BoundRegistry {
     void leaseLost(String job, String namespace) {
         MeterRegistry r = registry.get();
         if (r != null) {
-            Counter.builder(MetricNames.LEASE_LOST)
-                    .tags(MetricNames.TAG_JOB, job, MetricNames.TAG_NAMESPACE, namespace)
-                    .description("Leases lost while their run was alive").register(r).increment();
+            leaseLostCounter(r, job, namespace).increment();
         }
+    }
+
+    /** The {@link MetricNames#LEASE_LOST} counter of a job, registered at 0 if it is new. */
+    static Counter leaseLostCounter(MeterRegistry r, String job, String namespace) {
+        return Counter.builder(MetricNames.LEASE_LOST)
+                .tags(MetricNames.TAG_JOB, job, MetricNames.TAG_NAMESPACE, namespace)
+                .description("Leases lost while their run was alive").register(r);
     }
 }

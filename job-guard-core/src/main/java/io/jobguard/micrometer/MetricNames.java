@@ -7,7 +7,10 @@ package io.jobguard.micrometer;
  */
 public final class MetricNames {
 
-    /** Counter of firings by outcome; tags {@link #TAG_JOB}, {@link #TAG_OUTCOME}, {@link #TAG_NAMESPACE}. */
+    /**
+     * Counter of firings by outcome; tags {@link #TAG_JOB}, {@link #TAG_OUTCOME}, {@link #TAG_NAMESPACE}. A job's
+     * counters of every outcome exist at 0 from its published schedule or its first firing on this node.
+     */
     public static final String JOB_RUNS = "jobguard.job.runs";
     /** Timer of the decision (including WAIT); tags job, outcome, namespace. */
     public static final String JOB_ACQUIRE = "jobguard.job.acquire";
@@ -15,7 +18,10 @@ public final class MetricNames {
     public static final String JOB_DURATION = "jobguard.job.duration";
     /** Gauge of leases (run and batch) this node holds now; tag namespace. */
     public static final String LEASES_ACTIVE = "jobguard.leases.active";
-    /** Counter of leases lost while running; tags job (or the batch namespace), namespace. */
+    /**
+     * Counter of leases lost while running; tags job (or the batch namespace), namespace. A job's counter exists at 0
+     * from its published schedule or its first firing on this node.
+     */
     public static final String LEASE_LOST = "jobguard.lease.lost";
     /** Timer of batch acquisitions; tags {@link #TAG_RESULT}, namespace. */
     public static final String BATCH_ACQUIRE = "jobguard.batch.acquire";
@@ -34,6 +40,24 @@ public final class MetricNames {
      * cluster's last run of a job is the maximum over its nodes.
      */
     public static final String JOB_LAST_RUN = "jobguard.job.last.run";
+    /**
+     * Gauge: the job's next nominal fire time after now by this node's scheduler, in seconds since the epoch (NaN
+     * when its schedule has no fire-time grid: fixed delay, one-time, disabled); tags job, namespace; registered
+     * with the job's schedule ({@link JobGuardMetrics#schedule}).
+     */
+    public static final String JOB_NEXT_FIRE_TIME = "jobguard.job.next.fire.time";
+    /**
+     * Gauge: the job's period in seconds: the gap between its next fire time and the one after it (the delay of a
+     * fixed-delay job; NaN when it has none); tags job, namespace. With {@link #JOB_LAST_RUN} it lets one alert
+     * rule say "overdue by N periods" for every schedule.
+     */
+    public static final String JOB_PERIOD = "jobguard.job.period";
+    /**
+     * Gauge: 1 while the newest firing of the job decided on this node was refused because an operator paused the
+     * job cluster-wide ({@link io.jobguard.RunOutcome#PAUSED}), 0 after it was decided otherwise (and before its
+     * first firing here); tags job, namespace. A store error, a missed or abandoned fire time leave it unchanged.
+     */
+    public static final String JOB_PAUSED = "jobguard.job.paused";
 
     /** Tag: the job name. */
     public static final String TAG_JOB = "job";

@@ -148,7 +148,7 @@ class ObservabilityIT {
     }
 
     /** Every PromQL expression of the dashboard: the panels' targets and the template variables' queries. */
-    private static List<String> dashboardExpressions() throws Exception {
+    static List<String> dashboardExpressions() throws Exception {
         JsonNode dashboard = JsonMapper.builder().build().readTree(Files.readString(DASHBOARD));
         List<String> exprs = new ArrayList<>();
         for (JsonNode panel : dashboard.path("panels")) {

@@ -2,7 +2,11 @@ package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
 import io.jobguard.micrometer.JobGuardMetrics;
+import io.jobguard.spring.firing.GuardedJob;
+import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,7 +16,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Publishes job-guard's meters ({@code io.jobguard.micrometer.MetricNames}) when Micrometer and a
  * {@link MeterRegistry} are present: a {@link JobGuardMetrics} binder, which Spring Boot binds to
- * the registry, and the clock-skew gauge fed by the periodic skew check.
+ * the registry, the clock-skew gauge fed by the periodic skew check, and the schedule gauges of every guarded
+ * {@code @Scheduled} job.
  */
 @AutoConfiguration(after = JobGuardAutoConfiguration.class, afterName = {
         AutoConfigurationNames.METRICS_BOOT4_REGISTRY, AutoConfigurationNames.METRICS_BOOT4_COMPOSITE,
@@ -48,5 +53,44 @@ public class JobGuardMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     ClockSkewSink jobGuardClockSkewGauge(JobGuardMetrics metrics) {
         return metrics::recordClockSkew;
+    }
+
+    /**
+     * Publishes the schedule of every guarded {@code @Scheduled} method as gauges.
+     *
+     * @param metrics the binder
+     * @param jobs    the guarded methods, absent without job-guard's scheduling integration
+     * @return the initializer
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    static ScheduleGauges jobGuardScheduleGauges(ObjectProvider<JobGuardMetrics> metrics,
+                                                 ObjectProvider<GuardedJobRegistry> jobs) {
+        return new ScheduleGauges(metrics, jobs);
+    }
+
+    /**
+     * Once all singletons exist (each guarded bean has registered its jobs by then), publishes every guarded
+     * {@code @Scheduled} method's next fire time and period, read by the clock of the scheduler that drives it.
+     */
+    static final class ScheduleGauges implements SmartInitializingSingleton {
+
+        private final ObjectProvider<JobGuardMetrics> metrics;
+        private final ObjectProvider<GuardedJobRegistry> jobs;
+
+        ScheduleGauges(ObjectProvider<JobGuardMetrics> metrics, ObjectProvider<GuardedJobRegistry> jobs) {
+            this.metrics = metrics;
+            this.jobs = jobs;
+        }
+
+        @Override
+        public void afterSingletonsInstantiated() {
+            jobs.ifAvailable(registry -> metrics.ifAvailable(binder -> {
+                for (GuardedJob job : registry.all()) {
+                    binder.schedule(job.options().name(), () -> job.schedule().nextAfter(job.clock().instant()),
+                            () -> job.schedule().periodAfter(job.clock().instant()));
+                }
+            }));
+        }
     }
 }

@@ -128,6 +128,29 @@ public record ScheduleSpec(Kind kind, CronExpression cron, ZoneId zone, Duration
     }
 
     /**
+     * The period after {@code after}: the gap between the grid's next two fire times (a cron's gaps may differ:
+     * this is the one ahead), the delay of a fixed-delay schedule, or null when there is none (one-time, disabled,
+     * a cron with fewer than two fire times left).
+     *
+     * @param after the instant to start from
+     * @return the period, or null
+     */
+    public Duration periodAfter(Instant after) {
+        switch (kind) {
+            case FIXED_RATE:
+            case FIXED_DELAY:
+                return period;
+            case CRON: {
+                Instant next = nextAfter(after);
+                Instant following = next == null ? null : nextAfter(next);
+                return following == null ? null : Duration.between(next, following);
+            }
+            default:
+                return null;
+        }
+    }
+
+    /**
      * The schedule as a user would write it, for logs and the actuator.
      *
      * @return for example {@code cron "* * * * * *" (UTC)} or {@code fixedRate PT1S}

@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,7 +48,7 @@ class ArchitectureDocTest {
 
     @Test
     void namesOnlyTypesThatExist() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositorySources.root();
         Map<String, List<String>> sourcesByType = declaredTypes(root);
         String doc = Files.readString(root.resolve("docs/architecture.md"), StandardCharsets.UTF_8);
 
@@ -87,7 +86,7 @@ class ArchitectureDocTest {
      */
     @Test
     void moduleTableMatchesTheReactor() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositorySources.root();
         String doc = Files.readString(root.resolve("docs/architecture.md"), StandardCharsets.UTF_8);
         Map<String, String> rows = moduleRows(doc);
         List<String> modules = modules(root.resolve("pom.xml"));
@@ -161,38 +160,20 @@ class ArchitectureDocTest {
         return false;
     }
 
-    /** The directory holding docs/architecture.md and the parent pom: this module's parent, wherever the build runs. */
-    private static Path repositoryRoot() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("docs/architecture.md")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("no docs/architecture.md above " + Path.of("").toAbsolutePath());
-    }
-
     /** Every type declared in a src/main or src/test Java file of the repository, with the sources declaring it. */
     private static Map<String, List<String>> declaredTypes(Path root) throws IOException {
         Map<String, List<String>> byType = new HashMap<>();
-        try (Stream<Path> files = Files.walk(root)) {
-            files.filter(ArchitectureDocTest::isSourceFile).forEach(file -> {
-                String source = read(file);
-                String fileName = file.getFileName().toString();
-                byType.computeIfAbsent(fileName.substring(0, fileName.length() - ".java".length()),
-                        k -> new ArrayList<>()).add(source);
-                Matcher declaration = DECLARATION.matcher(source);
-                while (declaration.find()) {
-                    byType.computeIfAbsent(declaration.group(1), k -> new ArrayList<>()).add(source);
-                }
-            });
+        for (Path file : RepositorySources.javaFiles(root, "src/main/java", "src/test/java")) {
+            String source = read(file);
+            String fileName = file.getFileName().toString();
+            byType.computeIfAbsent(fileName.substring(0, fileName.length() - ".java".length()),
+                    k -> new ArrayList<>()).add(source);
+            Matcher declaration = DECLARATION.matcher(source);
+            while (declaration.find()) {
+                byType.computeIfAbsent(declaration.group(1), k -> new ArrayList<>()).add(source);
+            }
         }
         return byType;
-    }
-
-    private static boolean isSourceFile(Path file) {
-        String path = file.toString().replace('\\', '/');
-        return path.endsWith(".java") && (path.contains("/src/main/java/") || path.contains("/src/test/java/"))
-                && !path.contains("/target/") && !path.contains("/.git/");
     }
 
     private static String read(Path file) {

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -69,5 +71,28 @@ class CoreArchitectureTest {
         assertThat(byName).as("main types found").containsKeys("JobGuard", "ClusterSingletonListener");
         byName.values().removeIf(files -> files.size() < 2);
         assertThat(byName).as("simple names declared by more than one main type").isEmpty();
+    }
+
+    /**
+     * Every package of the library modules (job-guard-core, -spring, -quartz, -spring-boot3) says what it holds and
+     * what it guarantees in a {@code package-info.java}.
+     */
+    @Test
+    void everyLibraryPackageHasAPackageInfo() throws IOException {
+        Path root = RepositorySources.root();
+        Set<Path> packages = new TreeSet<>();
+        Set<Path> described = new TreeSet<>();
+        for (Path file : RepositorySources.javaFiles(root, "src/main/java")) {
+            Path relative = root.relativize(file);
+            if (!relative.getName(0).toString().startsWith("job-guard-")
+                    || file.getFileName().toString().equals("module-info.java")) {
+                continue;
+            }
+            (file.getFileName().toString().equals("package-info.java") ? described : packages)
+                    .add(relative.getParent());
+        }
+        assertThat(packages).as("packages of the library modules").hasSizeGreaterThan(20);
+        packages.removeAll(described);
+        assertThat(packages).as("packages without a package-info.java").isEmpty();
     }
 }

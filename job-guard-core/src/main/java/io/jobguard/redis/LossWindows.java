@@ -18,29 +18,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Which fire times a node refuses after Redis lost a job's history, judged from the fleet's clock leads this node
- * holds in memory ({@link FleetLeads}), never wider than the configured window ({@code skew-tolerance}).
- *
- * <p>A fire time {@code T} may have run before the loss only if some node took it with a lead {@code L = T − grant
- * time} before the loss, so refusing {@code T < U + max L} is enough, where {@code U} is no earlier than the loss. Each
- * node publishes, before it takes any fire time, a lead that covers it (the largest over its grants in a horizon longer
- * than any refusal, and its clock's current offset against Redis); each node reads every node's lead every
- * {@value FleetLeads#INTERVAL_MILLIS} ms and keeps them in memory for that horizon, so they are known without Redis.
- *
- * <p>{@code U} is the lost epoch's creation; when the leads hash that lives with the job's keys ({@link LeadShards}: the
- * one hash of a single Redis, on Redis Cluster the hash of the master that owns the job's slot) was re-created (its
- * lineage changed) after this node last saw the job's previous epoch, the loss emptied both and {@code U} is the hash's
- * re-creation, which comes with the nodes' first publication after Redis returned, before the jobs' first firings. A
- * lineage read from another shard than the one the job's previous epoch was seen with never dates a loss.
- *
- * <p>The measured window is used only when this node saw the fleet before {@code U} and its first read was not of a
- * leads hash re-created by a loss within the horizon (a node that started during the outage, or after the loss, knows
- * nothing of the leads from before it), read it again at least one interval + {@value #MARGIN_MILLIS} ms after {@code U} (every live
- * node, including one that joined unseen just before the loss, has re-published by then), no node seen in the horizon
- * published its lead as unknown (a clock step), and every node seen taking fire times of the job (named in a refusal)
- * is among the publishers. Otherwise it is the configured window.
- * Not covered: a node that joined while this node could not read the fleet, took fire times with a larger lead than
- * every other node and stopped before Redis lost its data.
+ * Which fire times a node refuses after Redis lost a job's history: those some node may have taken before the loss,
+ * judged from the fleet's clock leads this node holds in memory ({@link FleetLeads}), never wider than the configured
+ * window ({@code skew-tolerance}). When this node cannot know every lead that counts (it did not read the fleet
+ * before the loss, a lead is unknown after a clock step, a node seen taking the job's fire times never published),
+ * the window is the configured one. The argument, when the judged window applies and the one case it does not cover:
+ * docs/reliability.md, "A lost history is not rerun".
  */
 final class LossWindows {
 

@@ -165,7 +165,9 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
     public boolean renewRun(RunLeaseRequest r) {
         Long renewed = call(() -> scripts.run(RENEW, ReturnType.INTEGER,
                 List.of(keys.of(r.job(), JobKey.RUN_LEASE), keys.fireMarker(r.job(), r.nominalFireTime())),
-                List.of(r.ownerToken(), Long.toString(millis(r.lease())), Long.toString(millis(r.markerTtl())))),
+                // the lease and marker TTL in the acquire's milliseconds
+                List.of(r.ownerToken(), Long.toString(RunAcquireArguments.millis(r.lease())),
+                        Long.toString(RunAcquireArguments.millis(r.markerTtl())))),
                 "renew run lease of " + r.job());
         return renewed != null && renewed == 1L;
     }
@@ -294,10 +296,6 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
             case COOLDOWN -> keys.of(r.job(), JobKey.COOLDOWN);
             default -> keys.of(r.job(), JobKey.RUN_LEASE);
         };
-    }
-
-    static long millis(Duration d) {
-        return Math.max(1, d.toMillis());
     }
 
     /** The client's own message is often only "Error in execution": carry Redis's words (NOPERM, WRONGTYPE). */

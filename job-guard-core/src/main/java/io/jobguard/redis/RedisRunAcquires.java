@@ -47,7 +47,8 @@ final class RedisRunAcquires {
 
     /** The store's acquire: see {@link RedisLeaseStore#acquireRun(RunLeaseRequest, AcquireMode)}. */
     AcquireResult acquire(RunLeaseRequest r, AcquireMode mode) {
-        RedisLeaseStore.call(() -> fleetLeads.beforeAdmission(r.nodeId(), r.nominalFireTime().toEpochMilli()), "publish this node's clock lead");
+        RedisLeaseStore.call(() -> fleetLeads.beforeAdmission(r.nodeId(),
+                RunAcquireArguments.millis(r.nominalFireTime())), "publish this node's clock lead");
         RedisRunReleases.InFlight release = releases.inFlight(r.job());
         AcquireResult result = acquireRun(r, mode, false);
         if (release != null && result.status() == AcquireResult.Status.BUSY && result.holder() != null
@@ -67,17 +68,11 @@ final class RedisRunAcquires {
         long[] acked = {Long.MAX_VALUE};
         String seenEpoch = epochs.lastSeen(job); // after a recent loss a job this node never saw may have run before it:
         String lastEpoch = seenEpoch.isEmpty() && lossWindows.recentLoss(job) ? "0" : seenEpoch;
-        long configuredWindow = Math.max(0, r.historyLossWindow().toMillis());
-        LossWindows.Window window = lossWindows.window(job, lastEpoch, configuredWindow);
+        LossWindows.Window window = lossWindows.window(job, lastEpoch, RunAcquireArguments.configuredWindowMillis(r));
+        RunAcquireArguments arguments = new RunAcquireArguments(r, mode, lastEpoch, window, epochs.highestToken(job),
+                epochs.handled(job), waiters.waiting(job));
         List<Object> reply = RedisLeaseStore.call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
-                keys.runAcquire(job, r.nominalFireTime()),
-                List.of(r.ownerToken(), r.nodeId(), Long.toString(r.nominalFireTime().toEpochMilli()),
-                        Long.toString(RedisLeaseStore.millis(r.lease())), Long.toString(RedisLeaseStore.millis(r.markerTtl())), lastEpoch,
-                        Long.toString(window.millis()), epochs.highestToken(job),
-                        RecoveryArguments.previous(mode), RecoveryArguments.delivery(mode),
-                        RecoveryArguments.mode(mode), Long.toString(configuredWindow),
-                        window.anchor() < 0 ? "" : Long.toString(window.anchor()), epochs.handled(job),
-                        waiters.waiting(job) ? "1" : ""),
+                keys.runAcquire(job, r.nominalFireTime()), arguments.argv(),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {
                         acked[0] = durable.await(connection);
@@ -100,7 +95,7 @@ final class RedisRunAcquires {
         }
         if (answer instanceof RunAcquireReply.Acquired granted) {
             epochs.sawToken(job, granted.fencingToken());
-            lossWindows.granted(r.nominalFireTime().toEpochMilli(), granted.acquiredAtMillis());
+            lossWindows.granted(RunAcquireArguments.millis(r.nominalFireTime()), granted.acquiredAtMillis());
             if (acked[0] < durable.replicas()) {
                 refuseNotDurable(r, acked[0]);
             }

@@ -35,7 +35,7 @@ record RedisRunReads(ScriptRunner scripts, KeySchema keys) {
     Optional<RunRecord> runRecord(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             Map<byte[], byte[]> raw = c.hashCommands().hGetAll(bytes(keys.of(job, JobKey.STATE)));
-            return RecoveryArguments.record(raw);
+            return RunRecordFields.record(raw);
         }
     }
 

@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,8 +22,10 @@ import org.junit.jupiter.api.Test;
  * ({@code JobGuard}, {@code AcquireResult.Status}, {@code io.jobguard.store.LeaseStore},
  * {@code JobGuard.admit(options, fireTime)}, {@code Type#method}) is declared in some {@code src/main} or
  * {@code src/test} tree of the repository, or is a JDK or library type on this test's class path; a
- * method named with its type is declared in that type's source file. A class renamed, moved into
- * another name or removed without the document following fails here with the name.
+ * method named with its type is declared in that type's source file (not merely called there). The module table
+ * lists exactly the reactor's modules, and for examples and compatibility exactly their modules. A class renamed,
+ * moved into another name or removed, or a module added or removed, without the document following fails here with
+ * the name.
  */
 class ArchitectureDocTest {
 
@@ -32,14 +33,22 @@ class ArchitectureDocTest {
     private static final Pattern TYPE_REFERENCE = Pattern.compile(
             "(?:[a-z][a-z0-9_]*\\.)*([A-Z][a-z][A-Za-z0-9]*(?:\\.[A-Z][A-Za-z0-9]*)*)(?:[.#]([a-z][A-Za-z0-9]*)(?:\\(.*\\))?)?");
     private static final Pattern BACKTICKED = Pattern.compile("`([^`\\n]+)`");
+    private static final Pattern MODULE = Pattern.compile("<module>([^<]+)</module>");
+    /** A record's header: its components between the parentheses after the name. */
+    private static final Pattern RECORD_HEADER = Pattern.compile("\\brecord\\s+[A-Z]\\w*\\s*(?:<[^>]*>)?\\s*\\(([^)]*)\\)");
+    /** First words of a line that calls a method rather than declaring one. */
+    private static final Set<String> STATEMENTS = Set.of("return", "throw", "new", "else", "yield", "assert", "case");
     private static final Pattern DECLARATION = Pattern.compile("\\b(?:class|interface|enum|record)\\s+([A-Z]\\w*)");
     /** Packages of the outside types the document may name (the JDK's, ShedLock's, Spring Data Redis's). */
     private static final List<String> LIBRARY_PACKAGES = List.of("java.lang", "java.util", "java.util.concurrent",
             "java.time", "net.javacrumbs.shedlock.core", "org.springframework.data.redis.connection");
+    /** Spring Boot's types the document names, which are not on core's class path (each Boot line has its own). */
+    private static final Set<String> SPRING_BOOT_TYPES = Set.of("Health", "HealthIndicator",
+            "ClientResourcesBuilderCustomizer");
 
     @Test
     void namesOnlyTypesThatExist() throws IOException {
-        Path root = repositoryRoot();
+        Path root = RepositorySources.root();
         Map<String, List<String>> sourcesByType = declaredTypes(root);
         String doc = Files.readString(root.resolve("docs/architecture.md"), StandardCharsets.UTF_8);
 
@@ -61,7 +70,7 @@ class ArchitectureDocTest {
             String member = reference.group(2);
             String owner = types[types.length - 1];
             if (member != null && sourcesByType.containsKey(owner) && sourcesByType.get(owner).stream()
-                    .noneMatch(source -> Pattern.compile("\\b" + member + "\\s*\\(").matcher(source).find())) {
+                    .noneMatch(source -> declaresMethod(source, member))) {
                 unknown.add(span.group(1) + " (no method " + member + " in " + owner + ")");
             }
         }
@@ -71,38 +80,100 @@ class ArchitectureDocTest {
         assertThat(unknown).as("type names in docs/architecture.md that no source declares").isEmpty();
     }
 
-    /** The directory holding docs/architecture.md and the parent pom: this module's parent, wherever the build runs. */
-    private static Path repositoryRoot() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("docs/architecture.md")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
-                return dir;
+    /**
+     * The module table lists exactly the reactor's modules: one row per module of the root pom, and for a module that
+     * aggregates others (examples, compatibility) exactly its modules, backticked in the row's second cell.
+     */
+    @Test
+    void moduleTableMatchesTheReactor() throws IOException {
+        Path root = RepositorySources.root();
+        String doc = Files.readString(root.resolve("docs/architecture.md"), StandardCharsets.UTF_8);
+        Map<String, String> rows = moduleRows(doc);
+        List<String> modules = modules(root.resolve("pom.xml"));
+        assertThat(modules).as("the root pom's modules").contains("job-guard-core", "examples", "compatibility");
+        assertThat(rows.keySet()).as("modules in the table of docs/architecture.md")
+                .containsExactlyInAnyOrderElementsOf(modules);
+        for (String module : modules) {
+            Path pom = root.resolve(module).resolve("pom.xml");
+            List<String> children = modules(pom);
+            if (children.isEmpty()) {
+                continue;
+            }
+            Set<String> listed = new TreeSet<>();
+            Matcher name = BACKTICKED.matcher(rows.get(module).split("\\|")[2]);
+            while (name.find()) {
+                listed.add(name.group(1));
+            }
+            assertThat(listed).as("the modules of %s listed in its row of docs/architecture.md", module)
+                    .containsExactlyInAnyOrderElementsOf(children);
+        }
+    }
+
+    /**
+     * The rows of the table under "## Modules and packages", by module: a row with an empty first cell continues the
+     * module above it, and only the module's first row is kept.
+     */
+    private static Map<String, String> moduleRows(String doc) {
+        int start = doc.indexOf("## Modules and packages");
+        assertThat(start).as("the section \"Modules and packages\"").isNotNegative();
+        Map<String, String> rows = new HashMap<>();
+        for (String line : doc.substring(start).lines().dropWhile(l -> !l.startsWith("|")).takeWhile(l -> l.startsWith("|"))
+                .skip(2).toList()) {
+            String module = line.split("\\|")[1].trim();
+            if (!module.isEmpty()) {
+                rows.putIfAbsent(module, line);
             }
         }
-        throw new IllegalStateException("no docs/architecture.md above " + Path.of("").toAbsolutePath());
+        return rows;
+    }
+
+    /** The {@code <module>} entries of a pom outside comments, in order; none for a pom that aggregates nothing. */
+    private static List<String> modules(Path pom) throws IOException {
+        String xml = Files.readString(pom, StandardCharsets.UTF_8).replaceAll("(?s)<!--.*?-->", "");
+        List<String> modules = new ArrayList<>();
+        Matcher module = MODULE.matcher(xml);
+        while (module.find()) {
+            modules.add(module.group(1).trim());
+        }
+        return modules;
+    }
+
+    /**
+     * Whether the source declares the method: a line that starts with modifiers or a type and then the name and its
+     * parameters, or a component of a record (its accessor).
+     */
+    private static boolean declaresMethod(String source, String member) {
+        Matcher declaration = Pattern.compile("(?m)^\\s*(?:[\\w@<>\\[\\],.?]+\\s+)+" + member + "\\s*\\(")
+                .matcher(source);
+        while (declaration.find()) {
+            String first = declaration.group().trim().split("\\s+")[0];
+            if (!STATEMENTS.contains(first)) {
+                return true;
+            }
+        }
+        Matcher record = RECORD_HEADER.matcher(source);
+        while (record.find()) {
+            if (Pattern.compile("\\b" + member + "\\s*(?:,|$)").matcher(record.group(1).trim()).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Every type declared in a src/main or src/test Java file of the repository, with the sources declaring it. */
     private static Map<String, List<String>> declaredTypes(Path root) throws IOException {
         Map<String, List<String>> byType = new HashMap<>();
-        try (Stream<Path> files = Files.walk(root)) {
-            files.filter(ArchitectureDocTest::isSourceFile).forEach(file -> {
-                String source = read(file);
-                String fileName = file.getFileName().toString();
-                byType.computeIfAbsent(fileName.substring(0, fileName.length() - ".java".length()),
-                        k -> new ArrayList<>()).add(source);
-                Matcher declaration = DECLARATION.matcher(source);
-                while (declaration.find()) {
-                    byType.computeIfAbsent(declaration.group(1), k -> new ArrayList<>()).add(source);
-                }
-            });
+        for (Path file : RepositorySources.javaFiles(root, "src/main/java", "src/test/java")) {
+            String source = read(file);
+            String fileName = file.getFileName().toString();
+            byType.computeIfAbsent(fileName.substring(0, fileName.length() - ".java".length()),
+                    k -> new ArrayList<>()).add(source);
+            Matcher declaration = DECLARATION.matcher(source);
+            while (declaration.find()) {
+                byType.computeIfAbsent(declaration.group(1), k -> new ArrayList<>()).add(source);
+            }
         }
         return byType;
-    }
-
-    private static boolean isSourceFile(Path file) {
-        String path = file.toString().replace('\\', '/');
-        return path.endsWith(".java") && (path.contains("/src/main/java/") || path.contains("/src/test/java/"))
-                && !path.contains("/target/") && !path.contains("/.git/");
     }
 
     private static String read(Path file) {
@@ -114,6 +185,9 @@ class ArchitectureDocTest {
     }
 
     private static boolean isLibraryType(String simpleName) {
+        if (SPRING_BOOT_TYPES.contains(simpleName)) {
+            return true;
+        }
         for (String pkg : LIBRARY_PACKAGES) {
             try {
                 Class.forName(pkg + "." + simpleName, false, ArchitectureDocTest.class.getClassLoader());

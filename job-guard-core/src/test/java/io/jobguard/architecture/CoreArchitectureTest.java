@@ -1,15 +1,25 @@
 package io.jobguard.architecture;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.jobguard.testing.ArchitectureRules;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
  * The core module's architecture: Spring only as the Redis client abstraction (spring-data-redis,
  * its exceptions, and the task executor of release notifications) and only in the packages that talk
  * to Redis; no package cycles; no static mutable state except loggers, constants and the documented
- * thread binding of the running job's {@code RunContext}.
+ * thread binding of the running job's {@code RunContext}. Across the whole repository, no two top-level types of
+ * main code share a simple name.
  */
 class CoreArchitectureTest {
 
@@ -40,5 +50,49 @@ class CoreArchitectureTest {
     @Test
     void internalPackagesAreUsedOnlyByJobGuard() {
         ArchitectureRules.internalUsedOnlyFrom("io.jobguard..").check(CORE);
+    }
+
+    /**
+     * A simple name means one type in the whole repository's main code (every module, examples included), so a name
+     * in a log line, a stack trace or a document is never ambiguous. Nested types are named with their owner
+     * ({@code BatchLockConfig.Builder}) and are not counted.
+     */
+    @Test
+    void topLevelTypeNamesAreUniqueAcrossModules() throws IOException {
+        Path root = RepositorySources.root();
+        Map<String, List<String>> byName = new TreeMap<>();
+        for (Path file : RepositorySources.javaFiles(root, "src/main/java")) {
+            String name = file.getFileName().toString();
+            if (!name.equals("package-info.java") && !name.equals("module-info.java")) {
+                byName.computeIfAbsent(name.substring(0, name.length() - ".java".length()), k -> new ArrayList<>())
+                        .add(root.relativize(file).toString());
+            }
+        }
+        assertThat(byName).as("main types found").containsKeys("JobGuard", "ClusterSingletonListener");
+        byName.values().removeIf(files -> files.size() < 2);
+        assertThat(byName).as("simple names declared by more than one main type").isEmpty();
+    }
+
+    /**
+     * Every package of the library modules (job-guard-core, -spring, -quartz, -spring-boot3) says what it holds and
+     * what it guarantees in a {@code package-info.java}.
+     */
+    @Test
+    void everyLibraryPackageHasAPackageInfo() throws IOException {
+        Path root = RepositorySources.root();
+        Set<Path> packages = new TreeSet<>();
+        Set<Path> described = new TreeSet<>();
+        for (Path file : RepositorySources.javaFiles(root, "src/main/java")) {
+            Path relative = root.relativize(file);
+            if (!relative.getName(0).toString().startsWith("job-guard-")
+                    || file.getFileName().toString().equals("module-info.java")) {
+                continue;
+            }
+            (file.getFileName().toString().equals("package-info.java") ? described : packages)
+                    .add(relative.getParent());
+        }
+        assertThat(packages).as("packages of the library modules").hasSizeGreaterThan(20);
+        packages.removeAll(described);
+        assertThat(packages).as("packages without a package-info.java").isEmpty();
     }
 }

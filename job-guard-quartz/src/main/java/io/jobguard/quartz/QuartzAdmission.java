@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param startupRecovery the recovery at start, with its marker firings
  * @param listenerErrors  how many callbacks failed for reasons other than the store
  */
-record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTimes fireTimes, FirePermits permits,
+record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, NominalFireTimes fireTimes, FirePermits permits,
                        QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonListener.class);
@@ -42,7 +42,7 @@ record QuartzAdmission(JobGuard jobGuard, GuardedJobs guardedJobs, NominalFireTi
      * @param guardedJobs the options of the guarded jobs
      * @return the admission
      */
-    static QuartzAdmission create(JobGuard jobGuard, GuardedJobs guardedJobs) {
+    static QuartzAdmission create(JobGuard jobGuard, QuartzJobOptions guardedJobs) {
         String nodeId = jobGuard.config().nodeId();
         AtomicLong listenerErrors = new AtomicLong();
         return new QuartzAdmission(jobGuard, guardedJobs, new NominalFireTimes(), new FirePermits(nodeId, listenerErrors),

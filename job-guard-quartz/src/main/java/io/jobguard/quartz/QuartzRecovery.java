@@ -12,7 +12,7 @@ import org.quartz.Trigger;
 import java.util.Date;
 
 /**
- * What a Quartz trigger adds to a job's recovery of lost fire times, whose options {@link GuardedJobs}
+ * What a Quartz trigger adds to a job's recovery of lost fire times, whose options {@link QuartzJobOptions}
  * resolves: the trigger is the schedule, and the trigger's own misfire instruction is the job's misfire
  * policy when neither its {@code JobDataMap} nor {@code @ClusterSingleton} sets one, where the meaning is the same:
  * {@code IGNORE_MISFIRE_POLICY} = RUN_ALL, cron {@code FIRE_ONCE_NOW} and simple {@code FIRE_NOW} =

@@ -38,7 +38,7 @@ final class QuartzStartupRecovery {
     private static final long MAX_BACKOFF_SECONDS = 60;
 
     private final JobGuard guard;
-    private final GuardedJobs guardedJobs;
+    private final QuartzJobOptions guardedJobs;
     private final String nodeId;
 
     /**
@@ -46,7 +46,7 @@ final class QuartzStartupRecovery {
      * @param guardedJobs the guarded jobs' options
      * @param nodeId  this node, for the logs
      */
-    QuartzStartupRecovery(JobGuard guard, GuardedJobs guardedJobs, String nodeId) {
+    QuartzStartupRecovery(JobGuard guard, QuartzJobOptions guardedJobs, String nodeId) {
         this.guard = guard;
         this.guardedJobs = guardedJobs;
         this.nodeId = nodeId;

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class AnnotationAttributesTest {
 
-    private final GuardedJobs jobs = new GuardedJobs(null, GuardType.RETURN, Duration.ofMinutes(1), null);
+    private final QuartzJobOptions jobs = new QuartzJobOptions(null, GuardType.RETURN, Duration.ofMinutes(1), null);
     private final Trigger trigger = TriggerBuilder.newTrigger()
             .withSchedule(CronScheduleBuilder.cronSchedule("0 0 3 * * ?")).build();
 

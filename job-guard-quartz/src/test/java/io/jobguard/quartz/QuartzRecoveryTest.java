@@ -51,7 +51,7 @@ class QuartzRecoveryTest {
         JobDataMap data = new JobDataMap(entries);
         JobDetail detail = JobBuilder.newJob(TestJobs.Plain.class).withIdentity("nightly", "g")
                 .usingJobData(ClusterSingletonListener.ENABLED, "true").usingJobData(data).build();
-        return new GuardedJobs(null, GuardType.RETURN, Duration.ofMinutes(1), null)
+        return new QuartzJobOptions(null, GuardType.RETURN, Duration.ofMinutes(1), null)
                 .firingOptions(detail, trigger, detail.getJobDataMap()).recovery();
     }
 

@@ -26,35 +26,19 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * No fire time lost in silence: admits a job's regular firings like
- * {@link JobGuard#admit(JobOptions, Instant)} and, before the regular run, recovers what the job's
- * run record in the store shows was lost:
- * <ul>
- *   <li>fire times of the job's schedule that nobody started (within the catch-up window) are run
- *       late or reported as {@link RunOutcome#MISSED}, as the job's {@link MisfirePolicy} says; each
- *       catch-up competes for its fire time like any firing, and is granted only while the record
- *       shows that the fire times before it were handled, so catch-ups run in order and each once
- *       in the cluster, even when several nodes find the same gap; a regular firing is granted only
- *       once the schedule's fire time right before it was handled (started, or reported missed), so it
- *       never moves the record past fire times nobody handled (after the whole cluster restarted, the
- *       first regular firing on any node catches up or reports every fire time of the outage first);</li>
- *   <li>a fire time whose run started and never completed (its node died, its lease was lost) runs
- *       again once its lease has expired, with a higher fencing token, under
- *       {@link Delivery#AT_LEAST_ONCE}; under {@link Delivery#AT_MOST_ONCE} it is reported once as
- *       {@link RunOutcome#ABANDONED}.</li>
- * </ul>
- * A regular firing with nothing to recover costs the same single round trip as
- * {@link JobGuard#admit(JobOptions, Instant)}: the checks run inside the acquire script. Fire times
- * refused as {@link RunOutcome#HISTORY_LOST} are never caught up or retried (the store lost the
- * record that could tell); after such a loss the fire times nobody handled before the refused one
- * (those of an outage, every node's firing failed) are reported {@link RunOutcome#HISTORY_LOST} too, by
- * the node whose call moved the store's run record over them, and later fire times are caught up as
- * usual. {@link #recover(JobOptions, RecoveryOptions, Runnable)} does the same at a node's start,
- * so that a fire time missed during a cluster-wide outage runs when the first node comes back. An engine has
- * one instance ({@link JobGuardEngine#missedFireTimes()}), and on one node the recovery of a job has one owner: it takes
- * one per-job lock for {@link #admit} and {@link #recover}, so a node's firings, its start-up
- * pass and its background pass handle a job's missed fire times one at a time and never lose one to
- * each other. Thread-safe.
+ * No fire time lost in silence: admits a job's regular firings like {@link JobGuard#admit(JobOptions, Instant)} and,
+ * before the regular run, recovers what the job's run record in the store shows was lost. Fire times nobody started
+ * within the catch-up window run late (in order, each once in the cluster) or are reported
+ * {@link RunOutcome#MISSED}, as the job's {@link MisfirePolicy} says; a run that started and never completed runs
+ * again under {@link Delivery#AT_LEAST_ONCE}, or is reported {@link RunOutcome#ABANDONED} once under
+ * {@link Delivery#AT_MOST_ONCE}. Fire times refused as {@link RunOutcome#HISTORY_LOST} are never caught up or
+ * retried. A firing with nothing to recover costs the single round trip of an admission: the checks run inside the
+ * acquire script.
+ *
+ * <p>An engine has one instance ({@link JobGuardEngine#missedFireTimes()}). On one node a job's recovery has one
+ * owner: {@link #admit} and {@link #recover(JobOptions, RecoveryOptions, Runnable)} (the start-up and background
+ * passes) take one per-job lock, so they never lose a fire time to each other. Thread-safe. The rules, the run
+ * record's invariant and the cases after a loss: docs/missed-fire-times.md.
  */
 public final class MissedFireTimes {
 

@@ -16,7 +16,7 @@ class QuartzArchitectureTest {
 
     /** Use core's internal helpers: names of jobs, and the one resolution of a job's options. */
     static final Set<String> USES_CORE_INTERNALS = Set.of("io.jobguard.quartz.boot.QuartzGuardedJobsContributor",
-            "io.jobguard.quartz.GuardedJobs");
+            "io.jobguard.quartz.QuartzJobOptions");
 
     private static final JavaClasses MAIN = ArchitectureRules.mainClasses("io.jobguard.quartz");
 

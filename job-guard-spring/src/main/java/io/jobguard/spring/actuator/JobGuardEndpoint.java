@@ -44,7 +44,7 @@ public class JobGuardEndpoint {
     private static final Logger log = LoggerFactory.getLogger(JobGuardEndpoint.class);
 
     private final JobGuard guard;
-    private final GuardedJobs jobs;
+    private final JobSummaries jobs;
     private final boolean forceReleaseEnabled;
     private final BatchLeaseView batchLeases;
     private final JobHistoryView view;
@@ -76,7 +76,7 @@ public class JobGuardEndpoint {
     JobGuardEndpoint(JobGuard guard, GuardedJobRegistry registry, boolean forceReleaseEnabled,
                      BatchLocks batchLocks, Collection<String> batchNamespaces) {
         this.guard = Objects.requireNonNull(guard, "guard");
-        this.jobs = new GuardedJobs(registry, guard);
+        this.jobs = new JobSummaries(registry, guard);
         this.forceReleaseEnabled = forceReleaseEnabled;
         this.batchLeases = batchLocks == null ? null : new BatchLeaseView(batchLocks, batchNamespaces);
         this.view = new JobHistoryView(guard);

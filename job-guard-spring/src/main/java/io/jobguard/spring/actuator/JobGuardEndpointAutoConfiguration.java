@@ -5,6 +5,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.batch.BatchLocks;
 import io.jobguard.shedlock.JobGuardLockProvider;
 import io.jobguard.spring.batch.BatchLockedMethods;
+import io.jobguard.spring.boot.JobGuardActuatorProperties;
 import io.jobguard.spring.boot.JobGuardAutoConfiguration;
 import io.jobguard.spring.boot.JobGuardBatchAutoConfiguration;
 import io.jobguard.spring.boot.JobGuardBatchProperties;
@@ -39,6 +40,10 @@ import java.util.List;
 @ConditionalOnAvailableEndpoint(JobGuardEndpoint.class)
 public class JobGuardEndpointAutoConfiguration {
 
+    /** {@code jobguard.actuator.*} when no record is bound (no Boot binding): the record's defaults, every write off. */
+    private static final JobGuardActuatorProperties UNBOUND = new JobGuardActuatorProperties(false, false, null,
+            "UNKNOWN", false);
+
     /** Creates the auto-configuration; Spring Boot instantiates it. */
     public JobGuardEndpointAutoConfiguration() {
     }
@@ -48,7 +53,7 @@ public class JobGuardEndpointAutoConfiguration {
      *
      * @param guard       the engine
      * @param registry    the guarded methods (empty when the integration is off)
-     * @param environment supplies the run-now and write-access settings
+     * @param environment supplies Boot's endpoint access when no resolver is present
      * @param batchLocks  the batch locks, if any
      * @param heldLocks   the ShedLock provider's held locks, if ShedLock is present
      * @param contributors other guarded jobs (Quartz)
@@ -56,7 +61,7 @@ public class JobGuardEndpointAutoConfiguration {
      * @param store       the lease store: batch locks are only looked up when it has fencing tokens
      * @param beanFactory where run-now finds the bean of a job
      * @param access      Boot's endpoint access, which decides whether the write operations are mapped
-     * @param properties  {@code jobguard.actuator.force-release-enabled}, through the bound record
+     * @param properties  {@code jobguard.actuator.*} (force-release and the writes), through the bound record
      * @param batchProperties {@code jobguard.batch.namespaces}, through the bound record
      * @return the endpoint
      */
@@ -71,16 +76,14 @@ public class JobGuardEndpointAutoConfiguration {
                                       ObjectProvider<JobGuardProperties> properties,
                                       ObjectProvider<JobGuardBatchProperties> batchProperties) {
         // read through the bound records only; without them (no Boot binding) the records' defaults apply
-        JobGuardProperties bound = properties.getIfAvailable();
-        boolean forceRelease = bound != null && bound.actuator().forceReleaseEnabled();
+        JobGuardActuatorProperties actuator = actuator(properties);
         JobGuardBatchProperties batch = batchProperties.getIfAvailable();
         List<String> namespaces = batch == null ? List.of() : batch.namespaces();
         JobGuardEndpoint endpoint = new JobGuardEndpoint(guard, registry.getIfAvailable(GuardedJobRegistry::new),
-                forceRelease, fencing(store) ? batchLocks.getIfAvailable() : null, namespaces);
+                actuator.forceReleaseEnabled(), fencing(store) ? batchLocks.getIfAvailable() : null, namespaces);
         heldLocks.ifAvailable(endpoint::heldLocksSource);
         endpoint.control(new JobControl(guard, registry.getIfAvailable(GuardedJobRegistry::new), beanFactory,
-                environment.getProperty(JobControl.ENABLED_PROPERTY, Boolean.class, false),
-                environment.getProperty(JobControl.ROLE_PROPERTY),
+                actuator.writeEnabled(), actuator.writeRole(),
                 name -> contributors.orderedStream().anyMatch(c -> c.guardedJobs().stream()
                         .anyMatch(j -> j.name().equals(name)))));
         endpoint.writable(writable(access, environment));
@@ -90,6 +93,12 @@ public class JobGuardEndpointAutoConfiguration {
             return found == null ? List.of() : found.namespaces();
         });
         return endpoint;
+    }
+
+    /** {@code jobguard.actuator.*} through the bound record, or the record's defaults without one. */
+    private static JobGuardActuatorProperties actuator(ObjectProvider<JobGuardProperties> properties) {
+        JobGuardProperties bound = properties.getIfAvailable();
+        return bound == null ? UNBOUND : bound.actuator();
     }
 
     /** Whether Boot maps the endpoint's write operations: its access resolves to unrestricted. */
@@ -123,11 +132,15 @@ public class JobGuardEndpointAutoConfiguration {
         return leases == null || leases.supportsFencing();
     }
 
-    /** The answers to writes on the read-only endpoint, from the actuator base path and the two write switches. */
-    private static ReadOnlyWrites readOnlyWrites(Environment environment) {
+    /**
+     * The answers to writes on the read-only endpoint, from the actuator base path and the two write switches (read
+     * through the bound record).
+     */
+    private static ReadOnlyWrites readOnlyWrites(Environment environment,
+                                                 ObjectProvider<JobGuardProperties> properties) {
+        JobGuardActuatorProperties actuator = actuator(properties);
         return new ReadOnlyWrites(environment.getProperty("management.endpoints.web.base-path", "/actuator"),
-                environment.getProperty(ReadOnlyWrites.ENABLED_PROPERTY, Boolean.class, false),
-                environment.getProperty(ReadOnlyWrites.WRITE_PROPERTY, Boolean.class, false));
+                actuator.forceReleaseEnabled(), actuator.writeEnabled());
     }
 
     /** A DELETE or POST the read-only endpoint does not map is answered with the settings it needs (servlet apps). */
@@ -138,8 +151,9 @@ public class JobGuardEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ForceReleaseNotMappedResolver jobGuardForceReleaseNotMappedResolver(Environment environment) {
-            return new ForceReleaseNotMappedResolver(readOnlyWrites(environment));
+        ForceReleaseNotMappedResolver jobGuardForceReleaseNotMappedResolver(
+                Environment environment, ObjectProvider<JobGuardProperties> properties) {
+            return new ForceReleaseNotMappedResolver(readOnlyWrites(environment, properties));
         }
     }
 
@@ -151,8 +165,9 @@ public class JobGuardEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ReadOnlyWriteWebFluxHandler jobGuardReadOnlyWriteWebFluxHandler(Environment environment) {
-            return new ReadOnlyWriteWebFluxHandler(readOnlyWrites(environment));
+        ReadOnlyWriteWebFluxHandler jobGuardReadOnlyWriteWebFluxHandler(
+                Environment environment, ObjectProvider<JobGuardProperties> properties) {
+            return new ReadOnlyWriteWebFluxHandler(readOnlyWrites(environment, properties));
         }
     }
 

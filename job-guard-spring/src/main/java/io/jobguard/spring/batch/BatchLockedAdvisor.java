@@ -14,13 +14,14 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Matches {@link BatchLocked} methods (on the class or an interface it implements) and wraps them
@@ -37,8 +38,8 @@ final class BatchLockedAdvisor extends AbstractPointcutAdvisor implements SmartI
     private final transient Set<Class<?>> scanned = ConcurrentHashMap.newKeySet();
     private final transient BatchLockedMethods found;
     private final transient ObjectProvider<BatchLocks> locks;
-    private final transient Duration defaultLease;
-    private final transient Duration defaultWaitFor;
+    /** Resolved when the first annotated method is found: never while post-processors are still being created. */
+    private final transient Supplier<BatchLockedDefaults> defaults;
     private final transient Pointcut pointcut = new StaticMethodMatcherPointcut() {
         @Override
         public boolean matches(Method method, Class<?> targetClass) {
@@ -51,12 +52,11 @@ final class BatchLockedAdvisor extends AbstractPointcutAdvisor implements SmartI
     };
     private final transient BatchLockedInterceptor interceptor;
 
-    BatchLockedAdvisor(ObjectProvider<BatchLocks> locks, BatchLockedMethods found, Duration defaultLease,
-                       Duration defaultWaitFor, ObjectProvider<ObservationRegistry> observations) {
+    BatchLockedAdvisor(ObjectProvider<BatchLocks> locks, BatchLockedMethods found,
+                       Supplier<BatchLockedDefaults> defaults, ObjectProvider<ObservationRegistry> observations) {
         this.locks = locks;
         this.found = found;
-        this.defaultLease = defaultLease;
-        this.defaultWaitFor = defaultWaitFor;
+        this.defaults = SingletonSupplier.of(defaults);
         this.interceptor = new BatchLockedInterceptor(locks, this, observations);
     }
 
@@ -70,7 +70,8 @@ final class BatchLockedAdvisor extends AbstractPointcutAdvisor implements SmartI
             if (annotation == null) {
                 return Optional.empty();
             }
-            BatchLockedMethod parsed = BatchLockedMethod.parse(m, annotation, defaultLease, defaultWaitFor);
+            BatchLockedDefaults unset = defaults.get();
+            BatchLockedMethod parsed = BatchLockedMethod.parse(m, annotation, unset.lease(), unset.waitFor());
             found.add(targetClass.getName() + "." + m.getName() + "()", parsed.namespace());
             return Optional.of(parsed);
         });

@@ -1,7 +1,6 @@
 package io.jobguard.spring.batch;
 
 import io.jobguard.BatchLocked;
-import io.jobguard.DurationParser;
 import io.jobguard.batch.BatchLocks;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.config.AopConfigUtils;
@@ -14,7 +13,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
-import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 import java.time.Duration;
@@ -23,10 +21,12 @@ import java.time.Duration;
  * Makes {@link BatchLocked} methods of every bean run only while their keys are locked, using the
  * context's {@link BatchLocks} bean. Import it (or let the Boot auto-configuration do so); it
  * registers Spring's infrastructure auto-proxy creator if none is present, so no AspectJ weaver is
- * needed. Methods without a {@code lease} attribute use {@code jobguard.batch.default-lease} (five
- * minutes when unset), methods without {@code waitFor} use {@code jobguard.batch.default-wait-for}
- * (their lease when unset). Once every singleton exists, a context with annotated methods but no
- * usable {@link BatchLocks} bean fails to start, naming a method.
+ * needed. Methods without a {@code lease} or {@code waitFor} attribute use the context's
+ * {@link BatchLockedDefaults} bean (the Spring Boot auto-configuration defines it from
+ * {@code jobguard.batch.default-lease} and {@code jobguard.batch.default-wait-for}), or
+ * {@link BatchLockedDefaults#standard()} (five minutes; a wait as long as the lease) when there is none.
+ * Once every singleton exists, a context with annotated methods but no usable {@link BatchLocks} bean
+ * fails to start, naming a method.
  */
 @Configuration(proxyBeanMethods = false)
 @Import(BatchLockingConfiguration.AutoProxy.class)
@@ -58,22 +58,18 @@ public class BatchLockingConfiguration {
      *
      * @param locks       the batch locks, looked up on first use
      * @param methods     where found methods are recorded
-     * @param environment supplies {@code jobguard.batch.default-lease} and {@code jobguard.batch.default-wait-for}
+     * @param defaults     the lease and wait of methods that set none, looked up when the first annotated
+     *                     method is found; {@link BatchLockedDefaults#standard()} when the context has none
      * @param observations the registry of the {@code jobguard.batch} observations, if any
      * @return the advisor
-     * @throws IllegalArgumentException if a default duration does not parse, naming the property
      */
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public static Advisor batchLockedAdvisor(ObjectProvider<BatchLocks> locks, BatchLockedMethods methods,
-                                             Environment environment,
+                                             ObjectProvider<BatchLockedDefaults> defaults,
                                              ObjectProvider<ObservationRegistry> observations) {
-        String lease = environment.getProperty("jobguard.batch.default-lease");
-        String waitFor = environment.getProperty("jobguard.batch.default-wait-for");
-        return new BatchLockedAdvisor(locks, methods,
-                lease == null || lease.isBlank() ? DEFAULT_LEASE : DurationParser.parse(lease, "jobguard.batch.default-lease"),
-                waitFor == null || waitFor.isBlank() ? null
-                        : DurationParser.parse(waitFor, "jobguard.batch.default-wait-for"), observations);
+        return new BatchLockedAdvisor(locks, methods, () -> defaults.getIfAvailable(BatchLockedDefaults::standard),
+                observations);
     }
 
     /** Registers the infrastructure auto-proxy creator, as {@code @EnableTransactionManagement} does. */

@@ -14,6 +14,7 @@ import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.firing.GuardedJob;
 import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.spring.firing.MissedFireTimesStarter;
+import io.jobguard.spring.firing.SchedulerBypass;
 import io.jobguard.store.LeaseStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -222,6 +223,19 @@ public class JobGuardAutoConfiguration {
     @ConditionalOnMissingBean
     static UnknownPropertiesCheck jobGuardUnknownPropertiesCheck(Environment environment) {
         return new UnknownPropertiesCheck(environment);
+    }
+
+    /**
+     * What the startup check does with a guarded schedule that bypasses job-guard's scheduler, from the bound
+     * record: the firing path reads it as a value and never the {@code Environment}.
+     *
+     * @param properties the properties
+     * @return {@code jobguard.scheduler-bypass}
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    static SchedulerBypass jobGuardSchedulerBypass(JobGuardProperties properties) {
+        return new SchedulerBypass(properties.schedulerBypass());
     }
 
     /**

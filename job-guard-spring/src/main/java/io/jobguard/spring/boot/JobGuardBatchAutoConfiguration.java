@@ -4,6 +4,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.batch.BatchLocks;
 import io.jobguard.redis.batch.RedisBatchLocks;
+import io.jobguard.spring.batch.BatchLockedDefaults;
 import io.jobguard.spring.batch.BatchLockingConfiguration;
 import io.jobguard.store.LeaseStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,7 +26,7 @@ import java.util.Locale;
 /**
  * Auto-configures batch locks on business keys: a {@link RedisBatchLocks} bean on the
  * application's Redis (same key prefix and {@link io.jobguard.NodeConfig} as the job leases), the
- * {@code @BatchLocked} advisor, and the batch meters when Micrometer is present. Backs off when the
+ * {@code @BatchLocked} advisor with its {@link BatchLockedDefaults} from {@code jobguard.batch.*}, and the batch meters when Micrometer is present. Backs off when the
  * application defines its own {@link BatchLocks}; off with {@code jobguard.batch.enabled=false}. The bean is created
  * when something asks for it (an injection point, {@code @BatchLocked} methods, the actuator
  * endpoint); creating it fails, naming the bean and the store, when the lease store has no fencing
@@ -85,6 +86,19 @@ public class JobGuardBatchAutoConfiguration {
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("invalid jobguard.batch.* configuration: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The lease and wait of {@code @BatchLocked} methods that set none, from the bound record: the advisor reads
+     * them as values and never the {@code Environment}.
+     *
+     * @param batch {@code jobguard.batch.*}
+     * @return {@code jobguard.batch.default-lease} and {@code jobguard.batch.default-wait-for}
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    BatchLockedDefaults jobGuardBatchLockedDefaults(JobGuardBatchProperties batch) {
+        return new BatchLockedDefaults(batch.defaultLease(), batch.defaultWaitFor());
     }
 
     /** Batch meters, when Micrometer and a registry are present. */

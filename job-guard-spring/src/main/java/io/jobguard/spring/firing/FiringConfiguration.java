@@ -1,10 +1,10 @@
 package io.jobguard.spring.firing;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
-import org.springframework.core.env.Environment;
 
 /**
  * The firing path's beans around the {@link ClusterSingletonPostProcessor} (which {@code @EnableJobGuard} defines,
@@ -38,7 +38,9 @@ public class FiringConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static GuardInPathCheck jobGuardGuardInPathCheck(GuardedJobRegistry registry, Environment environment) {
-        return new GuardInPathCheck(registry, environment.getProperty(GuardInPathCheck.PROPERTY, "fail"));
+    static GuardInPathCheck jobGuardGuardInPathCheck(GuardedJobRegistry registry,
+                                                     ObjectProvider<SchedulerBypass> bypass) {
+        SchedulerBypass chosen = bypass.getIfAvailable();
+        return new GuardInPathCheck(registry, chosen == null ? null : chosen.mode());
     }
 }

@@ -40,7 +40,8 @@ final class GuardInPathCheck implements ApplicationListener<ContextRefreshedEven
      * Creates the check.
      *
      * @param registry the guarded methods of this application context
-     * @param mode     {@code fail} or {@code warn} (case-insensitive), the value of {@value #PROPERTY}
+     * @param mode     {@code fail} or {@code warn} (case-insensitive), the value of {@value #PROPERTY};
+     *                 {@code null}: {@code fail}
      * @throws IllegalArgumentException naming the property when the mode is neither
      */
     GuardInPathCheck(GuardedJobRegistry registry, String mode) {

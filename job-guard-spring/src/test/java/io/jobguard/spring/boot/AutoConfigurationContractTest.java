@@ -5,14 +5,22 @@ import io.jobguard.spring.actuator.JobGuardHealthAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
+import org.springframework.core.type.filter.AnnotationTypeFilter;
+import org.springframework.util.ClassUtils;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,18 +68,38 @@ class AutoConfigurationContractTest {
             assertThat(in).isNotNull();
             metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        assertThat(metadata).contains("\"jobguard.namespace\"", "\"jobguard.node-id\"", "\"jobguard.key-prefix\"",
-                "\"jobguard.default-lease\"", "\"jobguard.default-wait-for\"", "\"jobguard.busy-grace\"",
-                "\"jobguard.skew-tolerance\"", "\"jobguard.schedule-check-interval\"",
-                "\"jobguard.on-store-failure\"", "\"jobguard.keep-alive\"", "\"jobguard.jobs\"", "\"jobguard.store\"",
-                "\"jobguard.enabled\"", "\"jobguard.actuator.force-release-enabled\"",
-                "\"jobguard.actuator.write-enabled\"", "\"jobguard.actuator.write-role\"",
-                "\"jobguard.actuator.unhealthy-status\"", "\"jobguard.scheduler-bypass\"", "\"jobguard.batch.chunk-size\"",
-                "\"jobguard.batch.max-keys\"", "\"jobguard.batch.max-key-length\"", "\"jobguard.batch.spread\"",
-                "\"jobguard.batch.keep-alive\"", "\"jobguard.batch.wait-poll-interval\"",
-                "\"jobguard.batch.default-lease\"", "\"jobguard.batch.default-wait-for\"",
-                "\"jobguard.batch.namespaces\"", "\"jobguard.transactions.check-lease\"", "\"in-memory\"", "\"shedlock\"",
-                "\"jobguard.redis.eviction-check\"", "\"jobguard.redis.reconnect-delay-max\"",
-                "\"jobguard.redis.durable-acquire.replicas\"", "\"jobguard.redis.durable-acquire.timeout\"");
+        // every @ConfigurationProperties record of this package, found on the class path
+        ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false);
+        scanner.addIncludeFilter(new AnnotationTypeFilter(ConfigurationProperties.class));
+        List<String> keys = new ArrayList<>();
+        for (BeanDefinition found : scanner.findCandidateComponents(getClass().getPackageName())) {
+            Class<?> record = ClassUtils.resolveClassName(found.getBeanClassName(), getClass().getClassLoader());
+            keys.addAll(keys(record.getAnnotation(ConfigurationProperties.class).value(), record));
+        }
+        // the derivation itself must see nested groups and every record, or this test would prove nothing
+        assertThat(keys).contains("jobguard.enabled", "jobguard.jobs", "jobguard.actuator.write-role",
+                "jobguard.transactions.check-lease", "jobguard.scheduler-bypass", "jobguard.batch.default-wait-for",
+                "jobguard.redis.durable-acquire.timeout");
+        assertThat(keys).allSatisfy(key -> assertThat(metadata).as("metadata of %s", key).contains('"' + key + '"'));
+        // the hints of jobguard.store
+        assertThat(metadata).contains("\"in-memory\"", "\"shedlock\"");
+    }
+
+    /**
+     * The keys a bound record declares under the prefix: one per component, in kebab case; a component whose type is
+     * a record of this package is a group of keys of its own.
+     */
+    private static List<String> keys(String prefix, Class<?> record) {
+        List<String> keys = new ArrayList<>();
+        for (RecordComponent component : record.getRecordComponents()) {
+            String key = prefix + "." + component.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+            Class<?> type = component.getType();
+            if (type.isRecord() && type.getPackageName().equals(AutoConfigurationContractTest.class.getPackageName())) {
+                keys.addAll(keys(key, type));
+            } else {
+                keys.add(key);
+            }
+        }
+        return keys;
     }
 }

@@ -9,7 +9,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  * {@code fault.node} (its name), {@code fault.library} ({@code job-guard} or {@code shedlock}: which
  * library guards the same jobs), {@code fault.ledger} (its ledger file), {@code fault.clock-offset}
  * (its scheduler clock's fixed skew) and {@code fault.clock-file} (a file the runner writes a clock
- * step in milliseconds to). The jobs are in {@link GuardedJobs} and {@link ShedLockJobs}, the node's
+ * step in milliseconds to). The jobs are in {@link JobGuardJobs} and {@link ShedLockJobs}, the node's
  * scheduler and ledger in {@link FaultNodeConfiguration}.
  */
 @SpringBootApplication

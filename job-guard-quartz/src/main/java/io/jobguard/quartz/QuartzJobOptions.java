@@ -28,7 +28,7 @@ import java.util.Objects;
  * {@code @ClusterSingleton} on the job class (every attribute of it), which wins over the install-time
  * defaults and, for the misfire policy, the trigger's misfire instruction.
  */
-final class GuardedJobs {
+final class QuartzJobOptions {
 
     private final Matcher<JobKey> guardMatcher;
     private final GuardType defaultType;
@@ -39,7 +39,7 @@ final class GuardedJobs {
 
     private final Map<String, JobOptions> seen = new RecentJobs();
 
-    GuardedJobs(Matcher<JobKey> guardMatcher, GuardType defaultType, Duration defaultLease, Duration defaultWaitFor) {
+    QuartzJobOptions(Matcher<JobKey> guardMatcher, GuardType defaultType, Duration defaultLease, Duration defaultWaitFor) {
         this.guardMatcher = guardMatcher;
         this.defaultType = defaultType;
         this.defaultLease = defaultLease;

@@ -12,9 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Which Quartz jobs are guarded and with which options: JobDataMap, then annotation, then defaults. */
-class GuardedJobsTest {
+class QuartzJobOptionsTest {
 
-    private final GuardedJobs jobs = new GuardedJobs(GroupMatcher.jobGroupEquals("guarded"), GuardType.RETURN,
+    private final QuartzJobOptions jobs = new QuartzJobOptions(GroupMatcher.jobGroupEquals("guarded"), GuardType.RETURN,
             Duration.ofMinutes(2), null);
 
     @Test
@@ -44,10 +44,10 @@ class GuardedJobsTest {
 
     @Test
     void rememberedJobsAreBoundedWhenEveryFiringHasItsOwnJob() {
-        for (int i = 0; i < GuardedJobs.MAX_SEEN + 50; i++) {
+        for (int i = 0; i < QuartzJobOptions.MAX_SEEN + 50; i++) {
             jobs.resolve(JobBuilder.newJob(TestJobs.AnnotatedWait.class).withIdentity("once-" + i, "g").build());
         }
-        assertThat(jobs.seen()).hasSize(GuardedJobs.MAX_SEEN).containsKey("g.once-" + (GuardedJobs.MAX_SEEN + 49))
+        assertThat(jobs.seen()).hasSize(QuartzJobOptions.MAX_SEEN).containsKey("g.once-" + (QuartzJobOptions.MAX_SEEN + 49))
                 .doesNotContainKey("g.once-0");
     }
 

@@ -21,15 +21,15 @@ import java.util.function.Supplier;
  * and the jobs of every {@link GuardedJobsContributor} (Quartz), asked on every read. A contributor
  * that fails is logged at WARN and left out, so it does not take the report down.
  */
-final class GuardedJobs {
+final class JobSummaries {
 
-    private static final Logger log = LoggerFactory.getLogger(GuardedJobs.class);
+    private static final Logger log = LoggerFactory.getLogger(JobSummaries.class);
 
     private final GuardedJobRegistry registry;
     private final JobGuard guard;
     private volatile Supplier<List<GuardedJobsContributor>> contributors = List::of;
 
-    GuardedJobs(GuardedJobRegistry registry, JobGuard guard) {
+    JobSummaries(GuardedJobRegistry registry, JobGuard guard) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.guard = Objects.requireNonNull(guard, "guard");
     }
@@ -56,7 +56,7 @@ final class GuardedJobs {
         if (guarded.isPresent()) {
             return guarded.map(this::summary);
         }
-        return contributed().stream().filter(c -> c.name().equals(name)).findFirst().map(GuardedJobs::summary);
+        return contributed().stream().filter(c -> c.name().equals(name)).findFirst().map(JobSummaries::summary);
     }
 
     private JobGuardEndpoint.JobSummary summary(GuardedJob job) {

@@ -1,6 +1,5 @@
 package io.jobguard.redis;
 
-import io.jobguard.store.AcquireMode;
 import io.jobguard.store.RunRecord;
 
 import java.nio.charset.StandardCharsets;
@@ -9,34 +8,13 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** The recovery arguments of {@code run-acquire.lua} (ARGV[9] to ARGV[11]) and the run record as the state hash holds it. */
-final class RecoveryArguments {
+/**
+ * The run record as the job's state hash holds it (fields {@code s}, {@code st}, {@code a}, {@code c}, {@code x} of
+ * {@code run-acquire.lua}'s header), decoded for the recovery pass.
+ */
+final class RunRecordFields {
 
-    private RecoveryArguments() {
-    }
-
-    /** ARGV[9]: the gap check. */
-    static String previous(AcquireMode mode) {
-        return mode.kind() == AcquireMode.Kind.REGULAR && mode.previous() != null
-                ? Long.toString(mode.previous().toEpochMilli()) : "";
-    }
-
-    /** ARGV[10]: the dead-run check. */
-    static String delivery(AcquireMode mode) {
-        if (mode.kind() != AcquireMode.Kind.REGULAR || mode.delivery() == null) {
-            return "";
-        }
-        return mode.delivery() == AcquireMode.Delivery.RETRY ? "least:" + mode.maxAttempts() : "most";
-    }
-
-    /** ARGV[11]: the kind of attempt. */
-    static String mode(AcquireMode mode) {
-        return switch (mode.kind()) {
-            case REGULAR -> "";
-            case CATCH_UP -> "catchup:" + mode.previous().toEpochMilli();
-            case MISS -> "miss:" + mode.previous().toEpochMilli();
-            case RETRY -> "retry:" + mode.attempt();
-        };
+    private RunRecordFields() {
     }
 
     /** The run record from its hash, empty if it has no handled fire time. */

@@ -17,13 +17,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /** The suite's jobs guarded by job-guard ({@code fault.library=job-guard}). */
 @Component
 @ConditionalOnProperty(name = "fault.library", havingValue = "job-guard")
-class GuardedJobs {
+class JobGuardJobs {
 
     private final NodeLedger ledger;
     private final BatchLocks locks;
     private final AtomicLong batches = new AtomicLong();
 
-    GuardedJobs(NodeLedger ledger, BatchLocks locks) {
+    JobGuardJobs(NodeLedger ledger, BatchLocks locks) {
         this.ledger = ledger;
         this.locks = locks;
     }

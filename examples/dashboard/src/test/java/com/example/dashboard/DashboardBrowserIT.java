@@ -53,7 +53,7 @@ import static org.awaitility.Awaitility.await;
  * endpoint's constants, and a paused job's next fire time says "paused: will not run". The browser must be installed:
  * a missing chromium or chromedriver fails the test naming the Debian packages.
  * <p>
- * {@code -Ddashboard.screenshot=<file.png>} also saves the page of node A there (the README's
+ * {@code -Ddashboard.screenshot=<file.png>} also saves the page of node A there (docs/operations.md's
  * picture); the screenshot is always saved under {@code target/}.
  */
 @WithRedis

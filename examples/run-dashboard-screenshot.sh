@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One command: runs DashboardBrowserIT (two nodes on one Redis, a real headless Chromium) and saves its
-# screenshot of the dashboard page to docs/images/dashboard.png (the README's picture).
+# screenshot of the dashboard page to docs/images/dashboard.png (the picture in docs/operations.md).
 # Needs JDK 17+, Maven and the Debian/Ubuntu packages chromium and chromium-driver; installs nothing into ~/.m2.
 #   examples/run-dashboard-screenshot.sh [output.png]
 set -euo pipefail

@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,10 +48,12 @@ import static org.awaitility.Awaitility.await;
  * writing to a ledger, says ran that fire time; pausing a job with the page's button (confirm dialog, CSRF
  * token sent back from the cookie) shows it paused on both nodes' pages; node B's read-only page has no
  * buttons; an anonymous caller of the secured node gets no data; after Redis loses its data (FLUSHALL) the job shows
- * as "recovering from a data loss until T" while its fire times are refused, then idle with HISTORY_LOST marks. The browser must be installed:
+ * as "recovering from a data loss until T" while its fire times are refused, then idle with HISTORY_LOST marks. Outcomes
+ * read as words ("ran on node-a", "skipped: already ran on node-b", "skipped: the job was paused"), never as the
+ * endpoint's constants, and a paused job's next fire time says "paused: will not run". The browser must be installed:
  * a missing chromium or chromedriver fails the test naming the Debian packages.
  * <p>
- * {@code -Ddashboard.screenshot=<file.png>} also saves the page of node A there (the README's
+ * {@code -Ddashboard.screenshot=<file.png>} also saves the page of node A there (docs/operations.md's
  * picture); the screenshot is always saved under {@code target/}.
  */
 @WithRedis
@@ -59,6 +62,12 @@ class DashboardBrowserIT {
     private static final Path CHROMIUM = Path.of(System.getProperty("chromium.path", "/usr/bin/chromium"));
     private static final Path CHROMEDRIVER = Path.of(System.getProperty("chromedriver.path", "/usr/bin/chromedriver"));
     private static final Set<String> RUN_OUTCOMES = Set.of("RAN", "FAILED", "CAUGHT_UP", "RETRIED", "STARTED");
+    /** An idle job's line for node A's last outcome: it ran the fire time, or found it taken by another node. */
+    private static final Pattern LAST_HERE = Pattern.compile(
+            "here: (ran on node-a|skipped: already ran on (node-b|another node))");
+    /** An outcome as the endpoint spells it: the page shows words instead. */
+    private static final Pattern OUTCOME_CONSTANT = Pattern.compile(
+            "\\b(RAN|FAILED|ALREADY_RAN|BUSY|WAIT_TIMEOUT|STORE_ERROR|HISTORY_LOST|PAUSED|MISSED|CAUGHT_UP|RETRIED|ABANDONED)\\b");
 
     private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
     private ChromeDriver browser;
@@ -102,6 +111,11 @@ class DashboardBrowserIT {
         assertThat(rowText(chrome, "billing-sync")).contains("cron \"* * * * * *\"");
         checkTimelineAgainstLedger(chrome, "billing-sync");
         checkTimelineAgainstLedger(chrome, "invoice-export");
+        // node A's last outcome of the every-second job, in words: it ran it, or another node had
+        wait.until(d -> LAST_HERE.matcher(String.valueOf(rowText(chrome, "billing-sync"))).find());
+        assertThat(rowText(chrome, "billing-sync")).doesNotContainPattern(OUTCOME_CONSTANT);
+        assertThat(chrome.findElement(By.id("legend")).getText()).contains("R ran", "P skipped: the job was paused",
+                "M missed: no node started it", "H refused: Redis lost the job's history");
 
         assertThat(attributes(chrome, "#jobs tr[data-job='billing-sync'] button[data-action]", "data-action"))
                 .containsExactly("pause", "resume", "run-now", "force-release");
@@ -117,16 +131,20 @@ class DashboardBrowserIT {
         wait.until(d -> d.findElement(By.id("answer")).getText().contains("HTTP 200"));
         assertThat(chrome.findElement(By.id("answer")).getText()).contains("paused cluster-wide");
         wait.until(d -> "paused".equals(state(chrome, "billing-sync")));
+        assertThat(rowText(chrome, "billing-sync")).as("a paused job's next fire time").contains("paused: will not run");
         Instant pausedAt = Instant.now();
         // let a paused fire time or two reach the timeline for the picture, while both nodes refuse them
         await().atMost(Duration.ofSeconds(10)).until(() -> marks(chrome, "billing-sync").stream()
                 .filter(m -> "PAUSED".equals(m.get("outcome"))).count() >= 2);
+        assertThat(marks(chrome, "billing-sync")).filteredOn(m -> "PAUSED".equals(m.get("outcome")))
+                .allSatisfy(m -> assertThat((String) m.get("title")).contains("skipped: the job was paused"));
         screenshot(chrome);
 
         chrome.get(b + "/actuator/jobguard/dashboard/index.html?refresh=1");
         wait.until(d -> d.findElements(By.cssSelector("#jobs tr[data-job]")).size() == 2);
         assertThat(state(chrome, "billing-sync")).as("node B's page shows the pause made on A").isEqualTo("paused");
-        assertThat(rowText(chrome, "billing-sync")).contains("paused", "node node-a");
+        assertThat(rowText(chrome, "billing-sync")).contains("paused", "node node-a", "paused: will not run");
+        assertThat(rowText(chrome, "invoice-export")).doesNotContain("will not run");
         assertThat(state(chrome, "invoice-export")).isNotEqualTo("paused");
         assertThat(chrome.findElements(By.cssSelector("button[data-action]"))).as("buttons on the read-only page").isEmpty();
         assertThat(chrome.findElement(By.id("actions-head")).isDisplayed()).isFalse();
@@ -152,6 +170,8 @@ class DashboardBrowserIT {
         // once the refusal has ended the page no longer says so, though the HISTORY_LOST marks stay
         wait.until(d -> "idle".equals(state(chrome, "invoice-export")));
         assertThat(marks(chrome, "invoice-export")).extracting(m -> m.get("outcome")).contains("HISTORY_LOST");
+        assertThat(marks(chrome, "invoice-export")).filteredOn(m -> "HISTORY_LOST".equals(m.get("outcome")))
+                .allSatisfy(m -> assertThat((String) m.get("title")).contains("refused: Redis lost the job's history"));
     }
 
     /** Every run mark of the job's timeline names the node the ledger says ran that fire time, and nothing is left out. */
@@ -167,6 +187,9 @@ class DashboardBrowserIT {
                     .isEqualTo(ledger.get(fireTime));
             assertThat(Long.parseLong((String) mark.get("token"))).isPositive();
             assertThat((String) mark.get("title")).contains("fencing token " + mark.get("token"), "start delay");
+            if ("RAN".equals(mark.get("outcome"))) {
+                assertThat((String) mark.get("title")).as("the outcome in words").contains("ran on " + ledger.get(fireTime));
+            }
         }
         Instant oldest = runs.stream().map(m -> Instant.parse((String) m.get("fireTime"))).min(Instant::compareTo).orElseThrow();
         Instant newest = runs.stream().map(m -> Instant.parse((String) m.get("fireTime"))).max(Instant::compareTo).orElseThrow();

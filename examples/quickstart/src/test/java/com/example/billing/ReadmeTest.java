@@ -22,11 +22,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keeps README.md true to the code: (1) every fenced block preceded by
+ * Keeps README.md, CONTRIBUTING.md, examples/README.md and every docs/*.md page true to the code: (1) every fenced
+ * block preceded by
  * {@code <!-- from: <path>[#<section>] -->} is exactly that file of the repository (or the part of
  * it between {@code README: <section>} and {@code end}), so the Quickstart shown is the app that
  * {@link QuickstartIT} runs; (2) every {@code properties} block binds for real: each key is a
@@ -53,16 +55,23 @@ class ReadmeTest {
             String[] parts = block.from().split("#", 2);
             String file = read(ROOT.resolve(parts[0]));
             String expected = parts.length == 1 ? file : section(file, parts[1], parts[0]);
-            assertThat(block.text()).as("README block from %s", block.from()).isEqualTo(expected);
+            assertThat(block.text()).as("%s: block from %s", block.page(), block.from()).isEqualTo(expected);
             checked++;
         }
+        String snippets = "<!-- from: examples/cluster-demo/src/main/java/io/jobguard/examples/readme/ReadmeSnippets.java#";
+        assertThat(read(ROOT.resolve("docs/plain-java.md"))).contains(snippets + "plain Java -->");
+        assertThat(read(ROOT.resolve("docs/batch-locks.md"))).contains(snippets + "batch locks -->", snippets + "@BatchLocked -->");
+        assertThat(read(ROOT.resolve("docs/shedlock.md"))).contains(snippets + "ShedLock provider -->");
+        assertThat(read(ROOT.resolve("docs/operations.md"))).as("the secured-actuator samples the build captures")
+                .contains("<!-- from: examples/secured-actuator/samples/job-detail.json -->",
+                        "<!-- from: examples/secured-actuator/samples/health.json -->");
         assertThat(readme).as("the Quickstart shows the whole app that QuickstartIT runs").contains(
                 "<!-- from: examples/quickstart/pom.xml#quickstart bom -->",
                 "<!-- from: examples/quickstart/pom.xml#quickstart dependencies -->",
                 "<!-- from: examples/quickstart/src/main/java/com/example/billing/BillingApplication.java -->",
                 "<!-- from: examples/quickstart/src/main/java/com/example/billing/InvoiceJob.java -->",
                 "<!-- from: examples/quickstart/src/main/resources/application.properties -->");
-        assertThat(checked).isGreaterThanOrEqualTo(4);
+        assertThat(checked).isGreaterThanOrEqualTo(12);
     }
 
     @Test
@@ -91,7 +100,7 @@ class ReadmeTest {
                         .doesNotContain("#");
                 assertThat(value).as("value of %s has no blanks at its ends", key).isEqualTo(value.strip());
                 assertThat(known.contains(key) || maps.stream().anyMatch(m -> key.startsWith(m + ".")
-                        || key.startsWith(m + "["))).as("%s is a property Spring Boot or job-guard declares", key)
+                        || key.startsWith(m + "["))).as("%s: %s is a property Spring Boot or job-guard declares", block.page(), key)
                         .isTrue();
                 values.put(key, value);
             }
@@ -101,14 +110,24 @@ class ReadmeTest {
                 assertThat(bound.namespace()).isEqualTo(values.get("jobguard.namespace"));
             }
         }
-        assertThat(blocks).as("properties blocks in the README").isPositive();
+        assertThat(blocks).as("properties blocks in the pages").isGreaterThanOrEqualTo(4);
     }
 
+    /** The fenced blocks of every checked page: README.md, CONTRIBUTING.md, examples/README.md, docs/*.md. */
     private List<Block> blocks() {
+        List<Path> pages = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CONTRIBUTING.md"),
+                ROOT.resolve("examples/README.md")));
+        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+            docs.filter(p -> p.getFileName().toString().endsWith(".md")).sorted().forEach(pages::add);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list " + ROOT.resolve("docs").toAbsolutePath().normalize(), e);
+        }
         List<Block> blocks = new ArrayList<>();
-        Matcher m = FENCE.matcher(readme);
-        while (m.find()) {
-            blocks.add(new Block(m.group(2), m.group(3), m.group(4)));
+        for (Path page : pages) {
+            Matcher m = FENCE.matcher(read(page));
+            while (m.find()) {
+                blocks.add(new Block(ROOT.relativize(page).toString(), m.group(2), m.group(3), m.group(4)));
+            }
         }
         return blocks;
     }
@@ -163,6 +182,6 @@ class ReadmeTest {
         }
     }
 
-    private record Block(String from, String lang, String text) {
+    private record Block(String page, String from, String lang, String text) {
     }
 }

@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * {@code jobguard.actuator.write-role} is refused with 403 and a body naming the role and the
  * property, for POST and DELETE; an anonymous caller never reaches the endpoint (401); the caller with
  * the role pauses and resumes the job, and the pause flag records its Spring Security principal.
- * It also captures the endpoint's and the health indicator's output, the samples the README shows.
+ * It also captures the endpoint's and the health indicator's output, the samples docs/operations.md shows.
  */
 @WithRedis
 class SecuredActuatorIT {
@@ -82,7 +82,7 @@ class SecuredActuatorIT {
         assertThat(opsResume.statusCode()).as(opsResume.body()).isEqualTo(200);
         assertThat(send(job, "GET", "ops:ops-secret", null).body()).contains("\"paused\":null");
 
-        // the samples in README "Operating job-guard": the live output must have the committed shape
+        // the samples in docs/operations.md ("Operating job-guard"): the live output must have the committed shape
         await().atMost(Duration.ofSeconds(20)).until(() -> JSON.readTree(send(job, "GET", "ops:ops-secret", null)
                 .body()).path("recentFires").path(0).path("outcome").asString().equals("RAN"));
         JsonNode detail = JSON.readTree(send(job, "GET", "ops:ops-secret", null).body());
@@ -94,8 +94,8 @@ class SecuredActuatorIT {
     }
 
     /**
-     * Writes the live output to {@code target/samples} (copy it to {@code samples/} to refresh the README)
-     * and checks that the committed sample has the same fields, so the README cannot drift from the code.
+     * Writes the live output to {@code target/samples} (copy it to {@code samples/} to refresh docs/operations.md)
+     * and checks that the committed sample has the same fields, so docs/operations.md cannot drift from the code.
      */
     private static void assertSample(JsonNode live, String name) throws IOException {
         Path written = Path.of("target/samples", name);

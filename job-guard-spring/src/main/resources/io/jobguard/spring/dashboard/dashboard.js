@@ -17,6 +17,22 @@
     RETRIED: ['T', '#8a4fd1'], MISSED: ['M', '#b3261e'], ABANDONED: ['A', '#a5622a'], PAUSED: ['P', '#9aa3b0'],
     HISTORY_LOST: ['H', '#111111']
   };
+  // outcome -> what it means, in words; a function of the node that ran (or decided) the fire time, when known
+  var WORDS = {
+    RAN: function (n) { return 'ran on ' + (n || 'a node'); },
+    FAILED: function (n) { return 'failed on ' + (n || 'a node') + ' (the job threw)'; },
+    STARTED: function (n) { return 'started on ' + (n || 'a node') + ', not finished'; },
+    CAUGHT_UP: function (n) { return 'caught up late on ' + (n || 'a node') + ' (nobody had started it)'; },
+    RETRIED: function (n) { return 'run again on ' + (n || 'a node') + ' (an earlier attempt died)'; },
+    MISSED: function () { return 'missed: no node started it'; },
+    ABANDONED: function () { return 'abandoned: its run died and is not run again'; },
+    PAUSED: function () { return 'skipped: the job was paused'; },
+    HISTORY_LOST: function () { return 'refused: Redis lost the job\'s history, it may have run'; },
+    ALREADY_RAN: function (n) { return 'skipped: already ran on ' + (n || 'another node'); },
+    BUSY: function () { return 'skipped: another run held the lease'; },
+    WAIT_TIMEOUT: function () { return 'skipped: waited for the lease and timed out'; },
+    STORE_ERROR: function () { return 'skipped: Redis could not be reached'; }
+  };
   var timer = null;
   var lastReport = null;
 
@@ -52,6 +68,28 @@
     if (a < 60000) { return sign + (a / 1000).toFixed(a < 10000 ? 2 : 1) + ' s'; }
     if (a < 3600000) { return sign + Math.floor(a / 60000) + ' min ' + Math.round((a % 60000) / 1000) + ' s'; }
     return sign + Math.floor(a / 3600000) + ' h ' + Math.round((a % 3600000) / 60000) + ' min';
+  }
+
+  /** An outcome in words; node: the node that ran or decided the fire time, if known. */
+  function words(outcome, node) {
+    if (!outcome) { return 'outcome unknown'; }
+    return WORDS[outcome] ? WORDS[outcome](node) : outcome.toLowerCase().replace(/_/g, ' ');
+  }
+
+  /** This node's (self's) last outcome of the job in words; a skipped fire time names the node that ran it when shown. */
+  function lastHere(job, detail, self) {
+    if (!job.lastOutcome) { return ''; }
+    var node = null;
+    if (job.lastOutcome === 'ALREADY_RAN') {
+      var ran = ((detail && detail.recentFires) || []).filter(function (f) {
+        return f.nominalFireTime === job.lastFireTime && f.fencingToken >= 0 && f.node;
+      })[0];
+      node = ran ? ran.node : null;
+    } else if (job.lastOutcome === 'RAN' || job.lastOutcome === 'FAILED' || job.lastOutcome === 'CAUGHT_UP'
+      || job.lastOutcome === 'RETRIED') {
+      node = self || 'this node';
+    }
+    return 'last fire time ' + time(job.lastFireTime) + ' here: ' + words(job.lastOutcome, node);
   }
 
   function time(iso) {
@@ -124,13 +162,13 @@
     var until = loss && loss.jobs && loss.jobs[job.name];
     if (until) {
       return ['recovering', 'recovering from a data loss until ' + time(until),
-        'Redis lost this job\'s history; its fire times before ' + time(until) + ' are refused (HISTORY_LOST)'];
+        'Redis lost this job\'s history; its fire times before ' + time(until) + ' are refused: they may have run'];
     }
     // a node without the dataLoss field: infer the recovery from the newest fire time
     if (!('dataLoss' in report) && newest && newest.outcome === 'HISTORY_LOST') {
       return ['recovering', 'recovering from data loss', 'Redis lost this job\'s history; fire times are refused until it is safe'];
     }
-    return ['idle', 'idle', job.lastOutcome ? 'last here: ' + job.lastOutcome + ' at ' + time(job.lastFireTime) : ''];
+    return ['idle', 'idle', lastHere(job, detail, report.node)];
   }
 
   function timeline(detail) {
@@ -143,8 +181,8 @@
       var g = svg('g', { 'class': 'fire', 'data-fire-time': f.nominalFireTime, 'data-node': f.node || '',
         'data-outcome': f.outcome || '', 'data-token': String(f.fencingToken) });
       var title = svg('title', {});
-      title.textContent = 'fire time ' + time(f.nominalFireTime) + '\nnode ' + (f.node || '?') + '\noutcome '
-        + (f.outcome || 'unknown') + (delay === null ? '' : '\nstart delay ' + human(delay))
+      title.textContent = 'fire time ' + time(f.nominalFireTime) + '\n' + words(f.outcome, f.node)
+        + (delay === null ? '' : '\nstart delay ' + human(delay))
         + (f.duration ? '\nduration ' + human(millis(f.duration)) : '')
         + (f.fencingToken >= 0 ? '\nfencing token ' + f.fencingToken : '\nno run (no fencing token)');
       g.appendChild(title);
@@ -169,6 +207,15 @@
     return id.length <= 6 ? id : '…' + id.substring(id.length - 5);
   }
 
+  /** The next fire time; a paused job's says it will not run (every node skips it until resumed). */
+  function nextCell(job, stateName) {
+    if (stateName === 'paused') {
+      return el('td', { className: 'next-paused' }, [el('span', { text: 'paused: will not run' }),
+        el('div', { className: 'sub mono', text: 'skips ' + time(job.nextNominalFireTime) + ' until resumed' })]);
+    }
+    return el('td', { className: 'mono', text: time(job.nextNominalFireTime) });
+  }
+
   function renderJobs(report, details) {
     var body = document.querySelector('#jobs tbody');
     var writes = report.writes || {};
@@ -181,7 +228,7 @@
         el('td', {}, [el('strong', { text: job.name }), el('div', { className: 'sub mono', text: job.method || '' })]),
         el('td', { className: 'mono', text: job.schedule || '–' }),
         el('td', {}, [el('span', { className: 'state state-' + s[0], text: s[1] }), el('div', { className: 'sub', text: s[2] })]),
-        el('td', { className: 'mono', text: time(job.nextNominalFireTime) }),
+        nextCell(job, s[0]),
         el('td', {}, [timeline(details[i])])
       ]);
       if (canWrite) {
@@ -231,7 +278,8 @@
     Object.keys(OUTCOMES).forEach(function (o) {
       var swatch = el('i');
       swatch.style.background = OUTCOMES[o][1];
-      legend.appendChild(el('span', { className: 'key' }, [swatch, document.createTextNode(OUTCOMES[o][0] + ' ' + o)]));
+      legend.appendChild(el('span', { className: 'key', 'data-outcome': o }, [swatch,
+        document.createTextNode(OUTCOMES[o][0] + ' ' + words(o, null).replace(/ on a node\b/, ''))]));
     });
   }
 

@@ -23,8 +23,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The code snippets of the README, compiled with the build so that none of them rots. Each block
- * between {@code // README: <section>} and {@code // end} is copied verbatim into README.md.
+ * The code snippets of the docs, compiled with the build so that none of them rots. Each block
+ * between {@code // README: <section>} and {@code // end} is copied verbatim into a page (docs/plain-java.md,
+ * docs/batch-locks.md, docs/shedlock.md) under a {@code <!-- from: ...ReadmeSnippets.java#<section> -->} marker, and
+ * examples/quickstart's {@code ReadmeTest} fails when the page's block differs from it.
  */
 final class ReadmeSnippets {
 
@@ -60,7 +62,7 @@ final class ReadmeSnippets {
         }
         try (BatchLease lease = attempt.orElseThrow()) {
             reserve(order, lease.fencingToken());                         // all 3,000 SKUs are ours
-        }                                                                 // released in one round trip
+        }                                                                 // released: one script call per chunk
         // end
     }
 

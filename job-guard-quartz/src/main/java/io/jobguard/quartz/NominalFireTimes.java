@@ -42,15 +42,43 @@ final class NominalFireTimes {
         if (expression == null || (t.getNano() == 0 && expression.isSatisfiedBy(scheduled))) {
             return t;
         }
-        // getTimeBefore answers the latest match strictly before its argument, at 1 s resolution
-        Date before = expression.getTimeBefore(new Date(scheduled.getTime() + 1));
-        if (before == null || before.after(scheduled)) {
+        Date before = latestAtOrBefore(expression, scheduled);
+        if (before == null) {
             return t;
         }
         Instant snapped = before.toInstant();
         log.debug("job-guard: cron trigger {} fired off-schedule at {} (misfire); nominal fire time snapped to {}",
                 trigger.getKey(), t, snapped);
         return snapped;
+    }
+
+    /** How far back {@link #latestAtOrBefore} looks: a cron schedule fires at least once in this span. */
+    private static final long LOOK_BACK_LIMIT_MILLIS = 4L * 366 * 24 * 3600 * 1000;
+
+    /**
+     * The latest time of the expression at or before {@code time}, or null if it has none within four years.
+     * Walks forward with {@code getNextValidTimeAfter} from a start that doubles its distance back until the
+     * span holds a match, so it visits about two fire times of the schedule. It does not use
+     * {@code CronExpression.getTimeBefore}, which Quartz 2.5.0 (managed by Spring Boot 3.5) leaves unimplemented
+     * (it answers null); Quartz 2.5.2 implements it.
+     */
+    static Date latestAtOrBefore(CronExpression expression, Date time) {
+        long end = time.getTime();
+        for (long back = 1_000; ; back = Math.min(back * 2, LOOK_BACK_LIMIT_MILLIS)) {
+            // getNextValidTimeAfter answers the first match strictly after its argument, at 1 s resolution
+            Date match = expression.getNextValidTimeAfter(new Date(end - back - 1));
+            if (match == null || match.getTime() > end) {
+                if (back == LOOK_BACK_LIMIT_MILLIS) {
+                    return null;
+                }
+                continue;
+            }
+            for (Date next = expression.getNextValidTimeAfter(match); next != null && next.getTime() <= end;
+                 next = expression.getNextValidTimeAfter(next)) {
+                match = next;
+            }
+            return match;
+        }
     }
 
     private CronExpression cached(CronTrigger cron) {

@@ -54,6 +54,30 @@ class NominalFireTimesTest {
     }
 
     @Test
+    void aWeekdayScheduleSnapsAcrossTheWeekendAndAYearlyOneAcrossTheYear() {
+        Trigger weekdaysAtNine = cron("0 0 9 ? * MON-FRI");
+        // Monday 2026-11-23 08:59:59.5: the latest fire time is Friday 2026-11-20 09:00
+        assertThat(fireTimes.nominal(weekdaysAtNine, Date.from(Instant.parse("2026-11-23T08:59:59.500Z"))))
+                .isEqualTo(Instant.parse("2026-11-20T09:00:00Z"));
+        Trigger newYear = cron("0 0 0 1 1 ?");
+        assertThat(fireTimes.nominal(newYear, Date.from(Instant.parse("2026-12-31T23:59:59.900Z"))))
+                .isEqualTo(Instant.parse("2026-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void aScheduleWithNoTimeInTheLookBackKeepsQuartzsTime() throws Exception {
+        // 29 February fires once in four years: none between 2025-03-01 and 2027-03-01
+        org.quartz.CronExpression leapDay = new org.quartz.CronExpression("0 0 0 29 2 ? 2024");
+        leapDay.setTimeZone(TimeZone.getTimeZone("UTC"));
+        assertThat(NominalFireTimes.latestAtOrBefore(leapDay, Date.from(Instant.parse("2026-11-22T12:00:00.5Z"))))
+                .isEqualTo(Date.from(Instant.parse("2024-02-29T00:00:00Z")));
+        org.quartz.CronExpression past = new org.quartz.CronExpression("0 0 0 1 1 ? 2000");
+        past.setTimeZone(TimeZone.getTimeZone("UTC"));
+        assertThat(NominalFireTimes.latestAtOrBefore(past, Date.from(Instant.parse("2026-11-22T12:00:00.5Z"))))
+                .as("no fire time within four years back").isNull();
+    }
+
+    @Test
     void nonCronTriggersKeepQuartzsTime() {
         Trigger simple = TriggerBuilder.newTrigger()
                 .withSchedule(SimpleScheduleBuilder.repeatSecondlyForever(5)).build();

@@ -9,7 +9,7 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextRefreshedEvent;
-import org.springframework.scheduling.config.TaskManagementConfigUtils;
+import org.springframework.scheduling.annotation.ScheduledAnnotationBeanPostProcessor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +61,7 @@ final class StartupReport implements ApplicationListener<ContextRefreshedEvent> 
                 engine.config().namespace(), engine.config().nodeId(), jobs.size(),
                 jobs.isEmpty() ? "" : ": " + String.join("; ", jobs));
         if (!registry.all().isEmpty()
-                && !beanFactory.containsBean(TaskManagementConfigUtils.SCHEDULED_ANNOTATION_PROCESSOR_BEAN_NAME)) {
+                && !schedulingEnabled()) {
             List<String> methods = new ArrayList<>();
             for (GuardedJob job : registry.all()) {
                 methods.add(GuardedJob.describe(job.beanClass(), job.method()));
@@ -70,6 +70,15 @@ final class StartupReport implements ApplicationListener<ContextRefreshedEvent> 
                     + "fire: add @EnableScheduling to a @Configuration class (e.g. next to @SpringBootApplication)",
                     methods);
         }
+    }
+
+    /**
+     * Whether {@code @EnableScheduling} registered its post-processor. By type, not by bean name: the name is a
+     * constant the compiler copies into this class, and Spring Framework 7 changed it, so a name compiled against
+     * one line would miss the processor on the other.
+     */
+    private boolean schedulingEnabled() {
+        return beanFactory.getBeanNamesForType(ScheduledAnnotationBeanPostProcessor.class, true, false).length > 0;
     }
 
     private List<String> jobs() {

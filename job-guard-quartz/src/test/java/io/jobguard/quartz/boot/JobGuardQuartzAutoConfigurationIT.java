@@ -119,7 +119,7 @@ class JobGuardQuartzAutoConfigurationIT {
     void invalidGuardOptionsOnAScheduledJobFailTheStartupNamingTheJob() {
         runner.withUserConfiguration(BadJobSchedulerConfig.class, EngineConfig.class).run(context ->
                 assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("JobDataMap entry jobguard.lease of Quartz job 'g.bad'"));
+                        .hasStackTraceContaining("JobDataMap entry jobguard.lease of job 'g.bad'"));
     }
 
     /** A guarded job for the Boot test. */

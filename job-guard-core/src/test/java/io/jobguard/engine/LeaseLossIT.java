@@ -314,6 +314,10 @@ class LeaseLossIT {
                 .isEqualTo(RunOutcome.STORE_ERROR);
         assertThat(direct.currentRunLease(new JobId(NAMESPACE, "after-hand-over"))).isEmpty();
         assertThat(b.run(job, T, () -> { })).isEqualTo(RunOutcome.RAN);
+
+        // a node whose store's connections start again after a stop takes leases again
+        a.reopenAdmission();
+        assertThat(a.run(job, T.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.RAN);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

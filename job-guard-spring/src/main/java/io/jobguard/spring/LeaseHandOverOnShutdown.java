@@ -17,7 +17,7 @@ import java.time.Duration;
  * From then on the guard takes no new lease: a firing that comes later (the scheduler may go on firing while the
  * context closes) is refused on this node without asking Redis, and another node runs it. A rolling restart
  * therefore never leaves a lease to expire by TTL: no run can start holding a lease that the stopped connection
- * factory could no longer release.
+ * factory could no longer release. A context started again after a stop opens admission again.
  *
  * <p>How long it waits follows the scheduler's configuration: with
  * {@code spring.task.scheduling.shutdown.await-termination=true} the scheduler only waits for its tasks when it
@@ -47,6 +47,12 @@ final class LeaseHandOverOnShutdown extends StopsBeforeRedis {
     void beforeRedisStops() {
         Duration wait = schedulerWait();
         forEachCreated(JobGuard.class, (name, guard) -> handOver(guard, wait));
+    }
+
+    /** A context started again after a stop (its connection factory too): the guards take leases again. */
+    @Override
+    void afterRestart() {
+        forEachCreated(JobGuard.class, (name, guard) -> guard.reopenAdmission());
     }
 
     private static void handOver(JobGuard guard, Duration wait) {

@@ -342,6 +342,11 @@ public final class JobGuardEngine implements JobGuard {
     }
 
     @Override
+    public void reopenAdmission() {
+        runs.handOver().reopen();
+    }
+
+    @Override
     public long releaseFailures() {
         return runs.releaseFailures();
     }

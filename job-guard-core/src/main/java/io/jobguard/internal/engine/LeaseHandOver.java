@@ -51,6 +51,11 @@ final class LeaseHandOver {
         }
     }
 
+    /** Opens admission again after a hand-over (the store's connections were started again). */
+    void reopen() {
+        closed = false;
+    }
+
     /** Whether the hand-over has closed admission. */
     boolean closed() {
         return closed;

@@ -223,13 +223,24 @@ public interface JobGuard extends AutoCloseable {
      * {@link RunContext#checkLease()} and lease-checked commits refuse; listeners hear of it; its thread is
      * interrupted when {@link JobGuardConfig#interruptOnLeaseLost()} is set), then its lease is released
      * (owner-checked), so another node can run the next fire time without waiting for the lease's TTL. The
-     * fire-time markers stay: no fire time runs twice because of this.
+     * fire-time markers stay: no fire time runs twice because of this. From the call on, the guard takes no new
+     * lease until {@link #reopenAdmission()}: a firing that comes later is refused {@link RunOutcome#STORE_ERROR}
+     * without asking the store (another node runs it), and the admissions already under way are waited for first (up to ten seconds, or
+     * {@code wait} when longer), so no lease outlives the store's connections when they close next.
      *
      * @param wait how long to wait for running runs first (zero: give up at once)
      * @return how many leases were given up
      * @throws InterruptedException if interrupted while waiting
      */
     int handOverLeases(Duration wait) throws InterruptedException;
+
+    /**
+     * Opens admission again after {@link #handOverLeases}, for a node whose store's connections are started again
+     * after a stop (a Spring context stopped and started, a checkpoint and restore): firings ask the store for
+     * leases as before. Does nothing while admission is open.
+     */
+    default void reopenAdmission() {
+    }
 
     /**
      * How many lease releases failed on this node (each also a WARN; the lease then expires by its TTL).

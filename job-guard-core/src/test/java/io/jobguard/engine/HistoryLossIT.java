@@ -175,6 +175,33 @@ class HistoryLossIT {
     }
 
     /**
+     * The bound of a lossy failover for a job of a longer period (a minute here): its last run (t1) is among the
+     * writes the promoted replica missed, so its next firing (t2, a period later) is the first to see the lost token,
+     * dates the loss then and is refused; the fire time after it (t3) runs. One fire time is lost to the refusal, and
+     * the job runs again one period after the firing that noticed. Durable acquire, which starts t1's run only once a
+     * replica holds its lease, leaves nothing to miss.
+     */
+    @Test
+    void aMinuteJobWhoseLastRunThePromotedReplicaMissedIsRefusedAtItsNextFiringAndRunsOnePeriodLater() {
+        JobGuard a = node("a");
+        JobGuard b = node("b");
+        Instant t2 = now();
+        Instant t0 = t2.minusSeconds(120);
+        Instant t1 = t2.minusSeconds(60);
+        fenceOf(a, t0);
+        String state = "jgtest:{default:report}:state-v2";
+        Object replicated = redis.call("HGET", state, "f");
+        fenceOf(a, t1);
+        // the failover: the new primary never got t1's acquisition
+        redis.call("HSET", state, "f", String.valueOf(replicated));
+        redis.call("DEL", "jgtest:{default:report}:fired:" + t1.toEpochMilli());
+
+        assertThat(a.run(JOB, t2, () -> { })).as("the firing that sees the lost token").isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(b.run(JOB, t2, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(b.run(JOB, t2.plusSeconds(60), () -> { })).as("one period later").isEqualTo(RunOutcome.RAN);
+    }
+
+    /**
      * After a flush every node that had been handed a token above the lost counter sees it is below: the first
      * of them dates the loss, the others must not move that date on (each move would restart the fleet's
      * re-publication after the loss, which the measured refusal window waits for).

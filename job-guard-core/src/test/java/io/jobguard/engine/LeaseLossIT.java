@@ -302,6 +302,24 @@ class LeaseLossIT {
         assertThat(slowToldLost).as("the run still going was told").isTrue();
     }
 
+    @Test
+    void afterTheHandOverAFiringAsksForNoLeaseAndAnotherNodeRunsIt() throws Exception {
+        JobGuard a = node("a", direct, false);
+        JobGuard b = node("b", direct, false);
+        JobOptions job = JobOptions.builder("after-hand-over", Duration.ofMinutes(10)).build();
+        assertThat(a.handOverLeases(Duration.ZERO)).isZero();
+
+        // a node whose leases were handed over is stopping: a lease it took now could outlive its store
+        assertThat(a.run(job, T, () -> { throw new AssertionError("ran on the stopping node"); }))
+                .isEqualTo(RunOutcome.STORE_ERROR);
+        assertThat(direct.currentRunLease(new JobId(NAMESPACE, "after-hand-over"))).isEmpty();
+        assertThat(b.run(job, T, () -> { })).isEqualTo(RunOutcome.RAN);
+
+        // a node whose store's connections start again after a stop takes leases again
+        a.reopenAdmission();
+        assertThat(a.run(job, T.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.RAN);
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await(60, TimeUnit.SECONDS);

@@ -56,9 +56,12 @@ class QuartzRecoveryTest {
     }
 
     @Test
-    void jobDataMapEntriesWinAndAJobWithNeitherPolicyNorDeliveryHasNoRecovery() {
+    void jobDataMapEntriesWinAndAJobWithNeitherPolicyNorDeliveryIsAccountedForWithoutRunningLate() {
         Trigger plain = cron(CronScheduleBuilder.cronSchedule("0 0 2 * * ?"));
-        assertThat(resolve(Map.of(), plain)).isNull();
+        RecoveryOptions accounted = resolve(Map.of(), plain);
+        assertThat(accounted.misfirePolicy()).isEqualTo(MisfirePolicy.SKIP);
+        assertThat(accounted.delivery()).isEqualTo(Delivery.AT_MOST_ONCE);
+        assertThat(accounted.schedule()).isNotNull();
         RecoveryOptions options = resolve(Map.of(
                 ClusterSingletonListener.MISFIRE_POLICY, "run_all", ClusterSingletonListener.DELIVERY, "AT_LEAST_ONCE",
                 ClusterSingletonListener.CATCH_UP_WINDOW, "3h", ClusterSingletonListener.CATCH_UP_MAX, "5"),

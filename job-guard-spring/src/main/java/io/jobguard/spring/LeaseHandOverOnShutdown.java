@@ -14,7 +14,10 @@ import java.time.Duration;
  * Graceful shutdown of guarded runs: in the stop phase just before the application's
  * {@link RedisConnectionFactory} stops (and before {@link RedisClientsCloser}), every {@link JobGuard} waits for
  * its running guarded runs and then gives up the leases of those still going ({@link JobGuard#handOverLeases}).
- * A rolling restart therefore never leaves a lease to expire by TTL.
+ * From then on the guard takes no new lease: a firing that comes later (the scheduler may go on firing while the
+ * context closes) is refused on this node without asking Redis, and another node runs it. A rolling restart
+ * therefore never leaves a lease to expire by TTL: no run can start holding a lease that the stopped connection
+ * factory could no longer release. A context started again after a stop opens admission again.
  *
  * <p>How long it waits follows the scheduler's configuration: with
  * {@code spring.task.scheduling.shutdown.await-termination=true} the scheduler only waits for its tasks when it
@@ -44,6 +47,12 @@ final class LeaseHandOverOnShutdown extends StopsBeforeRedis {
     void beforeRedisStops() {
         Duration wait = schedulerWait();
         forEachCreated(JobGuard.class, (name, guard) -> handOver(guard, wait));
+    }
+
+    /** A context started again after a stop (its connection factory too): the guards take leases again. */
+    @Override
+    void afterRestart() {
+        forEachCreated(JobGuard.class, (name, guard) -> guard.reopenAdmission());
     }
 
     private static void handOver(JobGuard guard, Duration wait) {

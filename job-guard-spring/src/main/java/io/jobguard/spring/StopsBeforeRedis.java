@@ -18,6 +18,7 @@ abstract class StopsBeforeRedis implements SmartLifecycle {
     private final ConfigurableListableBeanFactory beanFactory;
     private final int phasesAbove;
     private volatile boolean running;
+    private volatile boolean stopped;
 
     /**
      * @param beanFactory the context's bean factory
@@ -31,14 +32,23 @@ abstract class StopsBeforeRedis implements SmartLifecycle {
     /** The step itself, run once when the context stops. */
     abstract void beforeRedisStops();
 
+    /** Undoes the step when a stopped context is started again (nothing by default). */
+    void afterRestart() {
+    }
+
     @Override
     public final void start() {
+        boolean restart = stopped;
         running = true;
+        if (restart) {
+            afterRestart();
+        }
     }
 
     @Override
     public final void stop() {
         running = false;
+        stopped = true;
         beforeRedisStops();
     }
 

@@ -210,6 +210,9 @@ public final class FiringBenchmark {
         ratio(ratios, byContender, "bound: Redis CPU of the smallest fenced lock made of two scripts / ShedLock's", "floor-fenced-scripts", "shedlock-default", 2, "");
         ratio(ratios, byContender, "bound: Redis CPU of the smallest fenced lock made of two scripts / Redisson RLock's", "floor-fenced-scripts", "redisson-rlock", 2, "");
         ratio(ratios, byContender, "Redis CPU per firing / the smallest fenced lock made of two scripts", "jobguard-acquire-release", "floor-fenced-scripts", 2, "");
+        // What accounting for every fire time costs a firing: the same JobGuard.fire with a misfire policy, in the same rounds
+        ratio(ratios, byContender, "accounted firing time / plain firing time (JobGuard.fire)", "jobguard-fire-accounted", "jobguard-fire", 0, "");
+        ratio(ratios, byContender, "accounted firing Redis CPU / plain firing Redis CPU (JobGuard.fire)", "jobguard-fire-accounted", "jobguard-fire", 2, "");
         Files.write(out.resolve("firing-summary.csv"), summary);
         Files.write(out.resolve("firing-ratios.csv"), ratios);
     }

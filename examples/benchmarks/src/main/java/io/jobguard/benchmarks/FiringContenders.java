@@ -1,8 +1,12 @@
 package io.jobguard.benchmarks;
 
+import io.jobguard.FireTimeSchedule;
+import io.jobguard.FiringBody;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
 import io.jobguard.JobPermit;
+import io.jobguard.MisfirePolicy;
+import io.jobguard.RecoveryOptions;
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.redis.RedisLeaseStore;
@@ -21,6 +25,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,6 +103,18 @@ final class FiringContenders {
             }
         });
 
+        // The same firing through JobGuard.fire, without and with the accounting of fire times nobody ran (a misfire
+        // policy that catches up nothing: the run record's gap check rides on the acquire); each on a 1 ms grid, so
+        // every firing finds its predecessor handled, as a job's firings on a real schedule do
+        FireTimeSchedule everyMillisecond = after -> after.truncatedTo(ChronoUnit.MILLIS).plusMillis(1);
+        fired(contenders, "jobguard-fire", guard, factory, start + 2_000_000_000L,
+                JobOptions.builder("bench-fire", Duration.ofSeconds(30)).build());
+        fired(contenders, "jobguard-fire-accounted", guard, factory, start + 3_000_000_000L,
+                JobOptions.builder("bench-fire-accounted", Duration.ofSeconds(30))
+                        .recovery(RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP).schedule(everyMillisecond)
+                                .build())
+                        .build());
+
         JobId storeJob = new JobId("default", "bench-store-job");
         long storeStart = start + 1_000_000_000L;
         contenders.put("jobguard-acquire-release", (i, part) -> {
@@ -171,5 +188,30 @@ final class FiringContenders {
         SimpleLock lock = provider.lock(new LockConfiguration(Instant.now(), name, Duration.ofSeconds(30), Duration.ZERO))
                 .orElseThrow(() -> new IllegalStateException("ShedLock refused an uncontended lock " + name));
         lock.unlock();
+    }
+
+    /** A contender firing {@code job} through {@link JobGuard#fire} with an empty body, settled like the scheduler thread's. */
+    private static void fired(Map<String, Contender> contenders, String name, JobGuard guard,
+                              LettuceConnectionFactory factory, long start, JobOptions job) {
+        FiringBody<Object> body = FiringBody.of(() -> null);
+        contenders.put(name, new Contender() {
+            @Override
+            public void fire(int i, long[][] part) throws Exception {
+                try {
+                    guard.fire(job, Instant.ofEpochMilli(start + i), body);
+                } catch (Exception | Error e) {
+                    throw e;
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public void settle() {
+                try (RedisConnection connection = factory.getConnection()) {
+                    connection.serverCommands().time();
+                }
+            }
+        });
     }
 }

@@ -113,11 +113,34 @@ public final class JobGuardEngine implements JobGuard {
         return admit(job, nominalFireTime, AcquireMode.REGULAR);
     }
 
-    /** {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (used by {@link MissedFireTimes}). */
+    /**
+     * {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (used by {@link MissedFireTimes}).
+     * Once {@link #handOverLeases} has begun, the firing is refused {@code STORE_ERROR} without asking the store: the
+     * node is stopping, and a lease taken now could outlive the store's connections; another node runs the fire time.
+     */
     EngineAdmission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode) {
         Objects.requireNonNull(job, "job");
         TimeBounds.fireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
         long started = System.nanoTime();
+        LeaseHandOver handOver = runs.handOver();
+        if (!handOver.enter()) {
+            return shuttingDown(job, nominalFireTime, started);
+        }
+        try {
+            return admitOpen(job, nominalFireTime, mode, started);
+        } finally {
+            handOver.leave();
+        }
+    }
+
+    private EngineAdmission shuttingDown(JobOptions job, Instant nominalFireTime, long started) {
+        log.info("job-guard: job '{}' T={} node={} not started: the node is shutting down (its leases were handed"
+                + " over); another node runs it", job.name(), nominalFireTime, config.nodeId());
+        return refuse(job, nominalFireTime, RunOutcome.STORE_ERROR, null, started, new IllegalStateException(
+                "job-guard: node " + config.nodeId() + " is shutting down and takes no new lease"));
+    }
+
+    private EngineAdmission admitOpen(JobOptions job, Instant nominalFireTime, AcquireMode mode, long started) {
         JobId id = new JobId(config.namespace(), job.name());
         RunLeaseRequest request = new RunLeaseRequest(id, nominalFireTime, UUID.randomUUID().toString(),
                 config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()), config.historySize(),
@@ -165,6 +188,9 @@ public final class JobGuardEngine implements JobGuard {
                 }
                 if (remaining <= 0) {
                     return refuse(job, nominalFireTime, gaveUp, result.holder(), started, null);
+                }
+                if (runs.handOver().closed()) {
+                    return shuttingDown(job, nominalFireTime, started);
                 }
                 if (watch == null) {
                     // RETURN watches only once it meets a busy lease, then tries again at once, so that
@@ -313,6 +339,11 @@ public final class JobGuardEngine implements JobGuard {
     @Override
     public int handOverLeases(Duration wait) throws InterruptedException {
         return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
+    }
+
+    @Override
+    public void reopenAdmission() {
+        runs.handOver().reopen();
     }
 
     @Override

@@ -9,18 +9,57 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * The guarded runs going on in one engine, for a graceful shutdown: waits for them to finish, then gives up the
- * leases of those still running, so that another node can run the next fire time without waiting for the TTL.
+ * The guarded runs going on in one engine, for a graceful shutdown: closes admission, waits for the admissions
+ * under way and for the runs to finish, then gives up the leases of those still running, so that another node
+ * can run the next fire time without waiting for the TTL. Once admission is closed no firing of this engine
+ * asks the store for a lease, so no run can start holding a lease that the store, closed right after, could no
+ * longer release; the other nodes run those fire times.
  */
 final class LeaseHandOver {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseHandOver.class);
 
+    /** How long a hand-over waits at least for admissions under way (one acquire each) before it gives up. */
+    static final Duration ADMISSIONS_WAIT = Duration.ofSeconds(10);
+
     private final Set<RunPermit> live = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger admitting = new AtomicInteger();
+    private volatile boolean closed;
     private final Object changed = new Object();
+
+    /**
+     * Enters an admission: {@code false} once the hand-over has closed admission (the firing must not ask the store
+     * for a lease). Each {@code true} is paired with one {@link #leave()}.
+     */
+    boolean enter() {
+        admitting.incrementAndGet();
+        if (closed) {
+            leave();
+            return false;
+        }
+        return true;
+    }
+
+    /** Ends an admission entered with {@link #enter()}; a permit it granted is live by now. */
+    void leave() {
+        if (admitting.decrementAndGet() == 0 && closed) {
+            signal();
+        }
+    }
+
+    /** Opens admission again after a hand-over (the store's connections were started again). */
+    void reopen() {
+        closed = false;
+    }
+
+    /** Whether the hand-over has closed admission. */
+    boolean closed() {
+        return closed;
+    }
 
     void started(RunPermit permit) {
         live.add(permit);
@@ -28,27 +67,38 @@ final class LeaseHandOver {
 
     void ended(RunPermit permit) {
         live.remove(permit);
+        signal();
+    }
+
+    private void signal() {
         synchronized (changed) {
             changed.notifyAll();
         }
     }
 
     /**
-     * Waits up to {@code wait} for the live runs to end, then hands each one still running to {@code giveUp}.
+     * Closes admission, waits for the admissions under way (at least {@link #ADMISSIONS_WAIT}) and then up to
+     * {@code wait} for the live runs to end, then hands each one still running to {@code giveUp}.
      *
      * @return the runs given up
      */
     List<RunPermit> awaitThenGiveUp(Duration wait, Consumer<RunPermit> giveUp)
             throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
+        closed = true;
+        long start = System.nanoTime();
+        long deadline = start + wait.toNanos();
+        long admissionsDeadline = start + Math.max(wait.toNanos(), ADMISSIONS_WAIT.toNanos());
         synchronized (changed) {
-            while (!live.isEmpty()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
-                changed.wait(Math.max(1, left / 1_000_000));
+            while (admitting.get() > 0 && await(admissionsDeadline)) {
+                // a permit granted by an admission under way is live once the admission ends
             }
+            while (!live.isEmpty() && await(deadline)) {
+                // runs that end now release their leases as usual
+            }
+        }
+        if (admitting.get() > 0) {
+            log.warn("job-guard: {} admission(s) still waiting for the store after {}; a lease they are granted"
+                    + " may expire by TTL", admitting.get(), ADMISSIONS_WAIT);
         }
         List<RunPermit> givenUp = new ArrayList<>();
         for (RunPermit permit : live) {
@@ -63,5 +113,15 @@ final class LeaseHandOver {
             }
         }
         return givenUp;
+    }
+
+    /** Waits on {@link #changed} (held) until signalled or {@code deadline}; {@code false} once it has passed. */
+    private boolean await(long deadline) throws InterruptedException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            return false;
+        }
+        changed.wait(Math.max(1, left / 1_000_000));
+        return true;
     }
 }

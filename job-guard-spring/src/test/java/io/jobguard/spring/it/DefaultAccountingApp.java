@@ -1,0 +1,50 @@
+package io.jobguard.spring.it;
+
+import io.jobguard.ClusterSingleton;
+import io.jobguard.RunContext;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A node for {@link DefaultAccountingIT}: an every-2-seconds cron job with no recovery setting at all (job-guard's
+ * defaults); every run its body starts is written to {@link #RUNS}, the test's own ledger.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@EnableScheduling
+class DefaultAccountingApp {
+
+    /** A run the body started: fire time, node, whether job-guard called it a catch-up. */
+    record Run(Instant fireTime, String node, boolean catchUp) {
+    }
+
+    static final List<Run> RUNS = new CopyOnWriteArrayList<>();
+
+    @Bean
+    Report report(@Value("${jobguard.node-id}") String node) {
+        return new Report(node);
+    }
+
+    static class Report {
+        private final String node;
+
+        Report(String node) {
+            this.node = node;
+        }
+
+        @Scheduled(cron = "*/2 * * * * *")
+        @ClusterSingleton(name = "report", lease = "10s")
+        public void report() {
+            RunContext context = RunContext.current().orElseThrow();
+            RUNS.add(new Run(context.nominalFireTime(), node, context.isCatchUp()));
+        }
+    }
+}

@@ -62,19 +62,28 @@ final class BatchLockedAdvisor extends AbstractPointcutAdvisor implements SmartI
 
     Optional<BatchLockedMethod> describe(Method method, Class<?> targetClass) {
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-        return methods.computeIfAbsent(specific, m -> {
-            BatchLocked annotation = AnnotatedElementUtils.findMergedAnnotation(m, BatchLocked.class);
-            if (annotation == null && m != method) {
-                annotation = AnnotatedElementUtils.findMergedAnnotation(method, BatchLocked.class);
-            }
-            if (annotation == null) {
-                return Optional.empty();
-            }
+        Optional<BatchLockedMethod> known = methods.get(specific);
+        if (known != null) {
+            return known;
+        }
+        BatchLocked annotation = AnnotatedElementUtils.findMergedAnnotation(specific, BatchLocked.class);
+        if (annotation == null && specific != method) {
+            annotation = AnnotatedElementUtils.findMergedAnnotation(method, BatchLocked.class);
+        }
+        Optional<BatchLockedMethod> described = Optional.empty();
+        if (annotation != null) {
+            // Not inside a computeIfAbsent of the cache: the first lookup of the defaults may create beans, whose
+            // proxying asks this advisor about their own methods.
             BatchLockedDefaults unset = defaults.get();
-            BatchLockedMethod parsed = BatchLockedMethod.parse(m, annotation, unset.lease(), unset.waitFor());
-            found.add(targetClass.getName() + "." + m.getName() + "()", parsed.namespace());
-            return Optional.of(parsed);
-        });
+            described = Optional.of(BatchLockedMethod.parse(specific, annotation, unset.lease(), unset.waitFor()));
+        }
+        Optional<BatchLockedMethod> earlier = methods.putIfAbsent(specific, described);
+        if (earlier != null) {
+            return earlier;
+        }
+        described.ifPresent(parsed -> found.add(targetClass.getName() + "." + specific.getName() + "()",
+                parsed.namespace()));
+        return described;
     }
 
     /** Fails the startup, naming a method, when annotated methods exist but their BatchLocks cannot be had. */

@@ -3,32 +3,24 @@ package io.jobguard.batch;
 import io.jobguard.GuardType;
 import io.jobguard.NodeConfig;
 import io.jobguard.redis.batch.RedisBatchLocks;
+import io.jobguard.testing.ChildJvm;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisServerProcess;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -54,6 +46,7 @@ class BatchCrashBetweenBucketsIT {
     private static final Duration LEASE = Duration.ofSeconds(4);
     private static final int KEYS = 3_000;
     private static final int BUCKETS = 16;
+    private static final Duration CHILD_STEP = Duration.ofSeconds(60);
 
     @Test
     void aClientKilledBetweenBucketsLeavesNothingHeldPastItsLeaseAndNoBatchEverSeesAPartialSet() throws Exception {
@@ -74,19 +67,23 @@ class BatchCrashBetweenBucketsIT {
             assertThat(expectedOnRunning).as("the frozen master carries some of the batch").isBetween(1, KEYS - 1);
 
             String token;
-            try (Child child = Child.start(String.join(",", cluster.nodes()), PREFIX, NS,
-                    Long.toString(LEASE.toMillis()), Integer.toString(KEYS))) {
-                child.await("READY");
+            try (ChildJvm child = ChildJvm.start("crashing-child", ChildJvm.QUICK_START, BatchCrashChild.class,
+                    List.of(String.join(",", cluster.nodes()), PREFIX, NS, Long.toString(LEASE.toMillis()),
+                            Integer.toString(KEYS)))) {
+                child.await("READY", CHILD_STEP);
                 frozen.pause();
                 try {
                     child.send("GO");
-                    child.await("ACQUIRING");
+                    child.await("ACQUIRING", CHILD_STEP);
                     int expected = expectedOnRunning;
                     // Every bucket on the running masters is taken; the frozen master's are not.
                     await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(10))
                             .until(() -> heldByChild(running).values().stream().mapToInt(Set::size).sum() == expected);
                     token = heldByChild(running).keySet().iterator().next();
+                    // SIGKILL: no shutdown hook, no finally block, no release runs.
                     child.kill();
+                    assertThat(child.outputLines()).as("the child never finished its batch")
+                            .noneMatch(l -> l.startsWith("NODE RESULT"));
                 } finally {
                     frozen.resume();
                 }
@@ -282,75 +279,6 @@ class BatchCrashBetweenBucketsIT {
                 }
                 grants.add(new Grant(Set.copyOf(lease.keys()), returnedAt));
             }
-        }
-    }
-
-    /** The crashing client's JVM: its NODE lines queued, stdin for GO, SIGKILL by {@link #kill()}. */
-    private static final class Child implements AutoCloseable {
-
-        private final Process process;
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        private final List<String> output = new CopyOnWriteArrayList<>();
-        private final Writer stdin;
-
-        private Child(Process process) {
-            this.process = process;
-            this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = out.readLine()) != null) {
-                        output.add(line);
-                        if (line.startsWith("NODE ")) {
-                            lines.add(line.substring(5));
-                        }
-                    }
-                } catch (java.io.IOException e) {
-                    output.add("(output ended: " + e + ")");
-                }
-            }, "crash-child-output");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        static Child start(String... args) throws java.io.IOException {
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                    BatchCrashChild.class.getName()));
-            command.addAll(List.of(args));
-            return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
-        }
-
-        void await(String line) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (true) {
-                String next = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (next == null) {
-                    throw new AssertionError("the child did not print NODE " + line + "; alive=" + process.isAlive()
-                            + "; output:\n" + String.join("\n", output));
-                }
-                if (next.equals(line)) {
-                    return;
-                }
-            }
-        }
-
-        void send(String line) throws java.io.IOException {
-            stdin.write(line + "\n");
-            stdin.flush();
-        }
-
-        /** SIGKILL: no shutdown hook, no finally block, no release runs. */
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            assertThat(process.waitFor(10, TimeUnit.SECONDS)).as("the child died").isTrue();
-            assertThat(output).as("the child never finished its batch").noneMatch(l -> l.startsWith("NODE RESULT"));
-        }
-
-        @Override
-        public void close() {
-            process.destroyForcibly();
         }
     }
 }

@@ -4,8 +4,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Last line of defence against leaked redis-server processes: whatever is still registered when the JVM
- * exits (a test runner that never closed its store, a Ctrl-C) gets SIGKILL. SIGKILL also ends a process
+ * Last line of defence against leaked child processes (redis-server, {@link ChildJvm}): whatever is still
+ * registered when the JVM exits (a test runner that never closed its store, a Ctrl-C) gets SIGKILL. SIGKILL also ends a process
  * that a test left stopped with SIGSTOP, which a polite SHUTDOWN could not.
  */
 final class ChildProcesses {

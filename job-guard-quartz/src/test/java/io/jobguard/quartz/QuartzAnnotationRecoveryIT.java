@@ -128,7 +128,7 @@ class QuartzAnnotationRecoveryIT {
     public static final class RunAll implements Job {
         @Override
         public void execute(JobExecutionContext context) throws JobExecutionException {
-            record(context);
+            Recorder.record(context);
         }
     }
 
@@ -137,7 +137,7 @@ class QuartzAnnotationRecoveryIT {
     public static final class RunAtMostTwo implements Job {
         @Override
         public void execute(JobExecutionContext context) throws JobExecutionException {
-            record(context);
+            Recorder.record(context);
         }
     }
 
@@ -146,17 +146,7 @@ class QuartzAnnotationRecoveryIT {
     public static final class RunInFourSeconds implements Job {
         @Override
         public void execute(JobExecutionContext context) throws JobExecutionException {
-            record(context);
-        }
-    }
-
-    private static void record(JobExecutionContext context) throws JobExecutionException {
-        try {
-            Recorder recorder = Recorder.of(context);
-            recorder.begin(context);
-            recorder.end();
-        } catch (SchedulerException e) {
-            throw new JobExecutionException(e);
+            Recorder.record(context);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.jobguard.quartz;
 
 import io.jobguard.RunContext;
 import org.quartz.JobExecutionContext;
+import org.quartz.JobExecutionException;
 import org.quartz.SchedulerException;
 
 import java.time.Instant;
@@ -49,5 +50,20 @@ final class Recorder {
 
     void end() {
         running.decrementAndGet();
+    }
+
+    /**
+     * Records a job body that begins and ends at once, with the recorder of the context's scheduler.
+     *
+     * @throws JobExecutionException wrapping a scheduler that cannot be read
+     */
+    static void record(JobExecutionContext context) throws JobExecutionException {
+        try {
+            Recorder recorder = of(context);
+            recorder.begin(context);
+            recorder.end();
+        } catch (SchedulerException e) {
+            throw new JobExecutionException(e);
+        }
     }
 }

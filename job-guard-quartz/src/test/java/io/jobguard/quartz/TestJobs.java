@@ -18,13 +18,7 @@ final class TestJobs {
     public static final class Quick implements Job {
         @Override
         public void execute(JobExecutionContext context) throws JobExecutionException {
-            try {
-                Recorder recorder = Recorder.of(context);
-                recorder.begin(context);
-                recorder.end();
-            } catch (SchedulerException e) {
-                throw new JobExecutionException(e);
-            }
+            Recorder.record(context);
         }
     }
 
@@ -51,13 +45,7 @@ final class TestJobs {
     public static final class Flaky implements Job {
         @Override
         public void execute(JobExecutionContext context) throws JobExecutionException {
-            try {
-                Recorder recorder = Recorder.of(context);
-                recorder.begin(context);
-                recorder.end();
-            } catch (SchedulerException e) {
-                throw new JobExecutionException(e);
-            }
+            Recorder.record(context);
             String mode = context.getMergedJobDataMap().getString("mode");
             if ("refire".equals(mode) && context.getRefireCount() == 0) {
                 JobExecutionException failure = new JobExecutionException("first attempt fails");

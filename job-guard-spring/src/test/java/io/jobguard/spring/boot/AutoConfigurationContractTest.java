@@ -2,23 +2,19 @@ package io.jobguard.spring.boot;
 
 import io.jobguard.spring.actuator.JobGuardEndpointAutoConfiguration;
 import io.jobguard.spring.actuator.JobGuardHealthAutoConfiguration;
+import io.jobguard.testing.AutoConfigurationContract;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.beans.factory.config.BeanDefinition;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.core.type.filter.AnnotationTypeFilter;
 import org.springframework.util.ClassUtils;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -35,30 +31,13 @@ class AutoConfigurationContractTest {
     @Test
     void everyBeanMethodIsConditionalOnMissingBean() {
         // nested @Configuration classes of the auto-configurations count too
-        List<Method> beans = AUTO_CONFIGURATIONS.stream()
-                .flatMap(c -> java.util.stream.Stream.concat(java.util.stream.Stream.of(c),
-                        Arrays.stream(c.getDeclaredClasses())))
-                .flatMap(c -> Arrays.stream(c.getDeclaredMethods()))
-                .filter(m -> m.isAnnotationPresent(Bean.class))
-                .toList();
-        assertThat(beans).hasSizeGreaterThanOrEqualTo(10);
-        assertThat(beans).allSatisfy(m -> assertThat(m.isAnnotationPresent(ConditionalOnMissingBean.class))
-                .as("%s.%s is @ConditionalOnMissingBean", m.getDeclaringClass().getSimpleName(), m.getName())
-                .isTrue());
+        assertThat(AutoConfigurationContract.assertEveryBeanMethodIsConditionalOnMissingBean(AUTO_CONFIGURATIONS))
+                .hasSizeGreaterThanOrEqualTo(10);
     }
 
     @Test
-    void everyAutoConfigurationIsRegisteredInTheImportsFile() throws IOException {
-        String imports;
-        try (InputStream in = getClass().getResourceAsStream(
-                "/META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports")) {
-            assertThat(in).isNotNull();
-            imports = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        assertThat(imports.lines().map(String::trim).filter(l -> !l.isEmpty()).toList())
-                .containsExactlyInAnyOrderElementsOf(AUTO_CONFIGURATIONS.stream().map(Class::getName).toList());
-        assertThat(AUTO_CONFIGURATIONS).allSatisfy(c -> assertThat(c.isAnnotationPresent(AutoConfiguration.class))
-                .isTrue());
+    void everyAutoConfigurationIsRegisteredInTheImportsFile() {
+        AutoConfigurationContract.assertExactlyTheseAreRegistered(AUTO_CONFIGURATIONS);
     }
 
     @Test

@@ -1,7 +1,6 @@
 package io.jobguard.spring.it;
 
 import io.jobguard.ClusterSingleton;
-import io.jobguard.RunContext;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -9,7 +8,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -22,11 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 @EnableScheduling
 class DefaultAccountingApp {
 
-    /** A run the body started: fire time, node, whether job-guard called it a catch-up. */
-    record Run(Instant fireTime, String node, boolean catchUp) {
-    }
-
-    static final List<Run> RUNS = new CopyOnWriteArrayList<>();
+    static final List<StartedRun> RUNS = new CopyOnWriteArrayList<>();
 
     @Bean
     Report report(@Value("${jobguard.node-id}") String node) {
@@ -43,8 +37,7 @@ class DefaultAccountingApp {
         @Scheduled(cron = "*/2 * * * * *")
         @ClusterSingleton(name = "report", lease = "10s")
         public void report() {
-            RunContext context = RunContext.current().orElseThrow();
-            RUNS.add(new Run(context.nominalFireTime(), node, context.isCatchUp()));
+            RUNS.add(StartedRun.current(node));
         }
     }
 }

@@ -72,10 +72,10 @@ class DefaultAccountingIT {
                     .filter(r -> r.fireTime().isAfter(back)).count() >= 3);
         }
 
-        List<DefaultAccountingApp.Run> runs = List.copyOf(DefaultAccountingApp.RUNS);
+        List<StartedRun> runs = List.copyOf(DefaultAccountingApp.RUNS);
         Instant first = runs.get(0).fireTime();
         Instant last = runs.get(runs.size() - 1).fireTime();
-        Map<Instant, Long> ran = runs.stream().collect(Collectors.groupingBy(DefaultAccountingApp.Run::fireTime,
+        Map<Instant, Long> ran = runs.stream().collect(Collectors.groupingBy(StartedRun::fireTime,
                 TreeMap::new, Collectors.counting()));
         Map<Instant, Long> missedEvents = events.stream().filter(e -> e.outcome() == RunOutcome.MISSED)
                 .collect(Collectors.groupingBy(JobEvent::nominalFireTime, TreeMap::new, Collectors.counting()));
@@ -98,7 +98,7 @@ class DefaultAccountingIT {
             }
         }
         assertThat(problems).as("runs %s, events %s", runs, events).isEmpty();
-        assertThat(runs).noneMatch(DefaultAccountingApp.Run::catchUp);
+        assertThat(runs).noneMatch(StartedRun::catchUp);
         assertThat(missedEvents.keySet()).as("every fire time both nodes were refused for is MISSED")
                 .containsAll(refused);
         assertThat(missedCounted).isEqualTo(missedEvents.size());

@@ -47,19 +47,19 @@ class MissedFireTimesBootIT {
             await().atMost(Duration.ofSeconds(60)).until(() -> RecoveryApp.RUNS.stream()
                     .anyMatch(r -> !r.catchUp() && r.fireTime().isAfter(until)));
         }
-        List<RecoveryApp.Run> runs = List.copyOf(RecoveryApp.RUNS);
+        List<StartedRun> runs = List.copyOf(RecoveryApp.RUNS);
         Map<Instant, Long> perFireTime = runs.stream()
-                .collect(Collectors.groupingBy(RecoveryApp.Run::fireTime, Collectors.counting()));
+                .collect(Collectors.groupingBy(StartedRun::fireTime, Collectors.counting()));
         assertThat(perFireTime).as("runs per fire time: %s", runs).allSatisfy((t, n) -> assertThat(n).isEqualTo(1L));
         // the fire times nobody fired (the outage and the nodes' start) ran late, in order, as catch-ups
         Instant firstAfter = runs.stream().filter(r -> !r.catchUp() && r.fireTime().isAfter(restart))
-                .map(RecoveryApp.Run::fireTime).min(Instant::compareTo).orElseThrow();
-        List<Instant> missed = runs.stream().filter(RecoveryApp.Run::catchUp).map(RecoveryApp.Run::fireTime).toList();
+                .map(StartedRun::fireTime).min(Instant::compareTo).orElseThrow();
+        List<Instant> missed = runs.stream().filter(StartedRun::catchUp).map(StartedRun::fireTime).toList();
         assertThat(missed).as("caught up: %s", runs).hasSizeGreaterThanOrEqualTo(3).isSorted()
                 .allSatisfy(t -> assertThat(t).isAfter(lastBefore).isBefore(firstAfter));
         // no fire time between the last run before and the first regular run after the outage is lost
-        Map<Instant, RecoveryApp.Run> byTime = runs.stream()
-                .collect(Collectors.toMap(RecoveryApp.Run::fireTime, Function.identity()));
+        Map<Instant, StartedRun> byTime = runs.stream()
+                .collect(Collectors.toMap(StartedRun::fireTime, Function.identity()));
         for (Instant t = lastBefore; !t.isAfter(firstAfter); t = t.plusSeconds(2)) {
             assertThat(byTime).as("fire time %s in %s", t, runs).containsKey(t);
         }

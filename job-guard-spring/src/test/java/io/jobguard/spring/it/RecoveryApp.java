@@ -1,7 +1,6 @@
 package io.jobguard.spring.it;
 
 import io.jobguard.ClusterSingleton;
-import io.jobguard.RunContext;
 import io.jobguard.spring.JobGuardConfigCustomizer;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
@@ -13,7 +12,6 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -26,11 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 @EnableScheduling
 class RecoveryApp {
 
-    /** A run: fire time, node, whether it was a catch-up. */
-    record Run(Instant fireTime, String node, boolean catchUp) {
-    }
-
-    static final List<Run> RUNS = new CopyOnWriteArrayList<>();
+    static final List<StartedRun> RUNS = new CopyOnWriteArrayList<>();
 
     @Bean
     Clock nodeClock(@Value("${test.clock-offset-ms:0}") long offsetMillis) {
@@ -65,8 +59,7 @@ class RecoveryApp {
         @Scheduled(cron = "${test.cron:*/2 * * * * *}")
         @ClusterSingleton(name = "billing", lease = "10s", misfirePolicy = "RUN_ALL")
         public void bill() {
-            RunContext context = RunContext.current().orElseThrow();
-            RUNS.add(new Run(context.nominalFireTime(), node, context.isCatchUp()));
+            RUNS.add(StartedRun.current(node));
         }
     }
 }

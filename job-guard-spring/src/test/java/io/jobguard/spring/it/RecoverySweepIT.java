@@ -57,7 +57,7 @@ class RecoverySweepIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> RecoveryApp.RUNS.stream()
                     .anyMatch(r -> r.fireTime().equals(t.plusSeconds(10))));
         }
-        List<RecoveryApp.Run> ofT = RecoveryApp.RUNS.stream()
+        List<StartedRun> ofT = RecoveryApp.RUNS.stream()
                 .filter(r -> r.fireTime().equals(RecoveryApp.RUNS.get(0).fireTime().plusSeconds(10))).toList();
         assertThat(ofT).as("runs of the fire time Redis was down at: %s", RecoveryApp.RUNS).hasSize(1);
         assertThat(ofT.get(0).catchUp()).isTrue();

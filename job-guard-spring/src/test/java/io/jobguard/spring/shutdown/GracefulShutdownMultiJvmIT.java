@@ -7,6 +7,7 @@ import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
+import io.jobguard.testing.ChildJvm;
 import io.jobguard.testing.LongSuite;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -15,19 +16,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -73,7 +66,7 @@ class GracefulShutdownMultiJvmIT {
 
     @Test
     void aRunStillGoingWhenTheSchedulerStopsWaitingIsToldAndItsLeaseReleased() throws Exception {
-        try (Node node = Node.start(redis.port(), 120_000, "--spring.lifecycle.timeout-per-shutdown-phase=2s")) {
+        try (ChildJvm node = startNode(redis.port(), 120_000, "--spring.lifecycle.timeout-per-shutdown-phase=2s")) {
             Instant t = Instant.ofEpochMilli(Long.parseLong(node.await("RUNNING", STEP).substring(8)));
             assertThat(store.currentRunLease(ID)).isPresent();
             long sigterm = System.nanoTime();
@@ -95,7 +88,7 @@ class GracefulShutdownMultiJvmIT {
     @Test
     @LongSuite
     void withAwaitTerminationTheRunFinishesAndReleasesBeforeRedisCloses() throws Exception {
-        try (Node node = Node.start(redis.port(), 6_000, "--spring.task.scheduling.shutdown.await-termination=true",
+        try (ChildJvm node = startNode(redis.port(), 6_000, "--spring.task.scheduling.shutdown.await-termination=true",
                 "--spring.task.scheduling.shutdown.await-termination-period=30s")) {
             Instant t = Instant.ofEpochMilli(Long.parseLong(node.await("RUNNING", STEP).substring(8)));
             node.signal("TERM");
@@ -107,75 +100,15 @@ class GracefulShutdownMultiJvmIT {
         }
     }
 
-    /** The Boot node's JVM. */
-    private static final class Node implements AutoCloseable {
-        private final Process process;
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        private final List<String> all = new CopyOnWriteArrayList<>();
-
-        private Node(Process process) {
-            this.process = process;
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = out.readLine()) != null) {
-                        all.add(line);
-                        if (line.startsWith("NODE ")) {
-                            lines.add(line.substring(5));
-                        }
-                    }
-                } catch (IOException e) {
-                    all.add("(output ended: " + e + ")");
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        static Node start(int redisPort, long runMillis, String... extra) throws IOException {
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-XX:TieredStopAtLevel=1", "-Xmx256m", "-Dtest.run-millis=" + runMillis,
-                    "-cp", System.getProperty("java.class.path"), HandOverNodeApp.class.getName(),
-                    "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redisPort,
-                    "--jobguard.namespace=handover", "--jobguard.node-id=terminated",
-                    "--spring.main.banner-mode=off", "--logging.level.root=WARN", "--logging.level.io.jobguard=INFO"));
-            command.addAll(List.of(extra));
-            return new Node(new ProcessBuilder(command).redirectErrorStream(true).start());
-        }
-
-        String await(String prefix, Duration timeout) throws InterruptedException {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                long left = deadline - System.nanoTime();
-                String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-                if (line == null) {
-                    throw new AssertionError("no '" + prefix + "' within " + timeout + "; output:\n" + output());
-                }
-                if (line.startsWith(prefix)) {
-                    return line;
-                }
-            }
-        }
-
-        void signal(String signal) throws IOException, InterruptedException {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-            assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(kill.exitValue()).isZero();
-        }
-
-        boolean waitForExit(Duration timeout) throws InterruptedException {
-            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        }
-
-        String output() {
-            return String.join("\n", all);
-        }
-
-        @Override
-        public void close() {
-            process.destroyForcibly();
-        }
+    /** Starts {@link HandOverNodeApp} as node "terminated", its job's run lasting {@code runMillis}. */
+    private static ChildJvm startNode(int redisPort, long runMillis, String... extra) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--spring.data.redis.host=127.0.0.1",
+                "--spring.data.redis.port=" + redisPort, "--jobguard.namespace=handover",
+                "--jobguard.node-id=terminated", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
+                "--logging.level.io.jobguard=INFO"));
+        args.addAll(List.of(extra));
+        return ChildJvm.start("terminated",
+                List.of("-XX:TieredStopAtLevel=1", "-Xmx256m", "-Dtest.run-millis=" + runMillis), HandOverNodeApp.class,
+                args);
     }
 }

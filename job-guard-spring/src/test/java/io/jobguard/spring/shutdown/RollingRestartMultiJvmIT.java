@@ -2,6 +2,7 @@ package io.jobguard.spring.shutdown;
 
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
+import io.jobguard.testing.ChildJvm;
 import io.jobguard.testing.LongSuite;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -39,7 +40,7 @@ class RollingRestartMultiJvmIT {
     private final RedisServerProcess redis;
     private LettuceConnectionFactory factory;
     private RedisLeaseStore store;
-    private final List<NodeJvm> nodes = new ArrayList<>();
+    private final List<ChildJvm> nodes = new ArrayList<>();
 
     @TempDir
     Path dir;
@@ -56,7 +57,7 @@ class RollingRestartMultiJvmIT {
 
     @AfterEach
     void close() {
-        nodes.forEach(NodeJvm::close);
+        nodes.forEach(ChildJvm::close);
         store.close();
         factory.destroy();
     }
@@ -69,12 +70,12 @@ class RollingRestartMultiJvmIT {
         // then would last 8 s, past the factory's stop (without the closed admission: "could not release its lease
         // (... LettuceConnectionFactory has been STOPPED ...); it expires by TTL", and the lease stayed 10 minutes).
         Path ledger = dir.resolve("n1.ledger");
-        NodeJvm node = start("n1", ledger, List.of("-Dtest.slow-stop-millis=5000", "-Dtest.closing-run-millis=8000"),
+        ChildJvm node = start("n1", ledger, List.of("-Dtest.slow-stop-millis=5000", "-Dtest.closing-run-millis=8000"),
                 "--spring.task.scheduling.shutdown.await-termination=true",
                 "--spring.task.scheduling.shutdown.await-termination-period=30s");
         node.await("STARTED", UP);
         node.await("RUNNING", UP);
-        node.terminate();
+        node.signal("TERM");
         node.await("SLOW-STOP", UP);
         assertThat(node.waitForExit(UP)).as(node.output()).isTrue();
 
@@ -107,33 +108,33 @@ class RollingRestartMultiJvmIT {
     /** SIGTERM each of three nodes in turn, at a random point of the schedule, and start it again. */
     private void rollingRestart(List<String> systemProperties, String... args) throws Exception {
         List<Path> ledgers = List.of(dir.resolve("n1.ledger"), dir.resolve("n2.ledger"), dir.resolve("n3.ledger"));
-        List<NodeJvm> up = new ArrayList<>();
+        List<ChildJvm> up = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             up.add(start("n" + (i + 1), ledgers.get(i), systemProperties, args));
         }
-        for (NodeJvm node : up) {
+        for (ChildJvm node : up) {
             node.await("STARTED", UP);
         }
         long from = nextFireTime(System.currentTimeMillis());
         for (int i = 0; i < 3; i++) {
-            NodeJvm old = up.get(i);
+            ChildJvm old = up.get(i);
             // SIGTERM lands at a random point of the schedule: inside a run or between runs
             old.await("RUNNING", UP);
             Thread.sleep((long) (Math.random() * PERIOD));
-            old.terminate();
+            old.signal("TERM");
             assertThat(old.waitForExit(UP)).as(old.output()).isTrue();
             assertThat(old.output()).doesNotContain("expires by TTL");
-            NodeJvm fresh = start(old.name(), ledgers.get(i), systemProperties, args);
+            ChildJvm fresh = start(old.name(), ledgers.get(i), systemProperties, args);
             fresh.await("STARTED", UP);
             up.set(i, fresh);
         }
         // three more fire times with every node up again
         long to = nextFireTime(System.currentTimeMillis()) + 2 * PERIOD;
         await().atMost(UP).until(() -> Ledgers.read(ledgers).byFireTime().containsKey(to));
-        for (NodeJvm node : up) {
-            node.terminate();
+        for (ChildJvm node : up) {
+            node.signal("TERM");
         }
-        for (NodeJvm node : up) {
+        for (ChildJvm node : up) {
             assertThat(node.waitForExit(UP)).as(node.output()).isTrue();
         }
 
@@ -144,8 +145,22 @@ class RollingRestartMultiJvmIT {
         assertThat(store.currentRunLease(ID)).isEmpty();
     }
 
-    private NodeJvm start(String name, Path ledger, List<String> systemProperties, String... args) throws IOException {
-        NodeJvm node = NodeJvm.start(name, redis.port(), ledger, systemProperties, args);
+    /**
+     * Starts {@link RollingNodeApp} as node {@code name} on job-guard's default settings, appending to {@code ledger}.
+     *
+     * @param systemProperties {@code -D} options for {@link RollingNodeApp} ({@code test.run-millis}, ...)
+     * @param args             further Spring arguments
+     */
+    private ChildJvm start(String name, Path ledger, List<String> systemProperties, String... args) throws IOException {
+        List<String> jvmOptions = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx192m",
+                "-Dtest.ledger=" + ledger, "-Dtest.node=" + name));
+        jvmOptions.addAll(systemProperties);
+        List<String> springArgs = new ArrayList<>(List.of("--spring.data.redis.host=127.0.0.1",
+                "--spring.data.redis.port=" + redis.port(), "--jobguard.namespace=rolling", "--jobguard.node-id=" + name,
+                "--spring.main.banner-mode=off", "--spring.main.web-application-type=none", "--logging.level.root=WARN",
+                "--logging.level.io.jobguard=INFO"));
+        springArgs.addAll(List.of(args));
+        ChildJvm node = ChildJvm.start(name, jvmOptions, RollingNodeApp.class, springArgs);
         nodes.add(node);
         return node;
     }

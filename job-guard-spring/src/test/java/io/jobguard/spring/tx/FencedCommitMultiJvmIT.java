@@ -1,5 +1,6 @@
 package io.jobguard.spring.tx;
 
+import io.jobguard.testing.ChildJvm;
 import io.jobguard.testing.PostgresProcess;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -54,13 +55,15 @@ class FencedCommitMultiJvmIT {
         Instant t1 = Instant.parse("2026-11-23T12:00:00Z");
         Instant t2 = t1.plusSeconds(60);
         String port = Integer.toString(redis.port());
-        try (NodeProcess a = NodeProcess.start(FencedNode.class, port, postgres.jdbcUrl(), "node-a", "settle",
-                Long.toString(t1.toEpochMilli()), Long.toString(LEASE_MILLIS), "stale")) {
+        try (ChildJvm a = ChildJvm.start("node-a", ChildJvm.QUICK_START, FencedNode.class, List.of(port,
+                postgres.jdbcUrl(), "node-a", "settle", Long.toString(t1.toEpochMilli()), Long.toString(LEASE_MILLIS),
+                "stale"))) {
             long tokenA = token(a.await("ACQUIRED", STEP));
             a.await("IN_TX", STEP);
             a.signal("STOP");
-            try (NodeProcess b = NodeProcess.start(FencedNode.class, port, postgres.jdbcUrl(), "node-b", "settle",
-                    Long.toString(t2.toEpochMilli()), Long.toString(LEASE_MILLIS), "next")) {
+            try (ChildJvm b = ChildJvm.start("node-b", ChildJvm.QUICK_START, FencedNode.class, List.of(port,
+                    postgres.jdbcUrl(), "node-b", "settle", Long.toString(t2.toEpochMilli()), Long.toString(LEASE_MILLIS),
+                    "next"))) {
                 long tokenB = token(b.await("ACQUIRED", STEP));
                 assertThat(tokenB).isGreaterThan(tokenA);
                 assertThat(b.await("COMMITTED", STEP)).isEqualTo("COMMITTED " + tokenB);

@@ -1,5 +1,6 @@
 package io.jobguard.redis;
 
+import io.jobguard.internal.redis.loss.LossWindows;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.RunLeaseRequest;
 

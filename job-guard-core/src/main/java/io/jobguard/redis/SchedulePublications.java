@@ -4,6 +4,8 @@ import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.internal.redis.loss.FleetLeads;
+import io.jobguard.internal.redis.loss.LossWindows;
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;
 import org.springframework.data.redis.connection.ReturnType;

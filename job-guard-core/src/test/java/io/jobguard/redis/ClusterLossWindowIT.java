@@ -2,6 +2,7 @@ package io.jobguard.redis;
 
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.loss.LeadShards;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisServerProcess;

@@ -1,5 +1,7 @@
 package io.jobguard.redis;
 
+import io.jobguard.internal.redis.loss.FleetLeads;
+
 import java.util.function.LongSupplier;
 
 /**

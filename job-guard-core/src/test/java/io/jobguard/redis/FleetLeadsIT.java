@@ -1,5 +1,7 @@
 package io.jobguard.redis;
 
+import io.jobguard.internal.redis.loss.FleetLeads;
+import io.jobguard.internal.redis.loss.LossWindows;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.RunLeaseRequest;

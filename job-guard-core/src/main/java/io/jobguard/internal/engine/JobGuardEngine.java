@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * The {@link JobGuard} of {@link JobGuard#create}: one instance per node, thread-safe. Owns the firings
  * ({@link #fire}), the permits it grants and the node's one {@link MissedFireTimes}.
  */
-public final class JobGuardEngine implements JobGuard {
+public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
 
@@ -118,7 +118,8 @@ public final class JobGuardEngine implements JobGuard {
      * Once {@link #handOverLeases} has begun, the firing is refused {@code STORE_ERROR} without asking the store: the
      * node is stopping, and a lease taken now could outlive the store's connections; another node runs the fire time.
      */
-    EngineAdmission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode) {
+    @Override
+    public EngineAdmission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode) {
         Objects.requireNonNull(job, "job");
         TimeBounds.fireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
         long started = System.nanoTime();
@@ -371,7 +372,8 @@ public final class JobGuardEngine implements JobGuard {
     }
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
-    void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
+    @Override
+    public void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
         if (outcome != RunOutcome.HISTORY_LOST) { // recorded by refused(...)
             runs.recordOutcome(job, fireTime, outcome);
         }

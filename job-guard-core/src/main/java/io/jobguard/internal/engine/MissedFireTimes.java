@@ -48,12 +48,12 @@ public final class MissedFireTimes {
     /** Bounds the recovery rounds before one regular firing (each round handles one finding). */
     private static final int MAX_ROUNDS = 4;
 
-    private final JobGuardEngine guard;
+    private final RecoveryEngine guard;
     /** One recovery owner per job on this node: the engine has one instance of this class, so one lock per job. */
     private final RecoveryOwners owners = new RecoveryOwners();
 
     /** The recovery of {@code guard}; created once, by the engine ({@link JobGuardEngine#missedFireTimes()}). */
-    MissedFireTimes(JobGuardEngine guard) {
+    MissedFireTimes(RecoveryEngine guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
     }
 
@@ -105,7 +105,7 @@ public final class MissedFireTimes {
                 case CATCH_UP -> catchUp(job, recovery, found.record().handled(), nominalFireTime, false,
                         found.acquiredAt(), body);
                 default -> {
-                    return guard.admit(job, nominalFireTime);
+                    return guard.admit(job, nominalFireTime, AcquireMode.REGULAR);
                 }
             }
         }

@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.loss;
 
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -15,27 +15,27 @@ import java.util.concurrent.ConcurrentHashMap;
  * lost writes even if its epoch survived (a failover to a replica that missed them). Bounded by the
  * number of jobs this node guards.
  */
-final class HistoryEpochs {
+public final class HistoryEpochs {
 
     private final Map<JobId, String> seen = new ConcurrentHashMap<>();
     private final Map<JobId, Long> tokens = new ConcurrentHashMap<>();
     private final Map<JobId, Long> handled = new ConcurrentHashMap<>();
 
-    String lastSeen(JobId job) {
+    public String lastSeen(JobId job) {
         return seen.getOrDefault(job, "");
     }
 
-    void saw(JobId job, String created) {
+    public void saw(JobId job, String created) {
         if (created != null && !created.isEmpty()) {
             seen.put(job, created);
         }
     }
 
-    String highestToken(JobId job) {
+    public String highestToken(JobId job) {
         return Long.toString(tokens.getOrDefault(job, 0L));
     }
 
-    void sawToken(JobId job, long token) {
+    public void sawToken(JobId job, long token) {
         if (token > 0) {
             tokens.merge(job, token, Math::max);
         }
@@ -45,13 +45,13 @@ final class HistoryEpochs {
      * The latest fire time this node saw handled for the job ({@code ""} if none): the acquire script restores the
      * job's run record from it when a loss took the record, so that the fire times after it are not lost in silence.
      */
-    String handled(JobId job) {
+    public String handled(JobId job) {
         Long millis = handled.get(job);
         return millis == null ? "" : Long.toString(millis);
     }
 
     /** Records an acquire's answer: granted, taken before, refused after a loss or declared missed handle the fire time. */
-    void answered(JobId job, String status, Instant fireTime) {
+    public void answered(JobId job, String status, Instant fireTime) {
         switch (status) {
             case "ACQUIRED", "ALREADY_RAN", "HISTORY_LOST", "MISSED" -> handled.merge(job, fireTime.toEpochMilli(), Math::max);
             default -> {
@@ -60,7 +60,7 @@ final class HistoryEpochs {
     }
 
     /** The epoch of a HISTORY_LOST reply ({@code <created millis>|lost}) as a record: acquiredAt = creation. */
-    static LeaseRecord record(String epoch) {
+    public static LeaseRecord record(String epoch) {
         Instant created = null;
         int bar = epoch == null ? -1 : epoch.indexOf('|');
         if (bar > 0) {

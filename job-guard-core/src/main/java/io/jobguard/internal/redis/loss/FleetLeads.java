@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.loss;
 
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
@@ -30,13 +30,14 @@ import java.util.function.LongSupplier;
  * lead the fleet knows (+ margin), it waits one interval before the admission, so every node reading the fleet
  * regularly has read it: no node takes a fire time with a lead the fleet could not have read.
  */
-final class FleetLeads implements AutoCloseable {
+public final class FleetLeads implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(FleetLeads.class);
+    /** The logger category of releases before the move to this package, which log configurations name. */
+    private static final Logger log = LoggerFactory.getLogger("io.jobguard.redis.FleetLeads");
     private static final LuaScript PUBLISH = LuaScript.load("fleet-leads");
 
     /** How often each node publishes and reads the fleet's leads. */
-    static final long INTERVAL_MILLIS = 500;
+    public static final long INTERVAL_MILLIS = 500;
     /** A node whose last publication is older than this publishes again before it takes a fire time. */
     static final long STALE_MILLIS = 3 * INTERVAL_MILLIS;
     /** A jump of the wall clock against the monotonic clock this large counts as a step. */
@@ -56,7 +57,7 @@ final class FleetLeads implements AutoCloseable {
     private volatile LongSupplier wall = System::currentTimeMillis;
     private long wallMinusNano = Long.MIN_VALUE;
 
-    FleetLeads(ScriptRunner scripts, LeadShards shards, LossWindows windows) {
+    public FleetLeads(ScriptRunner scripts, LeadShards shards, LossWindows windows) {
         this.scripts = scripts;
         this.shards = shards;
         this.windows = windows;
@@ -74,7 +75,7 @@ final class FleetLeads implements AutoCloseable {
      * @return whether this node published
      * @throws RuntimeException if the publication fails (the firing is then a store failure)
      */
-    boolean beforeAdmission(String nodeId, long fireMillis) {
+    public boolean beforeAdmission(String nodeId, long fireMillis) {
         boolean first = nodes.add(nodeId);
         if (first && timer == null) {
             start();
@@ -114,7 +115,7 @@ final class FleetLeads implements AutoCloseable {
      * @param epoch the lost epoch's creation (Redis millis)
      * @return whether to judge the fire time once more
      */
-    boolean awaitRepublication(JobId job, String epoch) {
+    public boolean awaitRepublication(JobId job, String epoch) {
         long until = windows.worthWaitingUntil(job, epoch);
         if (until < 0) {
             return false;
@@ -147,7 +148,7 @@ final class FleetLeads implements AutoCloseable {
     static final long READ_SLACK_MILLIS = 100;
 
     /** Replaces the wall clock this node's offset and steps are read from (tests step it). */
-    void wallClock(LongSupplier clock) {
+    public void wallClock(LongSupplier clock) {
         this.wall = clock; // the next check sees the difference as a step
     }
 

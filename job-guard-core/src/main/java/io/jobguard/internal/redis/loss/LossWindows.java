@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.loss;
 
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;
@@ -25,9 +25,10 @@ import java.util.function.Function;
  * the window is the configured one. The argument, when the judged window applies and the one case it does not cover:
  * docs/reliability.md, "A lost history is not rerun".
  */
-final class LossWindows {
+public final class LossWindows {
 
-    private static final Logger log = LoggerFactory.getLogger(LossWindows.class);
+    /** The logger category of releases before the move to this package, which log configurations name. */
+    private static final Logger log = LoggerFactory.getLogger("io.jobguard.redis.LossWindows");
 
     /** Marks a schedule publication that carries the publisher's lead: {@code jglead:<millis>|<schedule>}. */
     static final String PREFIX = "jglead:";
@@ -36,7 +37,7 @@ final class LossWindows {
     static final long MARGIN_MILLIS = 250;
 
     /** The window judged for one acquisition: refuse fire times before {@code anchor + millis}; anchor -1: the epoch's. */
-    record Window(long anchor, long millis) {
+    public record Window(long anchor, long millis) {
     }
 
     /** A node's largest lead in the horizon (and when it was published), its last publication, its last unknown lead. */
@@ -72,12 +73,12 @@ final class LossWindows {
     private volatile long lastViewNanos;
 
     /** @param shardOf the shard whose leads hash lives with a job's keys ({@code null} when not known) */
-    LossWindows(Function<JobId, String> shardOf) {
+    public LossWindows(Function<JobId, String> shardOf) {
         this.shardOf = shardOf;
     }
 
     /** Records one of this node's grants: fire time and the Redis time of the grant. */
-    synchronized void granted(long fireMillis, long grantMillis) {
+    public synchronized void granted(long fireMillis, long grantMillis) {
         long lead = Math.max(0, fireMillis - grantMillis);
         while (!ownLeads.isEmpty() && ownLeads.peekLast()[1] <= lead) {
             ownLeads.pollLast();
@@ -86,7 +87,7 @@ final class LossWindows {
     }
 
     /** Records a grant of another node that a reply named: a node seen taking fire times must be a publisher. */
-    void sawHolder(JobId job, String nodeId, long grantMillis) {
+    public void sawHolder(JobId job, String nodeId, long grantMillis) {
         if (nodeId != null && !nodeId.isEmpty()) {
             holders.computeIfAbsent(job, j -> new ConcurrentHashMap<>()).merge(nodeId, grantMillis, Math::max);
         }
@@ -132,13 +133,13 @@ final class LossWindows {
     }
 
     /** How long the job's refusal after a loss lasts from Redis' clock now, as this node estimates it. */
-    Duration refusalLeft(JobId job) {
+    public Duration refusalLeft(JobId job) {
         Long until = refusals.get(job);
         return until == null ? null : Duration.ofMillis(Math.max(0, until - redisNow()));
     }
 
     /** The jobs whose refusal after a loss lasts beyond Redis' clock now, with its end. */
-    Map<JobId, Instant> recovering() {
+    public Map<JobId, Instant> recovering() {
         long now = redisNow() < 0 ? System.currentTimeMillis() : redisNow();
         Map<JobId, Instant> out = new HashMap<>();
         refusals.forEach((job, until) -> {
@@ -158,7 +159,7 @@ final class LossWindows {
      * Whether the leads hash that lives with the job's keys was re-created after a loss within the horizon, as of the
      * last read; when the job's shard is not known, whether any was.
      */
-    boolean recentLoss(JobId job) {
+    public boolean recentLoss(JobId job) {
         String shard = shardOf.apply(job);
         return shard == null ? lineages.values().stream().anyMatch(this::recentLoss) : recentLoss(lineage(shard));
     }
@@ -179,12 +180,12 @@ final class LossWindows {
     }
 
     /** The schedule as published: with this node's lead (kept for nodes of earlier versions). */
-    String publication(String schedule) {
+    public String publication(String schedule) {
         return PREFIX + Math.max(0, publishedLead()) + "|" + schedule;
     }
 
     /** The claims of a schedule publication with the leads taken out. */
-    List<ScheduleClaim> viewed(List<ScheduleClaim> claims) {
+    public List<ScheduleClaim> viewed(List<ScheduleClaim> claims) {
         List<ScheduleClaim> plain = new ArrayList<>(claims.size());
         for (ScheduleClaim claim : claims) {
             String schedule = claim.schedule();
@@ -233,7 +234,7 @@ final class LossWindows {
      * Records an acquisition's reply: the epoch it named (the lineage read then dates a later loss of it) and, for a
      * {@code HISTORY_LOST} refusal, the first fire time no longer refused ({@code refusedUntil}, Redis millis).
      */
-    void replied(JobId job, String created, String status, long refusedUntil) {
+    public void replied(JobId job, String created, String status, long refusedUntil) {
         if ("ACQUIRED".equals(status)) {
             refusals.remove(job);
         }
@@ -275,7 +276,7 @@ final class LossWindows {
      * @param configured the configured window, in millis
      * @return the window
      */
-    Window window(JobId job, String created, long configured) {
+    public Window window(JobId job, String created, long configured) {
         horizonMillis = Math.max(horizonMillis, configured + Duration.ofMinutes(1).toMillis());
         long epoch;
         try {

@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.loss;
 
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
@@ -26,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * owns, so a replica promoted for the same slots keeps the shard's name. The cluster's topology is read at most once
  * per {@value FleetLeads#INTERVAL_MILLIS} ms, with the publication.
  */
-final class LeadShards {
+public final class LeadShards {
 
     /** One leads hash: its shard name (a hash tag, {@code ""} on a single Redis) and its key. */
     record Shard(String name, String key) {
@@ -41,7 +41,7 @@ final class LeadShards {
     private volatile String[] ownerBySlot;
     private volatile long readNanos;
 
-    LeadShards(RedisConnectionFactory factory, KeySchema keys) {
+    public LeadShards(RedisConnectionFactory factory, KeySchema keys) {
         this.factory = factory;
         this.keys = keys;
         this.cluster = RedisEndpoints.mayBeCluster(factory);
@@ -65,7 +65,7 @@ final class LeadShards {
      * The shard whose hash lives with the job's keys, as of the last topology read: {@code ""} on a single Redis,
      * {@code null} when not known (no topology read yet, or the job's slot had no owner).
      */
-    String shardOf(JobId job) {
+    public String shardOf(JobId job) {
         if (!cluster) {
             return "";
         }
@@ -112,7 +112,7 @@ final class LeadShards {
     }
 
     /** A short hash tag whose slot is {@code slot} (about 16,384 tries on average, once per slot). */
-    static String tagOf(int slot) {
+    public static String tagOf(int slot) {
         for (int i = 0; ; i++) {
             String tag = "s" + Integer.toString(i, 36);
             if (ClusterSlotHashUtil.calculateSlot(tag) == slot) {

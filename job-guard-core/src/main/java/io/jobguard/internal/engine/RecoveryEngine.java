@@ -1,0 +1,50 @@
+package io.jobguard.internal.engine;
+
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobOptions;
+import io.jobguard.RunOutcome;
+import io.jobguard.store.AcquireMode;
+import io.jobguard.store.LeaseStore;
+
+import java.time.Instant;
+
+/**
+ * What {@link MissedFireTimes} asks of its engine: the node's configuration and store, an admission for one kind of
+ * attempt, and the report of an outcome it decided. {@link JobGuardEngine} is the one implementation; recovery
+ * holds nothing else of it.
+ */
+interface RecoveryEngine {
+
+    /**
+     * Returns the engine's configuration (node id, namespace, clock, skew tolerance).
+     *
+     * @return the configuration
+     */
+    JobGuardConfig config();
+
+    /**
+     * Returns the store the engine admits firings through.
+     *
+     * @return the store
+     */
+    LeaseStore store();
+
+    /**
+     * Admits one fire time of a job for one kind of attempt, with its recovery checks.
+     *
+     * @param job the job
+     * @param nominalFireTime the fire time
+     * @param mode the kind of attempt: regular, catch-up, retry or miss
+     * @return a permit, a refusal or a recovery answer
+     */
+    EngineAdmission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode);
+
+    /**
+     * Reports an outcome of recovery (missed, abandoned, history lost, busy) to the listeners and the store.
+     *
+     * @param job the job
+     * @param fireTime the fire time the outcome is for
+     * @param outcome the outcome
+     */
+    void report(JobOptions job, Instant fireTime, RunOutcome outcome);
+}

@@ -10,6 +10,7 @@ module io.jobguard.quartz {
     requires transitive org.quartz;
     requires org.slf4j;
     requires static io.jobguard.spring;
+    requires static micrometer.core;
     requires static spring.boot.autoconfigure;
     requires static spring.beans;
     requires static spring.context;

@@ -10,6 +10,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 
 /**
  * Installs a {@link ClusterSingletonListener} on each Quartz {@link Scheduler} bean after all
@@ -22,6 +24,7 @@ public final class QuartzGuardInstaller implements SmartInitializingSingleton {
     private final ObjectProvider<JobGuard> jobGuard;
     private final ObjectProvider<Scheduler> schedulers;
     private final Map<String, ClusterSingletonListener> installed = new ConcurrentHashMap<>();
+    private final List<BiConsumer<Scheduler, ClusterSingletonListener>> onInstall = new CopyOnWriteArrayList<>();
 
     /**
      * Creates the installer.
@@ -43,12 +46,25 @@ public final class QuartzGuardInstaller implements SmartInitializingSingleton {
         for (Scheduler scheduler : schedulers.orderedStream().toList()) {
             try {
                 if (scheduler.getListenerManager().getTriggerListener(ClusterSingletonListener.DEFAULT_NAME) == null) {
-                    installed.put(scheduler.getSchedulerName(), ClusterSingletonListener.install(scheduler, guard));
+                    ClusterSingletonListener listener = ClusterSingletonListener.install(scheduler, guard);
+                    installed.put(scheduler.getSchedulerName(), listener);
+                    onInstall.forEach(action -> action.accept(scheduler, listener));
                 }
             } catch (SchedulerException e) {
                 throw new IllegalStateException("job-guard: cannot install on Quartz scheduler: " + e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * Runs {@code action} for each listener this installer puts on a scheduler, right after it is installed and
+     * before Spring starts the scheduler; to take effect for every scheduler, call it before all singletons exist
+     * (from a bean's constructor). An exception the action throws fails the startup.
+     *
+     * @param action receives the scheduler and its listener
+     */
+    public void whenInstalled(BiConsumer<Scheduler, ClusterSingletonListener> action) {
+        onInstall.add(action);
     }
 
     /**

@@ -5,6 +5,12 @@ import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
+import io.jobguard.micrometer.JobGuardMetrics;
+import io.jobguard.micrometer.MetricNames;
+import io.jobguard.spring.boot.JobGuardMetricsAutoConfiguration;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.jobguard.quartz.ClusterSingletonListener;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.testing.RedisServerProcess;
@@ -12,6 +18,7 @@ import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.quartz.CronScheduleBuilder;
 import org.quartz.Job;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
@@ -23,6 +30,7 @@ import org.quartz.impl.StdSchedulerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.annotation.ImportCandidates;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,6 +38,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.scheduling.quartz.SchedulerFactoryBean;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
@@ -101,6 +110,35 @@ class JobGuardQuartzAutoConfigurationIT {
     }
 
     @Test
+    void publishesTheScheduleGaugesOfTheGuardedJobsWithJobGuardsMetrics() {
+        runner.withConfiguration(AutoConfigurations.of(JobGuardMetricsAutoConfiguration.class))
+                .withUserConfiguration(CronSchedulerFactoryBeanConfig.class, EngineConfig.class, RegistryConfig.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(QuartzScheduleGaugesPublisher.class);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    context.getBean(JobGuardMetrics.class).bindTo(registry);
+                    Gauge period = registry.find(MetricNames.JOB_PERIOD).tag(MetricNames.TAG_JOB, "g.cron").gauge();
+                    assertThat(period).isNotNull();
+                    assertThat(period.value()).isEqualTo(3600.0);
+                    Gauge next = registry.find(MetricNames.JOB_NEXT_FIRE_TIME).tag(MetricNames.TAG_JOB, "g.cron")
+                            .gauge();
+                    assertThat(next).isNotNull();
+                    assertThat(next.value()).isGreaterThan(Instant.now().getEpochSecond())
+                            .isLessThanOrEqualTo(Instant.now().getEpochSecond() + 3600.0);
+                    assertThat(registry.find(MetricNames.JOB_PAUSED).tag(MetricNames.TAG_JOB, "g.cron").gauge())
+                            .isNotNull();
+                });
+    }
+
+    @Test
+    void guardsWithoutGaugesWhenMicrometerIsAbsent() {
+        runner.withClassLoader(new FilteredClassLoader("io.micrometer"))
+                .withUserConfiguration(CronSchedulerFactoryBeanConfig.class, EngineConfig.class)
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(QuartzGuardInstaller.class)
+                        .doesNotHaveBean(QuartzScheduleGaugesPublisher.class));
+    }
+
+    @Test
     void backsOffWithoutAJobGuardBean() {
         runner.withUserConfiguration(SchedulerConfig.class).run(context -> {
             assertThat(context).doesNotHaveBean(QuartzGuardInstaller.class);
@@ -152,6 +190,31 @@ class JobGuardQuartzAutoConfigurationIT {
             factory.setJobDetails(job);
             factory.setTriggers(TriggerBuilder.newTrigger().forJob(job).startNow().build());
             return factory;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CronSchedulerFactoryBeanConfig {
+        @Bean
+        SchedulerFactoryBean schedulerFactoryBean() {
+            JobDetail job = JobBuilder.newJob(Guarded.class).withIdentity("cron", "g").storeDurably().build();
+            SchedulerFactoryBean factory = new SchedulerFactoryBean();
+            factory.setSchedulerName("boot-cron-" + UUID.randomUUID());
+            Properties props = new Properties();
+            props.setProperty("org.quartz.threadPool.threadCount", "2");
+            factory.setQuartzProperties(props);
+            factory.setJobDetails(job);
+            factory.setTriggers(TriggerBuilder.newTrigger().forJob(job)
+                    .withSchedule(CronScheduleBuilder.cronSchedule("0 0 * * * ?")).build());
+            return factory;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class RegistryConfig {
+        @Bean
+        MeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
         }
     }
 

@@ -74,6 +74,31 @@ public final class RestartingNodes implements AutoCloseable {
         assertThat(count(node, "STOPPED")).as("%s shut down gracefully", id(node)).isGreaterThan(stopped);
     }
 
+    /**
+     * SIGTERM to every given node at once (all signals sent before the first wait), then each node's graceful
+     * shutdown to its end, as {@link #stop(int)} checks it.
+     *
+     * @param indexes the nodes' indexes
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void stopAll(int... indexes) throws InterruptedException {
+        long[] stopped = new long[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            stopped[i] = count(indexes[i], "STOPPED");
+        }
+        for (int node : indexes) {
+            nodes[node].destroy();
+        }
+        for (int i = 0; i < indexes.length; i++) {
+            int node = indexes[i];
+            if (!nodes[node].waitFor(30, TimeUnit.SECONDS)) {
+                throw new AssertionError(id(node) + " did not stop within 30 s of SIGTERM; its threads:\n"
+                        + threadDump(nodes[node]));
+            }
+            assertThat(count(node, "STOPPED")).as("%s shut down gracefully", id(node)).isGreaterThan(stopped[i]);
+        }
+    }
+
     /** The node's threads, as {@code jcmd <pid> Thread.print} prints them (for a failure's message). */
     private static String threadDump(Process process) {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();

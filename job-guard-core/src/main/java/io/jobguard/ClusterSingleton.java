@@ -72,9 +72,8 @@ public @interface ClusterSingleton {
 
     /**
      * What happens to fire times nobody started ({@link MisfirePolicy}: {@code SKIP},
-     * {@code RUN_LATEST}, {@code RUN_ALL}). When no source sets it or a delivery, a job whose grid of fire
-     * times is known (cron, fixed rate, a Quartz trigger) recovers as {@code SKIP}: each fire time nobody started
-     * is reported {@code MISSED} once in the cluster and none runs late.
+     * {@code RUN_LATEST}, {@code RUN_ALL}). Setting it (here or in properties) turns the recovery of
+     * missed fire times on for the job.
      *
      * @return the policy's name, or empty for the configured default
      */

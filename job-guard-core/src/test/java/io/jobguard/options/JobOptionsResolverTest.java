@@ -1,11 +1,8 @@
 package io.jobguard.options;
 
-import io.jobguard.Delivery;
-import io.jobguard.FireTimeSchedule;
 import io.jobguard.GuardType;
 import io.jobguard.JobOptions;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.RecoveryOptions;
 import io.jobguard.internal.options.JobAttribute;
 import io.jobguard.internal.options.JobOptionsResolver;
 import io.jobguard.internal.options.OptionSource;
@@ -67,26 +64,10 @@ class JobOptionsResolverTest {
         assertThat(resolve(null, lease, defaults).type()).isEqualTo(GuardType.RETURN);
         assertThat(resolve(null, lease, defaults).keepAlive()).isFalse();
         assertThat(resolve(map(Map.of(JobAttribute.KEEP_ALIVE, "true"), "own"), lease, defaults).keepAlive()).isTrue();
-        // no policy, no delivery and no grid (fixed delay, or unknown): no recovery; a default policy turns it on
+        // no policy and no delivery: no recovery; a default policy turns it on
         assertThat(resolve(null, lease, LEASE_DEFAULT).recovery()).isNull();
         assertThat(resolve(null, lease, map(Map.of(JobAttribute.LEASE, "1m", JobAttribute.MISFIRE_POLICY, "run-latest"),
                 "default")).recovery().misfirePolicy()).isEqualTo(MisfirePolicy.RUN_LATEST);
-    }
-
-    @Test
-    void aJobWithAGridAndNoRecoverySettingAccountsForEveryFireTimeAndRunsNoneLate() {
-        FireTimeSchedule grid = after -> after.plusSeconds(1);
-        RecoveryOptions recovery = JobOptionsResolver.resolve(new JobOptionsResolver.Sources("Jobs.run", null, null, null,
-                LEASE_DEFAULT, null, grid)).recovery();
-        assertThat(recovery).isNotNull();
-        assertThat(recovery.misfirePolicy()).isEqualTo(MisfirePolicy.SKIP);
-        assertThat(recovery.delivery()).isEqualTo(Delivery.AT_MOST_ONCE);
-        assertThat(recovery.catchUpWindow()).isEqualTo(RecoveryOptions.DEFAULT_CATCH_UP_WINDOW);
-        assertThat(recovery.schedule()).isSameAs(grid);
-        // a setting still wins over the default
-        assertThat(JobOptionsResolver.resolve(new JobOptionsResolver.Sources("Jobs.run", null, null, null,
-                map(Map.of(JobAttribute.LEASE, "1m", JobAttribute.MISFIRE_POLICY, "RUN_ALL"), "default"), null, grid))
-                .recovery().misfirePolicy()).isEqualTo(MisfirePolicy.RUN_ALL);
     }
 
     @Test

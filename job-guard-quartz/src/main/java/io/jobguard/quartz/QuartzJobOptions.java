@@ -75,10 +75,9 @@ final class QuartzJobOptions {
 
     /**
      * Resolves the options a firing of one of the job's triggers is guarded with: with the job's recovery of
-     * lost fire times on the trigger's grid: as set by the recovery entries of the merged {@code JobDataMap}, by
-     * {@code @ClusterSingleton}, or, for the misfire policy, by the trigger's misfire instruction (see
-     * {@link QuartzRecovery#fromTrigger}); with none of them, {@code SKIP} and {@code AT_MOST_ONCE} (every fire
-     * time nobody started is reported {@code MISSED} once, none runs late).
+     * lost fire times on the trigger's grid, when a misfire policy or a delivery is set (by the recovery entries
+     * of the merged {@code JobDataMap}, by {@code @ClusterSingleton}, or, for the misfire policy, by the
+     * trigger's misfire instruction; see {@link QuartzRecovery#fromTrigger}).
      *
      * @param detail  the job
      * @param trigger the trigger

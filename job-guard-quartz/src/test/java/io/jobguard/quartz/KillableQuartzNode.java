@@ -117,8 +117,8 @@ public final class KillableQuartzNode {
         }
     }
 
-    /** The default delivery: a fire time whose holder died is reported ABANDONED and not run again. */
-    @ClusterSingleton(lease = "3s")
+    /** AT_MOST_ONCE: a fire time whose holder died is reported ABANDONED and not run again. */
+    @ClusterSingleton(lease = "3s", delivery = "AT_MOST_ONCE")
     public static final class AtMostOnce implements Job {
         @Override
         public void execute(JobExecutionContext context) throws JobExecutionException {

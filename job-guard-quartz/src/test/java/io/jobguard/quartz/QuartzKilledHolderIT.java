@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
  * A Quartz job's {@code @ClusterSingleton(delivery)} when the node running a fire time dies: two Quartz nodes, each
  * in a JVM of its own ({@link KillableQuartzNode}) on one real Redis, share an every-two-seconds cron job with a 3 s
  * lease; the node that holds fire time T is killed with SIGKILL mid-run. With {@code AT_LEAST_ONCE} the other node
- * runs T again exactly once, as attempt 2 with a higher fencing token; with the default {@code AT_MOST_ONCE} T is not
+ * runs T again exactly once, as attempt 2 with a higher fencing token; with {@code AT_MOST_ONCE} T is not
  * run again and is reported ABANDONED. In both, no other fire time runs twice.
  */
 @WithRedis

@@ -56,12 +56,9 @@ class QuartzRecoveryTest {
     }
 
     @Test
-    void jobDataMapEntriesWinAndAJobWithNeitherPolicyNorDeliveryIsAccountedForWithoutRunningLate() {
+    void jobDataMapEntriesWinAndAJobWithNeitherPolicyNorDeliveryHasNoRecovery() {
         Trigger plain = cron(CronScheduleBuilder.cronSchedule("0 0 2 * * ?"));
-        RecoveryOptions accounted = resolve(Map.of(), plain);
-        assertThat(accounted.misfirePolicy()).isEqualTo(MisfirePolicy.SKIP);
-        assertThat(accounted.delivery()).isEqualTo(Delivery.AT_MOST_ONCE);
-        assertThat(accounted.schedule()).isNotNull();
+        assertThat(resolve(Map.of(), plain)).isNull();
         RecoveryOptions options = resolve(Map.of(
                 ClusterSingletonListener.MISFIRE_POLICY, "run_all", ClusterSingletonListener.DELIVERY, "AT_LEAST_ONCE",
                 ClusterSingletonListener.CATCH_UP_WINDOW, "3h", ClusterSingletonListener.CATCH_UP_MAX, "5"),

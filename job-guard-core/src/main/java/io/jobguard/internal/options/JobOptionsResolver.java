@@ -24,12 +24,8 @@ import java.util.function.UnaryOperator;
  * meaningful: an annotation's {@code type} always beats the defaults, and {@code keepAlive} is on only
  * when no source turns it off, unless the job's own setting turns it on.
  *
- * <p>The job recovers lost fire times (its options carry {@link RecoveryOptions}) when a misfire policy or a
- * delivery is set by some source, and by default whenever its grid of fire times is known (cron, fixed rate, a
- * Quartz trigger): then every fire time nobody started is reported {@code MISSED} once in the cluster and none runs
- * late ({@link io.jobguard.MisfirePolicy#SKIP}), and a run that died is reported {@code ABANDONED}
- * ({@link io.jobguard.Delivery#AT_MOST_ONCE}). A fixed-delay job has no grid and recovers only when its
- * delivery is set. Every value is parsed and checked, whether it
+ * <p>The job recovers lost fire times (its options carry {@link RecoveryOptions}) exactly when a
+ * misfire policy or a delivery is set by some source. Every value is parsed and checked, whether it
  * is used or not, and a refusal is an {@link IllegalArgumentException} naming the source and the job
  * ({@code @ClusterSingleton(misfirePolicy) of job 'nightly' is "LATER", not one of [...]}), so Spring
  * and Quartz refuse the same value with the same message. This is the only reader of the annotation's
@@ -68,7 +64,7 @@ public final class JobOptionsResolver {
      * Resolves a job's options.
      *
      * @param sources the job's sources
-     * @return the options, with recovery when a misfire policy or a delivery is set or the job's grid is known
+     * @return the options, with recovery when a misfire policy or a delivery is set
      * @throws IllegalArgumentException naming the source, the job and the value when one is invalid
      */
     public static JobOptions resolve(Sources sources) {
@@ -105,7 +101,7 @@ public final class JobOptionsResolver {
         if (type != null) {
             builder.type(type);
         }
-        if (policy != null || delivery != null || sources.schedule() != null) {
+        if (policy != null || delivery != null) {
             builder.recovery(RecoveryOptions.builder().misfirePolicy(policy).delivery(delivery).catchUpWindow(window)
                     .catchUpMax(max == null ? RecoveryOptions.DEFAULT_CATCH_UP_MAX : max)
                     .schedule(sources.schedule()).build());

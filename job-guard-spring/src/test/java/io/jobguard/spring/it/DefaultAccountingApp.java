@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A node for {@link DefaultAccountingIT}: an every-2-seconds cron job with no recovery setting at all (job-guard's
- * defaults); every run its body starts is written to {@link #RUNS}, the test's own ledger.
+ * A node for {@link DefaultAccountingIT}: an every-2-seconds cron job with no recovery setting of its own; the test sets
+ * the accounting rule (jobguard.misfire-policy=SKIP, delivery AT_MOST_ONCE) for every job; every run its body starts is written to {@link #RUNS}, the test's own ledger.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration

@@ -257,7 +257,8 @@ public interface JobGuard extends AutoCloseable {
      * @param job      the job
      * @param recovery how its lost fire times are recovered
      * @param body     the work of one recovery run
-     * @return {@code false} if the store could not be asked (try again soon), else {@code true}
+     * @return {@code false} if the store could not be asked, or a recovery run could not start while the job's
+     *         lease was held (try again soon), else {@code true}
      * @throws NullPointerException if an argument is null
      */
     boolean recoverMissedFireTimes(JobOptions job, RecoveryOptions recovery, Runnable body);

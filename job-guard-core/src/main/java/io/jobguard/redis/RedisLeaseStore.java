@@ -281,6 +281,15 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
         return true;
     }
 
+    /**
+     * Publishes this node's clock lead one last time: a loss of Redis' data this node lived through is then marked in
+     * the re-created leads hash for the nodes that start after it (docs/reliability.md, "the double fault").
+     */
+    @Override
+    public void admissionClosed() {
+        fleetLeads.farewell();
+    }
+
     @Override
     public void close() {
         fleetLeads.close();

@@ -7,9 +7,10 @@ import io.jobguard.store.RunLeaseRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.StringJoiner;
 
 /**
- * {@code run-acquire.lua}'s arguments, built in this one place in the order its header lists (ARGV[1] to ARGV[15]),
+ * {@code run-acquire.lua}'s arguments, built in this one place in the order its header lists (ARGV[1] to ARGV[18]),
  * as {@link RunAcquireReply} decodes its reply: every duration and fire time becomes Redis milliseconds here, and
  * the recovery mode its words. The keys are {@link io.jobguard.internal.redis.KeySchema#runAcquire}'s.
  *
@@ -57,7 +58,17 @@ record RunAcquireArguments(RunLeaseRequest request, AcquireMode mode, String las
                 previous(mode), delivery(mode), kind(mode),
                 Long.toString(configuredWindowMillis(request)),
                 window.anchor() < 0 ? "" : Long.toString(window.anchor()), handled,
-                waiting ? "1" : "");
+                waiting ? "1" : "", Integer.toString(Math.max(0, request.historySize())),
+                declared(mode.declaredLost()), declared(mode.declaredMissed()));
+    }
+
+    /** ARGV[17] and ARGV[18]: fire times a catch-up or a declaration passes over, comma-separated. */
+    private static String declared(List<Instant> fireTimes) {
+        StringJoiner joined = new StringJoiner(",");
+        for (Instant fireTime : fireTimes) {
+            joined.add(Long.toString(millis(fireTime)));
+        }
+        return joined.toString();
     }
 
     /** ARGV[9]: the gap check, the schedule's fire time immediately before this one. */

@@ -1,6 +1,7 @@
 package io.jobguard.store;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,19 +19,27 @@ import java.util.Objects;
  * @param delivery      {@link Kind#REGULAR}: the dead-run check ({@code null} for none)
  * @param maxAttempts   with {@link Delivery#RETRY}: how many attempts a fire time gets in all
  * @param attempt       {@link Kind#RETRY}: the attempt that died
+ * @param declaredLost   {@link Kind#CATCH_UP} and {@link Kind#MISS}: fire times this attempt passes over as refused
+ *                       after a loss of the store's history; when it is granted (or declares), the store records each
+ *                       as {@code HISTORY_LOST} in the job's recent fire times in the same step, so that a node that
+ *                       dies right after deciding leaves them recorded
+ * @param declaredMissed the same for the fire times it passes over as {@code MISSED}
  */
-public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int maxAttempts, int attempt) {
+public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int maxAttempts, int attempt,
+                          List<Instant> declaredLost, List<Instant> declaredMissed) {
 
     /** A regular firing without recovery checks: what a store without a run record does. */
-    public static final AcquireMode REGULAR = new AcquireMode(Kind.REGULAR, null, null, 1, 0);
+    public static final AcquireMode REGULAR = new AcquireMode(Kind.REGULAR, null, null, 1, 0, List.of(), List.of());
 
     /**
      * Checks the mode.
      *
-     * @throws NullPointerException if kind is null
+     * @throws NullPointerException if kind or a list is null
      */
     public AcquireMode {
         Objects.requireNonNull(kind, "kind");
+        declaredLost = List.copyOf(declaredLost);
+        declaredMissed = List.copyOf(declaredMissed);
     }
 
     /**
@@ -42,7 +51,7 @@ public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int ma
      * @return the mode
      */
     public static AcquireMode regular(Instant previous, Delivery delivery, int maxAttempts) {
-        return new AcquireMode(Kind.REGULAR, previous, delivery, maxAttempts, 0);
+        return new AcquireMode(Kind.REGULAR, previous, delivery, maxAttempts, 0, List.of(), List.of());
     }
 
     /**
@@ -53,7 +62,20 @@ public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int ma
      * @return the mode
      */
     public static AcquireMode catchUp(Instant handled) {
-        return new AcquireMode(Kind.CATCH_UP, Objects.requireNonNull(handled, "handled"), null, 1, 0);
+        return catchUp(handled, List.of(), List.of());
+    }
+
+    /**
+     * The first catch-up of a gap, which also declares the fire times before it that the gap passes over: recorded by
+     * the store with the grant.
+     *
+     * @param handled the record's latest handled fire time the caller saw
+     * @param lost    fire times passed over as refused after a loss of the store's history
+     * @param missed  fire times passed over as missed (the misfire policy does not run them)
+     * @return the mode
+     */
+    public static AcquireMode catchUp(Instant handled, List<Instant> lost, List<Instant> missed) {
+        return new AcquireMode(Kind.CATCH_UP, Objects.requireNonNull(handled, "handled"), null, 1, 0, lost, missed);
     }
 
     /**
@@ -64,7 +86,20 @@ public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int ma
      * @return the mode
      */
     public static AcquireMode miss(Instant handled) {
-        return new AcquireMode(Kind.MISS, Objects.requireNonNull(handled, "handled"), null, 1, 0);
+        return miss(handled, List.of(), List.of());
+    }
+
+    /**
+     * Declares fire times up to the request's missed, as {@link #miss(Instant)}, recording the fire times it passes over
+     * with the declaration.
+     *
+     * @param handled the record's latest handled fire time the caller saw
+     * @param lost    fire times passed over as refused after a loss of the store's history
+     * @param missed  fire times passed over as missed
+     * @return the mode
+     */
+    public static AcquireMode miss(Instant handled, List<Instant> lost, List<Instant> missed) {
+        return new AcquireMode(Kind.MISS, Objects.requireNonNull(handled, "handled"), null, 1, 0, lost, missed);
     }
 
     /**
@@ -74,7 +109,7 @@ public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int ma
      * @return the mode
      */
     public static AcquireMode retry(int attempt) {
-        return new AcquireMode(Kind.RETRY, null, null, 1, attempt);
+        return new AcquireMode(Kind.RETRY, null, null, 1, attempt, List.of(), List.of());
     }
 
     /** What an attempt is for. */

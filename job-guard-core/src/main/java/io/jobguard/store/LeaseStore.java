@@ -202,6 +202,14 @@ public interface LeaseStore extends AutoCloseable {
         return type.isInstance(this) ? Optional.of(type.cast(this)) : Optional.empty();
     }
 
+    /**
+     * Called once when the engine's admission has closed for a graceful shutdown ({@code JobGuard.handOverLeases}),
+     * while the store's connections still work: a store tells the fleet what it must know of this node before it goes.
+     * By default nothing. Never throws.
+     */
+    default void admissionClosed() {
+    }
+
     /** Releases the store's own resources (subscriptions, threads); never throws. */
     @Override
     void close();

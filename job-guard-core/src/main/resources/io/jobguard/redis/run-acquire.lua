@@ -5,6 +5,7 @@
 -- KEYS[4] cool-down (string, TTL)    KEYS[5] release waiters (string, TTL: set while a WAIT caller waits)
 -- KEYS[6], KEYS[7], KEYS[8] the job's epoch, fencing counter and run record in key layout 1 (read only when
 --          KEYS[3] has no epoch: a job kept in layout 1 is refused until migrated, see below)
+-- KEYS[9] the job's recent fire times (list, run-release.lua): written only by a declaring call (ARGV[17], ARGV[18])
 -- ARGV[1] owner token      ARGV[2] node id            ARGV[3] nominal fire time (epoch millis)
 -- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms): lease + the marker's retention after the run
 -- ARGV[6] the epoch this node saw last for the job ('<created millis>', '' if none)
@@ -27,6 +28,12 @@
 --          HISTORY_LOST or declared missed), '' if none: restores the run record's s after a loss took it
 -- ARGV[15] '1' when the caller waits for the lease's release (WAIT, or a RETURN firing's busy grace): a BUSY reply
 --          then sets KEYS[5], so that the release publishes; '' otherwise (releases nobody waits for publish nothing)
+-- ARGV[16] history size (entries of KEYS[9] kept): a reply ABANDONED, MISSED or a granted catch-up records the fire
+--          times it decides there
+-- ARGV[17], ARGV[18] modes 'catchup' and 'miss': the fire times (epoch millis, comma-separated, ascending) this call
+--          passes over as refused after a loss (HISTORY_LOST) and as missed (MISSED); recorded in KEYS[9] with the
+--          grant or the declaration, in this same call, so that a node that dies right after deciding leaves them
+--          recorded ('' for none)
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
@@ -46,7 +53,7 @@
 --   {'RETRY', st, a, epoch}            delivery 'least': the run of fire time st (attempt a) started,
 --                                      never completed and its lease is gone; nothing was written
 --   {'ABANDONED', st, a, epoch}        the same under 'most' (or attempts used up): reported once
---                                      (field x), never run again
+--                                      (field x, and recorded in KEYS[9]), never run again
 --   {'MISSED', T, '', epoch}           mode 'miss': this caller declared the fire times up to T missed
 --   {'SUPERSEDED', s, '', epoch}       modes 'catchup', 'miss', 'retry': another node got there first
 --   {'PAUSED', pauseValue, -1, epoch}                     an operator paused the job cluster-wide;
@@ -179,6 +186,31 @@ if seen > last then
   redis.call('HSET', KEYS[3], 'e', epoch, 'f', string.format('%d', seen))
 end
 
+-- Decided fire times written to the recent fire times (KEYS[9]) as history-note.lua writes one: 'n|<outcome>|<fire
+-- time>|<decided-at>|<node id>', oldest first, so the newest stays at the head. Written in the call that decides them,
+-- so a node that dies right after deciding leaves them recorded. A key of another type is left alone (as there).
+local function recordDecided(at, outcome, fireTimes)
+  local size = tonumber(ARGV[16]) or 0
+  if size <= 0 or fireTimes == '' then
+    return
+  end
+  local listType = redis.call('TYPE', KEYS[9]).ok
+  if listType ~= 'list' and listType ~= 'none' then
+    return
+  end
+  local decided = '|' .. string.format('%d', at) .. '|' .. ARGV[2]
+  for fireTime in string.gmatch(fireTimes, '%d+') do
+    redis.call('LPUSH', KEYS[9], 'n|' .. outcome .. '|' .. fireTime .. decided)
+  end
+  redis.call('LTRIM', KEYS[9], 0, size - 1)
+end
+
+-- What a catch-up or a declaration passes over (ARGV[17], ARGV[18]).
+local function declare(at)
+  recordDecided(at, 'HISTORY_LOST', ARGV[17])
+  recordDecided(at, 'MISSED', ARGV[18])
+end
+
 local recS, recSt, recA = tonumber(rec[1]), tonumber(rec[2]), tonumber(rec[3]) or 1
 local recC = tonumber(rec[4]) or 0
 local T = tonumber(ARGV[3])
@@ -189,6 +221,7 @@ if mode == 'miss' then
     return {'SUPERSEDED', rec[1] or '', '', created}
   end
   redis.call('HSET', KEYS[3], 's', ARGV[3], 'm', ARGV[3])
+  declare(clock())
   return {'MISSED', T, '', created}
 elseif mode == 'retry' then
   if recSt ~= T or rec[3] ~= modeArg or recC >= T or rec[5] == rec[2] then
@@ -280,6 +313,7 @@ if mode == nil and ARGV[10] ~= '' and recSt and recSt < T and recC < recSt and r
     return {'RETRY', recSt, recA, created}
   end
   redis.call('HSET', KEYS[3], 'x', rec[2])
+  recordDecided(clock(), 'ABANDONED', rec[2])
   return {'ABANDONED', recSt, recA, created}
 end
 if mode == nil and ARGV[9] ~= '' and recS and recS < tonumber(ARGV[9]) then
@@ -327,4 +361,7 @@ if not recSt or T >= recSt then
   fields[#fields + 1] = retrying and (recA + 1) or 1
 end
 redis.call('HSET', KEYS[3], unpack(fields))
+if mode == 'catchup' then
+  declare(now)
+end
 return {'ACQUIRED', now, fence, created}

@@ -15,6 +15,9 @@ import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.AcquireResult;
+import io.jobguard.store.JobId;
+import io.jobguard.store.RunHistory;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -39,6 +42,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
@@ -48,9 +52,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A model test of missed-fire-time recovery on a real redis-server: three nodes (clocks −2 s, 0 and +3 s off a
  * virtual clock the test moves) fire an every-second job through {@link MissedFireTimes} while a seeded random
  * sequence of steps stops single nodes or all of them, starts them again (with the same node ids and a start-up
- * pass), kills a node inside a catch-up run, fails a node's acquire calls before they reach Redis (the store
- * unreachable from it: {@code STORE_ERROR}), and runs background passes on the same node concurrently with its
- * scheduler firings. After every step the rule is checked on the ledger of what happened to each fire time:
+ * pass), kills a node inside a catch-up run, kills a node right after every third call that decided fire times (a
+ * granted catch-up, with the fire times it passes over, or a miss declaration), before it reports or runs anything, fails a node's acquire calls before they reach
+ * Redis (the store unreachable from it: {@code STORE_ERROR}), and runs background passes on the same node concurrently
+ * with its scheduler firings. After every step the rule is checked on the ledger of what happened to each fire time:
+ * the runs each node's job body started, and the {@code MISSED} entries of the job's recent fire times in Redis (the
+ * record, not what a node told its listeners), and its {@code ABANDONED} entries of fire times whose granted run never
+ * began (its node died right after the grant):
  * <ul>
  *   <li>no fire time started twice, or started and reported {@code MISSED}, or reported twice;</li>
  *   <li>every fire time from the job's first run up to the latest one that a call has settled has exactly one of
@@ -67,6 +75,8 @@ class MissedFireTimesModelIT {
     private static final long PERIOD = 1000;
     private static final long[] SKEWS = {-2000, 0, 3000};
     private static final int STEPS = Integer.getInteger("jobguard.model.steps", 150);
+    /** Recent fire times kept: more than the fire times a sequence has, so the checker sees every recorded one. */
+    private static final int HISTORY = 5_000;
     private static final FireTimeSchedule EVERY_SECOND = after -> Instant.ofEpochMilli(
             Math.floorDiv(after.toEpochMilli(), PERIOD) * PERIOD + PERIOD);
 
@@ -102,7 +112,7 @@ class MissedFireTimesModelIT {
         long seed = Long.getLong("jobguard.model.seed", System.nanoTime());
         Random random = new Random(seed);
         Model model = new Model("model-" + policy + "-" + tolerance.toSeconds() + "-" + Long.toHexString(seed),
-                policy, tolerance, seed);
+                policy, tolerance, seed, RedisLeaseStore.create(factory(), "jgmodel"));
         for (int i = 0; i < SKEWS.length; i++) {
             model.nodes.add(new ModelNode("n" + (i + 1), SKEWS[i], model, factory()));
         }
@@ -135,6 +145,7 @@ class MissedFireTimesModelIT {
             model.check("after step " + step);
         }
         // everybody back for a while: the fire times of the last outage are settled too
+        model.killAfterDeciding = false;
         for (ModelNode node : model.nodes) {
             node.dieInCatchUp = false;
             node.unreachable = false;
@@ -149,9 +160,11 @@ class MissedFireTimesModelIT {
         model.check("at the end");
         long settled = (model.settledUpTo.get() - model.first.get()) / PERIOD;
         assertThat(settled).as("fire times judged (seed %d)", seed).isGreaterThan(STEPS / 2);
-        assertThat(model.trace).as("the sequence had outages that left fire times to recover (seed %d)", seed)
+        assertThat(model.trace).as("the sequence had outages that left fire times to recover, and a node died right after "
+                + "declaring some (seed %d)", seed)
                 .anyMatch(line -> line.contains("MISSED") || line.contains("catch-up"))
-                .anyMatch(line -> line.contains("failed: unreachable"));
+                .anyMatch(line -> line.contains("failed: unreachable"))
+                .anyMatch(line -> line.contains("killed right after declaring"));
     }
 
     private LettuceConnectionFactory factory() {
@@ -187,9 +200,18 @@ class MissedFireTimesModelIT {
         final List<String> trace = new CopyOnWriteArrayList<>();
         final AtomicLong first = new AtomicLong(Long.MAX_VALUE);
         final AtomicLong settledUpTo = new AtomicLong(Long.MIN_VALUE);
+        /**
+         * Every third call that decides fire times (a granted catch-up with what it passes over, a miss declaration)
+         * kills its node right after it, before the node reports or runs anything: 1st, 4th, 7th, ...
+         */
+        volatile boolean killAfterDeciding = true;
+        final AtomicInteger decisions = new AtomicInteger();
+        /** Reads the job's recent fire times for the checker (a store of its own, never a node's). */
+        final RedisLeaseStore history;
 
-        Model(String jobName, MisfirePolicy policy, Duration tolerance, long seed) {
+        Model(String jobName, MisfirePolicy policy, Duration tolerance, long seed, RedisLeaseStore history) {
             this.jobName = jobName;
+            this.history = history;
             this.job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
             this.recovery = RecoveryOptions.builder().misfirePolicy(policy).catchUpWindow(Duration.ofHours(1))
                     .catchUpMax(4).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3).schedule(EVERY_SECOND).build();
@@ -253,9 +275,20 @@ class MissedFireTimesModelIT {
         void check(String when) {
             String context = when + " (seed " + seed + ", job " + jobName + "), last events:\n"
                     + String.join("\n", trace.subList(Math.max(0, trace.size() - 60), trace.size()));
-            ledger.forEach((t, what) -> assertThat(what).as("fire time %d %s", t, context).hasSizeLessThanOrEqualTo(1));
+            Map<Long, List<String>> outcomes = new ConcurrentHashMap<>();
+            ledger.forEach((t, what) -> outcomes.put(t, new ArrayList<>(what)));
+            for (RunHistory.FireEntry entry : history.fireHistory(new JobId("default", jobName), HISTORY)) {
+                long t = entry.nominalFireTime().toEpochMilli();
+                if (RunOutcome.MISSED.name().equals(entry.outcome())) {
+                    outcomes.computeIfAbsent(t, k -> new ArrayList<>()).add("MISSED " + entry.node() + " (recorded)");
+                } else if (RunOutcome.ABANDONED.name().equals(entry.outcome()) && !ledger.containsKey(t)) {
+                    // granted, and its node died before the body started: the run that never began is its outcome
+                    outcomes.computeIfAbsent(t, k -> new ArrayList<>()).add("ABANDONED " + entry.node() + " (recorded)");
+                }
+            }
+            outcomes.forEach((t, what) -> assertThat(what).as("fire time %d %s", t, context).hasSizeLessThanOrEqualTo(1));
             for (long t = first.get(); t <= settledUpTo.get(); t += PERIOD) {
-                assertThat(ledger.getOrDefault(t, List.of())).as("fire time %d, settled, %s", t, context).hasSize(1);
+                assertThat(outcomes.getOrDefault(t, List.of())).as("fire time %d, settled, %s", t, context).hasSize(1);
             }
         }
     }
@@ -306,12 +339,23 @@ class MissedFireTimesModelIT {
                 }
             };
             guard = JobGuard.create(new UnreachableStore(store, () -> unreachable, failed -> model.trace.add(id
-                    + " acquire " + failed + " failed: unreachable")), JobGuardConfig.builder()
+                    + " acquire " + failed + " failed: unreachable"), (fireTime, answer) -> {
+                        if (model.killAfterDeciding && model.decisions.getAndIncrement() % 3 == 0) {
+                            killed = true;
+                            model.trace.add(id + " killed right after declaring fire times");
+                            if (answer.status() == AcquireResult.Status.ACQUIRED) {
+                                // a granted catch-up is taken: its run started, and died before its body (ABANDONED
+                                // once its lease expires)
+                                model.record(fireTime.toEpochMilli(), "GRANTED " + id + " catch-up, killed before its body");
+                            }
+                            throw new Killed();
+                        }
+                    }), JobGuardConfig.builder()
                             .node(NodeConfig.builder().nodeId(id).build()).skewTolerance(model.tolerance)
-                    .clock(clock).build());
+                    .historySize(HISTORY).clock(clock).build());
             guard.addListener(event -> {
                 if (event.outcome() == RunOutcome.MISSED) {
-                    model.record(event.nominalFireTime().toEpochMilli(), "MISSED " + id);
+                    model.trace.add("T=" + event.nominalFireTime().toEpochMilli() + " MISSED reported by " + id);
                 }
             });
             missed = ((JobGuardEngine) guard).missedFireTimes();

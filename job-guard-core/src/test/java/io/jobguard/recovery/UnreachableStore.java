@@ -16,29 +16,37 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
  * A node's real store, for {@link MissedFireTimesModelIT}: while the node is unreachable, a third of its acquire
  * calls (at random) fail before they are sent, as when Redis cannot be reached from the node (the engine answers
- * {@code STORE_ERROR}; nothing was written). Everything else goes to the real store.
+ * {@code STORE_ERROR}; nothing was written). Everything else goes to the real store. After a call that decided fire
+ * times (a granted catch-up, with the fire times it passes over, or a miss declaration), it runs
+ * {@code afterDeclaring}: the test kills the node there, between deciding and reporting or running.
  */
 final class UnreachableStore implements LeaseStore {
 
     private final LeaseStore real;
     private final BooleanSupplier unreachable;
     private final Consumer<String> failed;
+    private final BiConsumer<Instant, AcquireResult> afterDeclaring;
 
     /**
-     * @param real        the node's real store
-     * @param unreachable whether the node is unreachable now
-     * @param failed      told of each failed call (its kind and fire time)
+     * @param real           the node's real store
+     * @param unreachable    whether the node is unreachable now
+     * @param failed         told of each failed call (its kind and fire time)
+     * @param afterDeclaring given the fire time and the answer of a call that decided fire times (it may throw to
+     *                       kill the node there)
      */
-    UnreachableStore(LeaseStore real, BooleanSupplier unreachable, Consumer<String> failed) {
+    UnreachableStore(LeaseStore real, BooleanSupplier unreachable, Consumer<String> failed,
+                     BiConsumer<Instant, AcquireResult> afterDeclaring) {
         this.real = real;
         this.unreachable = unreachable;
         this.failed = failed;
+        this.afterDeclaring = afterDeclaring;
     }
 
     @Override
@@ -52,7 +60,13 @@ final class UnreachableStore implements LeaseStore {
             failed.accept(mode.kind() + " T=" + request.nominalFireTime().toEpochMilli());
             throw new LeaseStoreException("Redis unreachable (injected before the call was sent)");
         }
-        return real.acquireRun(request, mode);
+        AcquireResult result = real.acquireRun(request, mode);
+        boolean declared = mode.kind() == AcquireMode.Kind.CATCH_UP && result.status() == AcquireResult.Status.ACQUIRED
+                || mode.kind() == AcquireMode.Kind.MISS && result.status() == AcquireResult.Status.MISSED;
+        if (declared) {
+            afterDeclaring.accept(request.nominalFireTime(), result);
+        }
+        return result;
     }
 
     @Override

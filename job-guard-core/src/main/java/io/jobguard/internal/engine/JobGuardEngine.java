@@ -339,7 +339,11 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     @Override
     public int handOverLeases(Duration wait) throws InterruptedException {
-        return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
+        try {
+            return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
+        } finally {
+            store.admissionClosed();
+        }
     }
 
     @Override
@@ -373,7 +377,11 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
     @Override
-    public void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
+    public void report(JobOptions job, Instant fireTime, RunOutcome outcome, boolean recorded) {
+        if (recorded) {
+            runs.announce(job, fireTime, outcome, null, 0, null);
+            return;
+        }
         if (outcome != RunOutcome.HISTORY_LOST) { // recorded by refused(...)
             runs.recordOutcome(job, fireTime, outcome);
         }

@@ -126,7 +126,8 @@ public final class MissedFireTimes {
      * @param recovery how it recovers lost fire times
      * @param body     the job's work
      * @return {@code false} if the store could not be reached (to read the job's run record or for a
-     *         catch-up) or the thread was interrupted while waiting for the job's owner lock
+     *         catch-up), a catch-up could not start while the job's lease was held (a run, or a dead one until
+     *         its lease expires), or the thread was interrupted while waiting for the job's owner lock
      */
     public boolean recover(JobOptions job, RecoveryOptions recovery, Runnable body) {
         Objects.requireNonNull(job, "job");
@@ -245,10 +246,12 @@ public final class MissedFireTimes {
             if (lost.isEmpty()) {
                 return true;
             }
-            // only refused ones: the node that declares them handled (one in the cluster) reports them
-            EngineAdmission claim = guard.admit(job, lost.get(lost.size() - 1), AcquireMode.miss(handled));
+            // only refused ones: the node that declares them handled (one in the cluster) reports them, and the
+            // declaration itself records them
+            EngineAdmission claim = guard.admit(job, lost.get(lost.size() - 1),
+                    declaring(AcquireMode.Kind.MISS, handled, lost, List.of()));
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
-                reportLost(job, recovery, lost, outside);
+                reportLost(job, recovery, lost, outside, true);
             }
             return !unreachable(claim);
         }
@@ -261,16 +264,18 @@ public final class MissedFireTimes {
         List<Instant> toRun = missed.subList(missed.size() - runs, missed.size());
         if (toRun.isEmpty()) {
             Instant last = missed.get(missed.size() - 1);
-            EngineAdmission claim = guard.admit(job, last, AcquireMode.miss(handled));
+            EngineAdmission claim = guard.admit(job, last, declaring(AcquireMode.Kind.MISS, handled, lost, skipped));
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
-                reportLost(job, recovery, lost, 0);
+                reportLost(job, recovery, lost, 0, true);
                 reportMissed(job, recovery, skipped, outside);
             }
             return !unreachable(claim);
         }
         Instant before = handled;
         for (Instant fireTime : toRun) {
-            EngineAdmission admission = guard.admit(job, fireTime, AcquireMode.catchUp(before));
+            // the gap's first catch-up declares what the gap passes over: the store records it with the grant
+            EngineAdmission admission = guard.admit(job, fireTime, before == handled
+                    ? declaring(AcquireMode.Kind.CATCH_UP, handled, lost, skipped) : AcquireMode.catchUp(before));
             AcquireResult refused = admission.recovery();
             if (!admission.granted() && refused != null && refused.status() == AcquireResult.Status.HISTORY_LOST) {
                 // refused after a loss, and this node moved the record over it: it reports the fire times before it
@@ -286,11 +291,11 @@ public final class MissedFireTimes {
                 log.debug("job-guard: job '{}' T={} node={} catch-up not run here ({})", job.name(), fireTime,
                         guard.config().nodeId(), admission.recovery() != null ? admission.recovery().status()
                                 : admission.refusal());
-                return !unreachable(admission);
+                return !unreachable(admission) && !held(admission);
             }
             if (before == handled) {
                 // this node won the first catch-up: it alone reports the fire times the policy skips, and those refused
-                reportLost(job, recovery, lost, 0);
+                reportLost(job, recovery, lost, 0, true);
                 reportMissed(job, recovery, skipped, outside);
             }
             log.info("job-guard: job '{}' T={} node={} missed fire time CAUGHT_UP ({}), {} late", job.name(),
@@ -302,8 +307,26 @@ public final class MissedFireTimes {
         return true;
     }
 
+    /**
+     * A catch-up or miss attempt that declares the fire times it passes over, for the store to record with it: the
+     * latest of them, as many as the job's recent fire times keep (older ones would be trimmed at once).
+     */
+    private AcquireMode declaring(AcquireMode.Kind kind, Instant handled, List<Instant> lost, List<Instant> missed) {
+        int keep = Math.max(0, guard.config().historySize());
+        List<Instant> keptMissed = missed.subList(Math.max(0, missed.size() - keep), missed.size());
+        List<Instant> keptLost = lost.subList(Math.max(0, lost.size() - (keep - keptMissed.size())), lost.size());
+        return kind == AcquireMode.Kind.MISS ? AcquireMode.miss(handled, keptLost, keptMissed)
+                : AcquireMode.catchUp(handled, keptLost, keptMissed);
+    }
+
     private static boolean unreachable(EngineAdmission refused) {
         return refused.recovery() == null && !refused.granted() && refused.refusal() == RunOutcome.STORE_ERROR;
+    }
+
+    /** A catch-up that could not start while the job's lease (or its cool-down) is held: the gap waits for a later look. */
+    private static boolean held(EngineAdmission refused) {
+        return refused.recovery() == null && !refused.granted()
+                && refused.refusal() == RunOutcome.BUSY;
     }
 
     private void reportMissed(JobOptions job, RecoveryOptions recovery, List<Instant> missed, int outside) {
@@ -315,7 +338,7 @@ public final class MissedFireTimes {
                 recovery.misfirePolicy(), missed, outside == 0 ? ""
                         : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
         for (Instant fireTime : missed) {
-            guard.report(job, fireTime, RunOutcome.MISSED);
+            guard.report(job, fireTime, RunOutcome.MISSED, true); // the declaring call recorded it
         }
     }
 
@@ -327,11 +350,15 @@ public final class MissedFireTimes {
     private void reportLost(JobOptions job, RecoveryOptions recovery, Instant after, Instant refused) {
         CatchUpWindow.FireTimes passed = CatchUpWindow.between(recovery, after, refused, false,
                 guard.config().clock().instant());
-        reportLost(job, recovery, passed.inWindow(), passed.outside());
+        reportLost(job, recovery, passed.inWindow(), passed.outside(), false);
     }
 
-    /** Reports {@code lost} as refused after the store lost the job's history (and counts {@code outside} older ones). */
-    private void reportLost(JobOptions job, RecoveryOptions recovery, List<Instant> lost, int outside) {
+    /**
+     * Reports {@code lost} as refused after the store lost the job's history (and counts {@code outside} older ones);
+     * {@code recorded}: the declaring call already recorded them in the store.
+     */
+    private void reportLost(JobOptions job, RecoveryOptions recovery, List<Instant> lost, int outside,
+                            boolean recorded) {
         if (lost.isEmpty() && outside == 0) {
             return;
         }
@@ -340,7 +367,7 @@ public final class MissedFireTimes {
                 guard.config().nodeId(), lost.size() + outside, lost, outside == 0 ? ""
                         : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
         for (Instant fireTime : lost) {
-            guard.report(job, fireTime, RunOutcome.HISTORY_LOST);
+            guard.report(job, fireTime, RunOutcome.HISTORY_LOST, recorded);
         }
     }
 
@@ -360,7 +387,7 @@ public final class MissedFireTimes {
                         + "died or lease lost); delivery {}{} does not run it again", job.name(), fireTime,
                 guard.config().nodeId(), attempt, recovery.delivery(),
                 recovery.delivery() == Delivery.AT_LEAST_ONCE ? " after " + attempt + " attempts" : "");
-        guard.report(job, fireTime, RunOutcome.ABANDONED);
+        guard.report(job, fireTime, RunOutcome.ABANDONED, true); // the store recorded it with the decision
     }
 
     private static void runBody(RunPermit permit, Runnable body) {

@@ -46,5 +46,18 @@ interface RecoveryEngine {
      * @param fireTime the fire time the outcome is for
      * @param outcome the outcome
      */
-    void report(JobOptions job, Instant fireTime, RunOutcome outcome);
+    default void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
+        report(job, fireTime, outcome, false);
+    }
+
+    /**
+     * Reports an outcome of recovery to the listeners and, unless {@code recorded}, to the store.
+     *
+     * @param job the job
+     * @param fireTime the fire time the outcome is for
+     * @param outcome the outcome
+     * @param recorded whether the store already keeps it in the job's recent fire times (the declaring call of a
+     *                 catch-up or a miss wrote it: {@link io.jobguard.store.AcquireMode#declaredMissed()})
+     */
+    void report(JobOptions job, Instant fireTime, RunOutcome outcome, boolean recorded);
 }

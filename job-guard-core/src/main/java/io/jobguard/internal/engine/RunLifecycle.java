@@ -204,12 +204,18 @@ final class RunLifecycle {
     /** Reports a firing that did not run (refused, or settled by the recovery of missed fire times). */
     void refused(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long acquireNanos,
                  Throwable cause) {
+        if (outcome == RunOutcome.PAUSED || outcome == RunOutcome.HISTORY_LOST) {
+            recordOutcome(job, fireTime, outcome);
+        }
+        announce(job, fireTime, outcome, holder, acquireNanos, cause);
+    }
+
+    /** Tells the listeners of a fire time that did not run here, without recording it (the store already has). */
+    void announce(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long acquireNanos,
+                  Throwable cause) {
         if (outcome != RunOutcome.STORE_ERROR && log.isDebugEnabled()) {
             log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
                     config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
-        }
-        if (outcome == RunOutcome.PAUSED || outcome == RunOutcome.HISTORY_LOST) {
-            recordOutcome(job, fireTime, outcome);
         }
         emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome,
                 Duration.ofNanos(acquireNanos), Duration.ZERO, -1, cause));

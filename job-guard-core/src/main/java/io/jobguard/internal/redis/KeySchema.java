@@ -128,7 +128,7 @@ public record KeySchema(String prefix) {
     public List<String> runAcquire(JobId job, Instant nominalFireTime) {
         return List.of(of(job, JobKey.RUN_LEASE), fireMarker(job, nominalFireTime), of(job, JobKey.STATE),
                 of(job, JobKey.COOLDOWN), of(job, JobKey.WAITERS), layout1(job, Layout1Key.EPOCH),
-                layout1(job, Layout1Key.FENCE), layout1(job, Layout1Key.RECORD));
+                layout1(job, Layout1Key.FENCE), layout1(job, Layout1Key.RECORD), of(job, JobKey.HISTORY));
     }
 
     /**

@@ -241,11 +241,48 @@ public final class FleetLeads implements AutoCloseable {
         windows.fleetViewed(at, shard.name(), lineage, entries);
     }
 
+    /**
+     * Publishes once more as this node leaves (graceful shutdown), if it ever published: when Redis lost its data
+     * since this node's last publication, the re-created leads hash is marked {@code lost} now, so the nodes that start
+     * after this one (knowing nothing of the fleet before the loss) treat the job's history as lost and refuse what
+     * may have run before the loss, instead of taking an empty Redis for a new one. Best effort: a Redis that cannot
+     * be reached within {@value #FAREWELL_MILLIS} ms is left (logged at DEBUG). Never throws.
+     */
+    public void farewell() {
+        if (!published || nodes.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + FAREWELL_MILLIS * 1_000_000L;
+        while (true) {
+            try {
+                publishNow();
+                return;
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    log.debug("job-guard: could not publish this node's clock lead at shutdown: {}", e.toString());
+                    return;
+                }
+            }
+            try {
+                Thread.sleep(FAREWELL_RETRY_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** How long {@link #farewell} tries to reach Redis. */
+    static final long FAREWELL_MILLIS = 1_000;
+    private static final long FAREWELL_RETRY_MILLIS = 100;
+
+    /** Stops the periodic publication after a last one ({@link #farewell}). */
     @Override
     public void close() {
         ScheduledExecutorService t = timer;
         if (t != null) {
             t.shutdownNow();
         }
+        farewell();
     }
 }

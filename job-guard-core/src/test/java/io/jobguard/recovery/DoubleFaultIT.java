@@ -23,24 +23,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The double fault of issue 43, item 3, with every node in its own JVM ({@link RestartingNode}, an every-second
- * {@code RETURN} job fired through {@code JobGuard.admit}, skew tolerance {@value #TOLERANCE} ms): n1 (−2 s), n2 (0)
- * and n3 (+3 s) run the job; Redis is restarted empty and, without waiting for anything (no lineage, no
- * publication), every node is SIGTERMed in the same moment and started again; the test waits until the job runs
- * again, and repeats. Each node appends what it ran to its own ledger (append-only, forced to disk); the checker
- * reads only the ledgers: across all rounds, no fire time started twice. Each round also measures the time from
- * Redis accepting writes again, and from every restarted node being ready, to the job's first run, and asserts
- * the bound: the restarted nodes know nothing of the fleet, so they wait out the skew tolerance, and the job runs
- * again at the latest one tolerance + one period (+ 2 s for a loaded machine) after the last node was ready.
- *
- * <p>Not yet guaranteed, so it is a reproduction, not part of any suite: its name is not an integration test's, and
- * {@code -Dit.test=DoubleFaultReproduction} runs it (one round, and {@value #LONG_ROUNDS} rounds): on 2026-11-29 the 20 rounds ran 2 fire times twice (docs/reliability.md §2, "the
- * double fault"). In 6 of the 20 rounds no node had published into the re-created leads hash before the SIGTERMs,
- * its lineage was {@code new}, and the restarted nodes, with no memory of the job, took it for a new one and ran it
- * at once; twice the fire time they ran was one the leading node had run just before Redis lost its data.
+ * The double fault, with every node in its own JVM ({@link RestartingNode}, an every-second {@code RETURN} job fired
+ * through {@code JobGuard.admit}, skew tolerance {@value #TOLERANCE} ms): n1 (−2 s), n2 (0) and n3 (+3 s) run the job;
+ * Redis is restarted empty and, without waiting for anything (no lineage, no publication), every node is SIGTERMed in
+ * the same moment and started again; the test waits until the job runs again, and repeats. Each node appends what it
+ * ran to its own ledger (append-only, forced to disk); the checker reads only the ledgers: across all rounds, no fire
+ * time started twice. Each round also measures the time from Redis accepting writes again, and from every restarted
+ * node being ready, to the job's first run, and asserts the bound: the restarted nodes know nothing of the fleet, so
+ * they wait out the skew tolerance, and the job runs again at the latest one tolerance + one period (+ 2 s for a
+ * loaded machine) after the last node was ready. What makes the restarted nodes know of the loss: each SIGTERMed node
+ * publishes its clock lead once more as it closes, which marks the re-created leads hash {@code lost}
+ * ({@code FleetLeads.farewell}); docs/reliability.md §2, "The double fault, measured".
  */
 @WithRedis
-class DoubleFaultReproduction {
+class DoubleFaultIT {
 
     private static final long[] CLOCKS = {-2000, 0, 3000};
     private static final long TOLERANCE = 5000;
@@ -52,7 +48,7 @@ class DoubleFaultReproduction {
     @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failed test keeps its ledgers and the nodes' logs
     Path dir;
 
-    DoubleFaultReproduction(RedisServerProcess redis) {
+    DoubleFaultIT(RedisServerProcess redis) {
         this.redis = redis;
     }
 

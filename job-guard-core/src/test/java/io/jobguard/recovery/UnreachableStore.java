@@ -23,9 +23,9 @@ import java.util.function.Consumer;
 /**
  * A node's real store, for {@link MissedFireTimesModelIT}: while the node is unreachable, a third of its acquire
  * calls (at random) fail before they are sent, as when Redis cannot be reached from the node (the engine answers
- * {@code STORE_ERROR}; nothing was written). Everything else goes to the real store. After a call that decided fire
- * times (a granted catch-up, with the fire times it passes over, or a miss declaration), it runs
- * {@code afterDeclaring}: the test kills the node there, between deciding and reporting or running.
+ * {@code STORE_ERROR}; nothing was written). Everything else goes to the real store. After a call that declared the
+ * fire times it passes over (a gap's first catch-up, granted, or a miss declaration), it runs {@code afterDeclaring}:
+ * the test kills the node there, between deciding and reporting or running.
  */
 final class UnreachableStore implements LeaseStore {
 
@@ -38,7 +38,7 @@ final class UnreachableStore implements LeaseStore {
      * @param real           the node's real store
      * @param unreachable    whether the node is unreachable now
      * @param failed         told of each failed call (its kind and fire time)
-     * @param afterDeclaring given the fire time and the answer of a call that decided fire times (it may throw to
+     * @param afterDeclaring given the fire time and the answer of a call that declared fire times (it may throw to
      *                       kill the node there)
      */
     UnreachableStore(LeaseStore real, BooleanSupplier unreachable, Consumer<String> failed,
@@ -61,9 +61,8 @@ final class UnreachableStore implements LeaseStore {
             throw new LeaseStoreException("Redis unreachable (injected before the call was sent)");
         }
         AcquireResult result = real.acquireRun(request, mode);
-        boolean declared = mode.kind() == AcquireMode.Kind.CATCH_UP && result.status() == AcquireResult.Status.ACQUIRED
-                || mode.kind() == AcquireMode.Kind.MISS && result.status() == AcquireResult.Status.MISSED;
-        if (declared) {
+        boolean declares = !mode.declaredLost().isEmpty() || !mode.declaredMissed().isEmpty();
+        if (declares && (result.status() == AcquireResult.Status.ACQUIRED || result.status() == AcquireResult.Status.MISSED)) {
             afterDeclaring.accept(request.nominalFireTime(), result);
         }
         return result;

@@ -10,7 +10,7 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.NodeConfig;
@@ -141,7 +141,7 @@ class CatchUpAfterLossIT {
                     }
                     Admission admission = missed.admit(job, recovery, next, body);
                     if (admission.granted()) {
-                        try (JobPermit permit = admission.permit()) {
+                        try (FiringPermit permit = admission.permit()) {
                             body.run();
                             permit.finish(null);
                         }

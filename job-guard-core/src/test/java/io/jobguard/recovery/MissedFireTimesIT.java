@@ -9,7 +9,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.NodeConfig;
@@ -120,7 +120,7 @@ class MissedFireTimesIT {
         if (!admission.granted()) {
             return admission.refusal();
         }
-        try (JobPermit permit = admission.permit()) {
+        try (FiringPermit permit = admission.permit()) {
             body(node.id()).run();
             return permit.finish(null);
         }

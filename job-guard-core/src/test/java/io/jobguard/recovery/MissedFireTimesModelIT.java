@@ -7,7 +7,7 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.NodeConfig;
@@ -349,7 +349,7 @@ class MissedFireTimesModelIT {
                     if (!admission.granted()) {
                         outcome = admission.refusal();
                     } else {
-                        try (JobPermit permit = admission.permit()) {
+                        try (FiringPermit permit = admission.permit()) {
                             body().run();
                             outcome = permit.finish(null);
                         }

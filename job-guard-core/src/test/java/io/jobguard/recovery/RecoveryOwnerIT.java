@@ -8,7 +8,7 @@ import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.NodeConfig;
@@ -116,7 +116,7 @@ class RecoveryOwnerIT {
         if (!admission.granted()) {
             return admission.refusal();
         }
-        try (JobPermit permit = admission.permit()) {
+        try (FiringPermit permit = admission.permit()) {
             body.run();
             return permit.finish(null);
         }

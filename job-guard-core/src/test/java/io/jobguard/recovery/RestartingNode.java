@@ -7,7 +7,7 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.engine.MissedFireTimes;
 import io.jobguard.NodeConfig;
@@ -151,7 +151,7 @@ public final class RestartingNode {
             }
             Admission admission = recovery == null ? guard.admit(job, due) : missed.admit(job, recovery, due, body);
             if (admission.granted()) {
-                try (JobPermit permit = admission.permit()) {
+                try (FiringPermit permit = admission.permit()) {
                     body.run();
                     permit.finish(null);
                 }

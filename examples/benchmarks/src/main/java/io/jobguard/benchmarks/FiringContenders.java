@@ -4,7 +4,7 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.FiringBody;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.internal.redis.KeySchema;
@@ -83,7 +83,7 @@ final class FiringContenders {
             @Override
             public void fire(int i, long[][] part) {
                 long t0 = System.nanoTime();
-                JobPermit permit = guard.admit(job, Instant.ofEpochMilli(start + i)).permit();
+                FiringPermit permit = guard.admit(job, Instant.ofEpochMilli(start + i)).permit();
                 part[0][i] = System.nanoTime() - t0;
                 permit.finish(null);
             }

@@ -3,7 +3,7 @@ package io.jobguard.benchmarks;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.redis.RedisLeaseStore;
 import io.lettuce.core.RedisClient;
@@ -81,7 +81,7 @@ public class JobLeaseBenchmark {
     /** job-guard: admit for a fresh fire time, then finish (release). */
     @Benchmark
     public Object jobGuard() {
-        JobPermit permit = guard.admit(job, Instant.ofEpochMilli(++fireTime)).permit();
+        FiringPermit permit = guard.admit(job, Instant.ofEpochMilli(++fireTime)).permit();
         return permit.finish(null);
     }
 

@@ -21,11 +21,11 @@ final class EngineFiringEnd implements FiringEnd {
     private final JobGuardEngine guard;
     private final JobOptions job;
     private final Instant fireTime;
-    private final RunPermit permit;
+    private final EnginePermit permit;
     private final FiringObserver observer;
     private final AtomicBoolean ended = new AtomicBoolean();
 
-    EngineFiringEnd(JobGuardEngine guard, JobOptions job, Instant fireTime, RunPermit permit, FiringObserver observer) {
+    EngineFiringEnd(JobGuardEngine guard, JobOptions job, Instant fireTime, EnginePermit permit, FiringObserver observer) {
         this.guard = guard;
         this.job = job;
         this.fireTime = fireTime;

@@ -363,7 +363,7 @@ public final class MissedFireTimes {
         guard.report(job, fireTime, RunOutcome.ABANDONED);
     }
 
-    private static void runBody(RunPermit permit, Runnable body) {
+    private static void runBody(EnginePermit permit, Runnable body) {
         try {
             body.run();
         } catch (RuntimeException e) {

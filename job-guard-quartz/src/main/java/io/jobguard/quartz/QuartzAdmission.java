@@ -25,12 +25,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @param jobGuard        the node's engine
  * @param guardedJobs     the options of the guarded jobs
- * @param fireTimes       the nominal fire times of the firings
+ * @param snap            the nominal fire time of each firing (a misfired cron firing snapped onto its schedule)
  * @param permits         the running firings, by fire instance
  * @param startupRecovery the recovery at start, with its marker firings
  * @param listenerErrors  how many callbacks failed for reasons other than the store
  */
-record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, NominalFireTimes fireTimes, FirePermits permits,
+record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, CronFireTimeSnap snap, FirePermits permits,
                        QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonListener.class);
@@ -45,7 +45,7 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, NominalF
     static QuartzAdmission create(JobGuard jobGuard, QuartzJobOptions guardedJobs) {
         String nodeId = jobGuard.config().nodeId();
         AtomicLong listenerErrors = new AtomicLong();
-        return new QuartzAdmission(jobGuard, guardedJobs, new NominalFireTimes(), new FirePermits(nodeId, listenerErrors),
+        return new QuartzAdmission(jobGuard, guardedJobs, new CronFireTimeSnap(), new FirePermits(nodeId, listenerErrors),
                 new QuartzStartupRecovery(jobGuard, guardedJobs, nodeId), listenerErrors);
     }
 
@@ -70,7 +70,7 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, NominalF
             }
             Date scheduled = context.getScheduledFireTime() != null ? context.getScheduledFireTime()
                     : context.getFireTime();
-            fireTime = fireTimes.nominal(trigger, scheduled);
+            fireTime = snap.nominalFireTime(trigger, scheduled);
             JobOptions firing = options;
             // the job runs after this veto returns, on this worker: the firing ends in jobWasExecuted
             Fired<Void> fired = jobGuard.fire(firing, fireTime, FiringBody.ofCallback(end -> {

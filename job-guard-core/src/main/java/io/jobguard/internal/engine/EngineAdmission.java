@@ -25,12 +25,12 @@ final class EngineAdmission implements Admission {
         return new EngineAdmission(Objects.requireNonNull(permit), null, null);
     }
 
-    /** A recovery answer of the store (catch up, run again, history lost): not a firing's outcome, handled by {@link MissedFireTimes}. */
+    /** A recovery answer of the store (catch up, run again, history lost): not a firing's outcome, handled by {@link MissedFireTimeRecovery}. */
     static EngineAdmission recovery(io.jobguard.store.AcquireResult found) {
         return new EngineAdmission(null, RunOutcome.BUSY, found);
     }
 
-    /** This refusal with the store's answer, for {@link MissedFireTimes} (the fire times refused with it after a loss). */
+    /** This refusal with the store's answer, for {@link MissedFireTimeRecovery} (the fire times refused with it after a loss). */
     EngineAdmission withRecovery(io.jobguard.store.AcquireResult found) {
         return new EngineAdmission(permit, refusal, found);
     }

@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The {@link JobGuard} of {@link JobGuard#create}: one instance per node, thread-safe. Owns the firings
- * ({@link #fire}), the permits it grants and the node's one {@link MissedFireTimes}.
+ * ({@link #fire}), the permits it grants and the node's one {@link MissedFireTimeRecovery}.
  */
 public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
@@ -56,7 +56,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     private final FiringWarnings warnings;
     private final ReleaseWaits releaseWaits;
     private final LostReplies lostReplies;
-    private final MissedFireTimes missed;
+    private final MissedFireTimeRecovery missed;
     /** Written only by {@link #ended}. */
     private final ConcurrentMap<String, LastFiring> lastFirings = new ConcurrentHashMap<>();
 
@@ -67,7 +67,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         this.releaseWaits = new ReleaseWaits(store, config);
         this.lostReplies = new LostReplies(store, keepAlive);
         this.runs = new RunLifecycle(store, config, listeners, keepAlive);
-        this.missed = new MissedFireTimes(this);
+        this.missed = new MissedFireTimeRecovery(this);
     }
 
     @Override
@@ -99,7 +99,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
      *
      * @return the recovery of missed fire times and dead runs
      */
-    public MissedFireTimes missedFireTimes() {
+    public MissedFireTimeRecovery missedFireTimeRecovery() {
         return missed;
     }
 
@@ -114,7 +114,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     }
 
     /**
-     * {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (used by {@link MissedFireTimes}).
+     * {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (used by {@link MissedFireTimeRecovery}).
      * Once {@link #handOverLeases} has begun, the firing is refused {@code STORE_ERROR} without asking the store: the
      * node is stopping, and a lease taken now could outlive the store's connections; another node runs the fire time.
      */
@@ -175,7 +175,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     case HISTORY_LOST:
                         warnings.historyLost(job, nominalFireTime, result.holder(), result.retryAfter());
-                        // with the fire times refused with it that this node reports (MissedFireTimes), if any
+                        // with the fire times refused with it that this node reports (MissedFireTimeRecovery), if any
                         return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null)
                                 .withRecovery(result.record() != null ? result : null);
                     case PAUSED:
@@ -371,7 +371,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
     }
 
-    /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
+    /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimeRecovery}). */
     @Override
     public void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
         if (outcome != RunOutcome.HISTORY_LOST) { // recorded by refused(...)

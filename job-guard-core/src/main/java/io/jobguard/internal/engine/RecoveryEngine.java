@@ -9,7 +9,7 @@ import io.jobguard.store.LeaseStore;
 import java.time.Instant;
 
 /**
- * What {@link MissedFireTimes} asks of its engine: the node's configuration and store, an admission for one kind of
+ * What {@link MissedFireTimeRecovery} asks of its engine: the node's configuration and store, an admission for one kind of
  * attempt, and the report of an outcome it decided. {@link JobGuardEngine} is the one implementation; recovery
  * holds nothing else of it.
  */

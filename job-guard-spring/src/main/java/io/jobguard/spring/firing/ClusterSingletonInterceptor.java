@@ -22,7 +22,7 @@ import java.util.function.Supplier;
 /**
  * Guards one call of a {@code @ClusterSingleton} method: the single owner, on the Spring side, of a
  * firing. A call made by a scheduled firing takes the nominal fire time the scheduler decorator
- * attached to the thread ({@link ScheduledFireTimes}); any other call (the method invoked directly by
+ * attached to the thread ({@link FireTimeHandOff}); any other call (the method invoked directly by
  * application code) is guarded with the latest fire time of its schedule at or before now (now by the
  * scheduler's clock): it counts as that firing, so it runs unless the firing ran somewhere already,
  * and a firing it took is not run again. Fixed-delay and one-time schedules have no grid: a direct
@@ -38,7 +38,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonInterceptor.class);
 
     private final GuardedJobRegistry registry;
-    private final ScheduledFireTimes fireTimes;
+    private final FireTimeHandOff fireTimeHandOff;
     private final Supplier<JobGuard> guard;
     private final RunObservations observations;
     private final Set<String> directCallsLogged = ConcurrentHashMap.newKeySet();
@@ -46,10 +46,10 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
     /**
      * @param guard the engine, looked up at the first call (not while beans are being created)
      */
-    ClusterSingletonInterceptor(GuardedJobRegistry registry, ScheduledFireTimes fireTimes, Supplier<JobGuard> guard,
+    ClusterSingletonInterceptor(GuardedJobRegistry registry, FireTimeHandOff fireTimeHandOff, Supplier<JobGuard> guard,
                                 RunObservations observations) {
         this.registry = registry;
-        this.fireTimes = fireTimes;
+        this.fireTimeHandOff = fireTimeHandOff;
         this.guard = SingletonSupplier.of(guard);
         this.observations = observations;
     }
@@ -66,7 +66,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
             Object assembled = invocation.proceed();
             return assembled == null ? null : AsyncRuns.guardSubscriptions(assembled, () -> subscription(job));
         }
-        Instant scheduled = fireTimes.take(job);
+        Instant scheduled = fireTimeHandOff.take(job);
         if (scheduled == null && insideRunOf(job)) {
             return invocation.proceed();
         }
@@ -111,7 +111,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
      * job's recovery), else a direct subscription's own.
      */
     private AsyncRuns.Subscription subscription(GuardedJob job) {
-        Instant scheduled = fireTimes.take(job);
+        Instant scheduled = fireTimeHandOff.take(job);
         return scheduled != null ? new AsyncRuns.Subscription(guard.get(), job.firingOptions(), scheduled)
                 : new AsyncRuns.Subscription(guard.get(), job.options(), directFireTime(job));
     }

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The nominal fire times of scheduled firings, on their way from job-guard's scheduler decorator to
+ * The hand-off of scheduled firings' nominal fire times from job-guard's scheduler decorator to
  * the {@code @ClusterSingleton} advice: the decorator attaches a firing's fire time to the thread while
  * Spring's scheduled runnable runs ({@link #run}); the advice takes it, once, when the runnable reaches
  * the guarded method, and owns the firing from there (admission, run, finish and outcome, in one
@@ -13,12 +13,12 @@ import java.util.Objects;
  * reaches the method leaves its fire time untaken, and the fire time is dropped when the runnable
  * returns. Thread-safe; one instance per application context.
  */
-final class ScheduledFireTimes {
+final class FireTimeHandOff {
 
     /** The fire time attached on each thread, until the advice takes it or the runnable returns. */
     private final ThreadLocal<Attached> attached = new ThreadLocal<>();
 
-    ScheduledFireTimes() {
+    FireTimeHandOff() {
     }
 
     /**

@@ -35,14 +35,14 @@ import java.util.function.Supplier;
  * retried. A firing with nothing to recover costs the single round trip of an admission: the checks run inside the
  * acquire script.
  *
- * <p>An engine has one instance ({@link JobGuardEngine#missedFireTimes()}). On one node a job's recovery has one
+ * <p>An engine has one instance ({@link JobGuardEngine#missedFireTimeRecovery()}). On one node a job's recovery has one
  * owner: {@link #admit} and {@link #recover(JobOptions, RecoveryOptions, Runnable)} (the start-up and background
  * passes) take one per-job lock, so they never lose a fire time to each other. Thread-safe. The rules, the run
  * record's invariant and the cases after a loss: docs/missed-fire-times.md.
  */
-public final class MissedFireTimes {
+public final class MissedFireTimeRecovery {
 
-    private static final Logger log = LoggerFactory.getLogger(MissedFireTimes.class);
+    private static final Logger log = LoggerFactory.getLogger(MissedFireTimeRecovery.class);
 
 
     /** Bounds the recovery rounds before one regular firing (each round handles one finding). */
@@ -52,8 +52,8 @@ public final class MissedFireTimes {
     /** One recovery owner per job on this node: the engine has one instance of this class, so one lock per job. */
     private final RecoveryOwners owners = new RecoveryOwners();
 
-    /** The recovery of {@code guard}; created once, by the engine ({@link JobGuardEngine#missedFireTimes()}). */
-    MissedFireTimes(RecoveryEngine guard) {
+    /** The recovery of {@code guard}; created once, by the engine ({@link JobGuardEngine#missedFireTimeRecovery()}). */
+    MissedFireTimeRecovery(RecoveryEngine guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
     }
 

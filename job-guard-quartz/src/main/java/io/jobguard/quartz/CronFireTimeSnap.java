@@ -20,9 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * snapped back to the latest time of the cron schedule at or before it, so the late node competes
  * for the same T as the punctual ones.
  */
-final class NominalFireTimes {
+final class CronFireTimeSnap {
 
-    private static final Logger log = LoggerFactory.getLogger(NominalFireTimes.class);
+    private static final Logger log = LoggerFactory.getLogger(CronFireTimeSnap.class);
 
     private final Map<String, CronExpression> expressions = new ConcurrentHashMap<>();
 
@@ -33,7 +33,7 @@ final class NominalFireTimes {
      * @param scheduled {@code JobExecutionContext.getScheduledFireTime()}
      * @return the fire time on the trigger's schedule
      */
-    Instant nominal(Trigger trigger, Date scheduled) {
+    Instant nominalFireTime(Trigger trigger, Date scheduled) {
         Instant t = scheduled.toInstant();
         if (!(trigger instanceof CronTrigger cron)) {
             return t;

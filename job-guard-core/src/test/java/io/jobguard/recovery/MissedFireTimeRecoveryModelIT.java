@@ -9,7 +9,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A model test of missed-fire-time recovery on a real redis-server: three nodes (clocks −2 s, 0 and +3 s off a
- * virtual clock the test moves) fire an every-second job through {@link MissedFireTimes} while a seeded random
+ * virtual clock the test moves) fire an every-second job through {@link MissedFireTimeRecovery} while a seeded random
  * sequence of steps stops single nodes or all of them, starts them again (with the same node ids and a start-up
  * pass), kills a node inside a catch-up run, fails a node's acquire calls before they reach Redis (the store
  * unreachable from it: {@code STORE_ERROR}), and runs background passes on the same node concurrently with its
@@ -62,7 +62,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Djobguard.model.steps=...} makes it longer.
  */
 @WithRedis
-class MissedFireTimesModelIT {
+class MissedFireTimeRecoveryModelIT {
 
     private static final long PERIOD = 1000;
     private static final long[] SKEWS = {-2000, 0, 3000};
@@ -74,7 +74,7 @@ class MissedFireTimesModelIT {
     private final List<LettuceConnectionFactory> factories = new ArrayList<>();
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
-    MissedFireTimesModelIT(RedisServerProcess redis) {
+    MissedFireTimeRecoveryModelIT(RedisServerProcess redis) {
         this.redis = redis;
     }
 
@@ -273,7 +273,7 @@ class MissedFireTimesModelIT {
         volatile boolean unreachable;
         JobGuard guard;
         RedisLeaseStore store;
-        MissedFireTimes missed;
+        MissedFireTimeRecovery missed;
         long next;
 
         ModelNode(String id, long skew, Model model, LettuceConnectionFactory factory) {
@@ -314,7 +314,7 @@ class MissedFireTimesModelIT {
                     model.record(event.nominalFireTime().toEpochMilli(), "MISSED " + id);
                 }
             });
-            missed = ((JobGuardEngine) guard).missedFireTimes();
+            missed = ((JobGuardEngine) guard).missedFireTimeRecovery();
             // a restarted scheduler fires the grid from now on
             next = EVERY_SECOND.next(Instant.ofEpochMilli(clockNow())).toEpochMilli();
             killed = false;

@@ -27,28 +27,29 @@ final class CronFireTimeSnap {
     private final Map<String, CronExpression> expressions = new ConcurrentHashMap<>();
 
     /**
-     * Returns the nominal fire time of a firing.
+     * Returns the nominal fire time of a firing: Quartz's scheduled fire time, snapped onto the cron schedule
+     * when it is off it.
      *
      * @param trigger   the trigger that fired
      * @param scheduled {@code JobExecutionContext.getScheduledFireTime()}
      * @return the fire time on the trigger's schedule
      */
     Instant nominalFireTime(Trigger trigger, Date scheduled) {
-        Instant t = scheduled.toInstant();
+        Instant quartzFireTime = scheduled.toInstant();
         if (!(trigger instanceof CronTrigger cron)) {
-            return t;
+            return quartzFireTime;
         }
         CronExpression expression = cached(cron);
-        if (expression == null || (t.getNano() == 0 && expression.isSatisfiedBy(scheduled))) {
-            return t;
+        if (expression == null || (quartzFireTime.getNano() == 0 && expression.isSatisfiedBy(scheduled))) {
+            return quartzFireTime;
         }
         Date before = latestAtOrBefore(expression, scheduled);
         if (before == null) {
-            return t;
+            return quartzFireTime;
         }
         Instant snapped = before.toInstant();
         log.debug("job-guard: cron trigger {} fired off-schedule at {} (misfire); nominal fire time snapped to {}",
-                trigger.getKey(), t, snapped);
+                trigger.getKey(), quartzFireTime, snapped);
         return snapped;
     }
 

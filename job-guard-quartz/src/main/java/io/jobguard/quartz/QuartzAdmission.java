@@ -51,7 +51,7 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, CronFire
 
     boolean veto(Trigger trigger, JobExecutionContext context) {
         JobOptions options = null;
-        Instant fireTime = null;
+        Instant nominalFireTime = null;
         try {
             Boolean marker = startupRecovery.veto(trigger, context);
             if (marker != null) {
@@ -70,10 +70,10 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, CronFire
             }
             Date scheduled = context.getScheduledFireTime() != null ? context.getScheduledFireTime()
                     : context.getFireTime();
-            fireTime = snap.nominalFireTime(trigger, scheduled);
+            nominalFireTime = snap.nominalFireTime(trigger, scheduled);
             JobOptions firing = options;
             // the job runs after this veto returns, on this worker: the firing ends in jobWasExecuted
-            Fired<Void> fired = jobGuard.fire(firing, fireTime, FiringBody.ofCallback(end -> {
+            Fired<Void> fired = jobGuard.fire(firing, nominalFireTime, FiringBody.ofCallback(end -> {
                 permits.hold(fireId, end);
                 RunContext run = end.context();
                 context.put(ClusterSingletonListener.RUN_CONTEXT_KEY, run);
@@ -82,7 +82,7 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, CronFire
                 return null;
             }, QuartzRecovery.body(context)));
             if (!fired.started()) {
-                log.debug("job-guard: Quartz job '{}' T={} node={} vetoed: {}", options.name(), fireTime,
+                log.debug("job-guard: Quartz job '{}' T={} node={} vetoed: {}", options.name(), nominalFireTime,
                         jobGuard.config().nodeId(), fired.refusal());
                 return true;
             }
@@ -92,7 +92,7 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, CronFire
             // fail closed for a job that asked for guarding, never block one that did not
             boolean veto = options != null || guardedJobs.probablyGuarded(context.getJobDetail());
             log.error("job-guard: Quartz job {} T={} node={} could not be guarded; firing {}",
-                    context.getJobDetail().getKey(), fireTime, jobGuard.config().nodeId(),
+                    context.getJobDetail().getKey(), nominalFireTime, jobGuard.config().nodeId(),
                     veto ? "vetoed" : "not vetoed", e);
             permits.release(context.getFireInstanceId(), e);
             return veto;

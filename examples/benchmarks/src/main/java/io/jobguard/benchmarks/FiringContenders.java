@@ -134,11 +134,11 @@ final class FiringContenders {
         }
         long rawStart = start + 2_000_000_000L;
         contenders.put("acquire-script-evalsha", (i, part) -> {
-            long t = rawStart + i;
+            long nominalFireTimeMillis = rawStart + i;
             JobId rawJob = rawJobs.get(i % rawJobs.size());
-            String[] k = keys.runAcquire(rawJob, Instant.ofEpochMilli(t)).toArray(String[]::new);
-            List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench", Long.toString(t),
-                    "1", "90000", "", "60000", "0", "", "", "", "", "", "", "");
+            String[] k = keys.runAcquire(rawJob, Instant.ofEpochMilli(nominalFireTimeMillis)).toArray(String[]::new);
+            List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench",
+                    Long.toString(nominalFireTimeMillis), "1", "90000", "", "60000", "0", "", "", "", "", "", "", "");
             if (!"ACQUIRED".equals(reply.get(0))) {
                 throw new IllegalStateException("acquire script answered " + reply);
             }

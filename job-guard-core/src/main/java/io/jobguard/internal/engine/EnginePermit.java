@@ -198,16 +198,16 @@ public final class EnginePermit implements FiringPermit {
 
     private static final class State implements RunContext {
         private final String job;
-        private final Instant fireTime;
+        private final Instant nominalFireTime;
         private final long fencingToken;
         private final boolean guarded;
         private final LeaseDeadline deadline;
         private volatile AcquireMode.Kind kind = AcquireMode.Kind.REGULAR;
         private volatile int attempt = 1;
 
-        State(String job, Instant fireTime, long fencingToken, boolean guarded, LeaseDeadline deadline) {
+        State(String job, Instant nominalFireTime, long fencingToken, boolean guarded, LeaseDeadline deadline) {
             this.job = job;
-            this.fireTime = fireTime;
+            this.nominalFireTime = nominalFireTime;
             this.fencingToken = fencingToken;
             this.guarded = guarded;
             this.deadline = deadline;
@@ -220,7 +220,7 @@ public final class EnginePermit implements FiringPermit {
 
         @Override
         public Instant nominalFireTime() {
-            return fireTime;
+            return nominalFireTime;
         }
 
         @Override
@@ -264,7 +264,7 @@ public final class EnginePermit implements FiringPermit {
 
         @Override
         public String toString() {
-            return "RunContext[job=" + job + ", T=" + fireTime + ", fence=" + fencingToken + ", lost=" + isLeaseLost() + "]";
+            return "RunContext[job=" + job + ", T=" + nominalFireTime + ", fence=" + fencingToken + ", lost=" + isLeaseLost() + "]";
         }
     }
 }

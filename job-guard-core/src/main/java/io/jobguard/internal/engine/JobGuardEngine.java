@@ -121,7 +121,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     @Override
     public EngineAdmission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode) {
         Objects.requireNonNull(job, "job");
-        TimeBounds.fireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
+        TimeBounds.nominalFireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
         long started = System.nanoTime();
         LeaseHandOver handOver = runs.handOver();
         if (!handOver.enter()) {
@@ -270,8 +270,8 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     }
 
     /** Records how a firing of {@link #fire} ended: the one place its outcome is recorded. */
-    void ended(JobOptions job, Instant fireTime, RunOutcome outcome, Throwable failure, FiringObserver observer) {
-        lastFirings.put(job.name(), new LastFiring(fireTime, outcome));
+    void ended(JobOptions job, Instant nominalFireTime, RunOutcome outcome, Throwable failure, FiringObserver observer) {
+        lastFirings.put(job.name(), new LastFiring(nominalFireTime, outcome));
         observer.ended(outcome, failure);
     }
 
@@ -373,16 +373,16 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimeRecovery}). */
     @Override
-    public void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
+    public void report(JobOptions job, Instant nominalFireTime, RunOutcome outcome) {
         if (outcome != RunOutcome.HISTORY_LOST) { // recorded by refused(...)
-            runs.recordOutcome(job, fireTime, outcome);
+            runs.recordOutcome(job, nominalFireTime, outcome);
         }
-        runs.refused(job, fireTime, outcome, null, 0, null);
+        runs.refused(job, nominalFireTime, outcome, null, 0, null);
     }
 
-    private EngineAdmission refuse(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long started,
+    private EngineAdmission refuse(JobOptions job, Instant nominalFireTime, RunOutcome outcome, LeaseRecord holder, long started,
                              Throwable cause) {
-        runs.refused(job, fireTime, outcome, holder, System.nanoTime() - started, cause);
+        runs.refused(job, nominalFireTime, outcome, holder, System.nanoTime() - started, cause);
         return EngineAdmission.refused(outcome);
     }
 }

@@ -237,8 +237,8 @@ public final class MissedFireTimeRecovery {
                 guard.config().clock().instant());
         List<Instant> missed = new ArrayList<>();
         List<Instant> lost = new ArrayList<>();
-        for (Instant fireTime : due.inWindow()) {
-            (lostUntil != null && fireTime.isBefore(lostUntil) ? lost : missed).add(fireTime);
+        for (Instant nominalFireTime : due.inWindow()) {
+            (lostUntil != null && nominalFireTime.isBefore(lostUntil) ? lost : missed).add(nominalFireTime);
         }
         int outside = due.outside();
         if (missed.isEmpty()) {
@@ -269,21 +269,21 @@ public final class MissedFireTimeRecovery {
             return !unreachable(claim);
         }
         Instant before = handled;
-        for (Instant fireTime : toRun) {
-            EngineAdmission admission = guard.admit(job, fireTime, AcquireMode.catchUp(before));
+        for (Instant nominalFireTime : toRun) {
+            EngineAdmission admission = guard.admit(job, nominalFireTime, AcquireMode.catchUp(before));
             AcquireResult refused = admission.recovery();
             if (!admission.granted() && refused != null && refused.status() == AcquireResult.Status.HISTORY_LOST) {
                 // refused after a loss, and this node moved the record over it: it reports the fire times before it
                 // that it passed over (refused with it) and goes on with the next
                 // (at the first step the fire times the policy skips are among them)
-                reportLost(job, recovery, refused.record().handled(), fireTime);
-                before = fireTime;
+                reportLost(job, recovery, refused.record().handled(), nominalFireTime);
+                before = nominalFireTime;
                 continue;
             }
             if (!admission.granted()) {
                 // another node handles these fire times (SUPERSEDED, ALREADY_RAN), or the job is busy or
                 // the store unreachable: the record keeps the gap for the next firing
-                log.debug("job-guard: job '{}' T={} node={} catch-up not run here ({})", job.name(), fireTime,
+                log.debug("job-guard: job '{}' T={} node={} catch-up not run here ({})", job.name(), nominalFireTime,
                         guard.config().nodeId(), admission.recovery() != null ? admission.recovery().status()
                                 : admission.refusal());
                 return !unreachable(admission);
@@ -294,10 +294,10 @@ public final class MissedFireTimeRecovery {
                 reportMissed(job, recovery, skipped, outside);
             }
             log.info("job-guard: job '{}' T={} node={} missed fire time CAUGHT_UP ({}), {} late", job.name(),
-                    fireTime, guard.config().nodeId(), recovery.misfirePolicy(),
-                    Duration.between(fireTime, guard.config().clock().instant()));
+                    nominalFireTime, guard.config().nodeId(), recovery.misfirePolicy(),
+                    Duration.between(nominalFireTime, guard.config().clock().instant()));
             runBody(admission.permit(), body);
-            before = fireTime;
+            before = nominalFireTime;
         }
         return true;
     }
@@ -314,8 +314,8 @@ public final class MissedFireTimeRecovery {
                         + "them: {}{}", job.name(), guard.config().nodeId(), missed.size() + outside,
                 recovery.misfirePolicy(), missed, outside == 0 ? ""
                         : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
-        for (Instant fireTime : missed) {
-            guard.report(job, fireTime, RunOutcome.MISSED);
+        for (Instant nominalFireTime : missed) {
+            guard.report(job, nominalFireTime, RunOutcome.MISSED);
         }
     }
 
@@ -339,28 +339,28 @@ public final class MissedFireTimeRecovery {
                         + "history (nobody can tell whether they ran before it; they are never run): {}{}", job.name(),
                 guard.config().nodeId(), lost.size() + outside, lost, outside == 0 ? ""
                         : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
-        for (Instant fireTime : lost) {
-            guard.report(job, fireTime, RunOutcome.HISTORY_LOST);
+        for (Instant nominalFireTime : lost) {
+            guard.report(job, nominalFireTime, RunOutcome.HISTORY_LOST);
         }
     }
 
-    private void retry(JobOptions job, Instant fireTime, int attempt, Runnable body) {
-        EngineAdmission admission = guard.admit(job, fireTime, AcquireMode.retry(attempt));
+    private void retry(JobOptions job, Instant nominalFireTime, int attempt, Runnable body) {
+        EngineAdmission admission = guard.admit(job, nominalFireTime, AcquireMode.retry(attempt));
         if (!admission.granted()) {
             return;
         }
         log.info("job-guard: job '{}' T={} node={} RETRIED: attempt {} started and never completed; attempt {} "
-                        + "runs with fencing token {}", job.name(), fireTime, guard.config().nodeId(), attempt,
+                        + "runs with fencing token {}", job.name(), nominalFireTime, guard.config().nodeId(), attempt,
                 attempt + 1, admission.permit().context().fencingToken());
         runBody(admission.permit(), body);
     }
 
-    private void abandoned(JobOptions job, RecoveryOptions recovery, Instant fireTime, int attempt) {
+    private void abandoned(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, int attempt) {
         log.warn("job-guard: job '{}' T={} node={} ABANDONED: its run (attempt {}) started and never completed (node "
-                        + "died or lease lost); delivery {}{} does not run it again", job.name(), fireTime,
+                        + "died or lease lost); delivery {}{} does not run it again", job.name(), nominalFireTime,
                 guard.config().nodeId(), attempt, recovery.delivery(),
                 recovery.delivery() == Delivery.AT_LEAST_ONCE ? " after " + attempt + " attempts" : "");
-        guard.report(job, fireTime, RunOutcome.ABANDONED);
+        guard.report(job, nominalFireTime, RunOutcome.ABANDONED);
     }
 
     private static void runBody(EnginePermit permit, Runnable body) {

@@ -43,8 +43,8 @@ interface RecoveryEngine {
      * Reports an outcome of recovery (missed, abandoned, history lost, busy) to the listeners and the store.
      *
      * @param job the job
-     * @param fireTime the fire time the outcome is for
+     * @param nominalFireTime the fire time the outcome is for
      * @param outcome the outcome
      */
-    void report(JobOptions job, Instant fireTime, RunOutcome outcome);
+    void report(JobOptions job, Instant nominalFireTime, RunOutcome outcome);
 }

@@ -202,16 +202,16 @@ final class RunLifecycle {
     }
 
     /** Reports a firing that did not run (refused, or settled by the recovery of missed fire times). */
-    void refused(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long acquireNanos,
+    void refused(JobOptions job, Instant nominalFireTime, RunOutcome outcome, LeaseRecord holder, long acquireNanos,
                  Throwable cause) {
         if (outcome != RunOutcome.STORE_ERROR && log.isDebugEnabled()) {
-            log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
+            log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), nominalFireTime,
                     config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
         }
         if (outcome == RunOutcome.PAUSED || outcome == RunOutcome.HISTORY_LOST) {
-            recordOutcome(job, fireTime, outcome);
+            recordOutcome(job, nominalFireTime, outcome);
         }
-        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome,
+        emit(new JobEvent(config.namespace(), job.name(), nominalFireTime, config.nodeId(), outcome,
                 Duration.ofNanos(acquireNanos), Duration.ZERO, -1, cause));
     }
 
@@ -220,17 +220,17 @@ final class RunLifecycle {
      * only for decisions that settle a fire time for good (paused, history lost, missed, abandoned, ...),
      * never on a firing that runs. Stores that keep {@link LeaseStore#recordOutcome}'s default keep none.
      */
-    void recordOutcome(JobOptions job, Instant fireTime, RunOutcome outcome) {
+    void recordOutcome(JobOptions job, Instant nominalFireTime, RunOutcome outcome) {
         if (config.historySize() <= 0) {
             return;
         }
         try {
-            store.recordOutcome(new JobId(config.namespace(), job.name()), fireTime, config.nodeId(),
+            store.recordOutcome(new JobId(config.namespace(), job.name()), nominalFireTime, config.nodeId(),
                     outcome.name(), config.historySize());
         } catch (RuntimeException e) {
             releaseFailures.warn(log, "history-failure|" + job.name(),
                     "job-guard: job '{}' T={} node={} could not record outcome {} in the recent fire times: {}",
-                    job.name(), fireTime, config.nodeId(), outcome, RateLimitedLog.causeChain(e));
+                    job.name(), nominalFireTime, config.nodeId(), outcome, RateLimitedLog.causeChain(e));
         }
     }
 

@@ -25,13 +25,13 @@ final class FireTimeHandOff {
      * Runs Spring's scheduled runnable of a guarded method with the firing's nominal fire time
      * attached to this thread.
      *
-     * @param job      the guarded method
-     * @param fireTime the nominal fire time the trigger designated
-     * @param task     Spring's scheduled runnable of the method
+     * @param job             the guarded method
+     * @param nominalFireTime the nominal fire time the trigger designated
+     * @param task            Spring's scheduled runnable of the method
      */
-    void run(GuardedJob job, Instant fireTime, Runnable task) {
+    void run(GuardedJob job, Instant nominalFireTime, Runnable task) {
         Attached outer = attached.get();
-        attached.set(new Attached(Objects.requireNonNull(job, "job"), Objects.requireNonNull(fireTime, "fireTime")));
+        attached.set(new Attached(Objects.requireNonNull(job, "job"), Objects.requireNonNull(nominalFireTime, "nominalFireTime")));
         try {
             task.run();
         } finally {
@@ -54,9 +54,9 @@ final class FireTimeHandOff {
             return null;
         }
         attached.remove();
-        return firing.fireTime();
+        return firing.nominalFireTime();
     }
 
-    private record Attached(GuardedJob job, Instant fireTime) {
+    private record Attached(GuardedJob job, Instant nominalFireTime) {
     }
 }

@@ -2,7 +2,7 @@ package io.jobguard;
 
 /**
  * What {@link JobGuard#admit(JobOptions, java.time.Instant)} decided for one fire time: either a
- * {@link JobPermit} that the caller must finish, or why the firing is skipped. Immutable.
+ * {@link FiringPermit} that the caller must finish, or why the firing is skipped. Immutable.
  */
 public interface Admission {
 
@@ -15,12 +15,12 @@ public interface Admission {
     boolean granted();
 
     /**
-     * Returns the permit; the caller must {@link JobPermit#finish(Throwable) finish} it.
+     * Returns the permit; the caller must {@link FiringPermit#finish(Throwable) finish} it.
      *
      * @return the permit
      * @throws IllegalStateException if the firing was refused
      */
-    JobPermit permit();
+    FiringPermit permit();
 
     /**
      * Returns why the firing is skipped.

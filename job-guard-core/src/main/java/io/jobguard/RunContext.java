@@ -1,6 +1,6 @@
 package io.jobguard;
 
-import io.jobguard.internal.engine.RunPermit;
+import io.jobguard.internal.engine.EnginePermit;
 
 import java.time.Instant;
 import java.util.Optional;
@@ -18,7 +18,7 @@ public interface RunContext {
      * @return the context, or empty when the current thread is not running a guarded job
      */
     static Optional<RunContext> current() {
-        return Optional.ofNullable(RunPermit.current());
+        return Optional.ofNullable(EnginePermit.current());
     }
 
     /**

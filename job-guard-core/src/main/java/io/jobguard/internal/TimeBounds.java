@@ -99,20 +99,20 @@ public final class TimeBounds {
     /**
      * Checks a nominal fire time: not null, between {@link #EARLIEST_FIRE_TIME} and {@link #LATEST_FIRE_TIME}.
      *
-     * @param value   the fire time
-     * @param culprit what the value is, named in the message
+     * @param nominalFireTime the fire time
+     * @param culprit         what the fire time is, named in the message
      * @return the fire time
      * @throws IllegalArgumentException naming the culprit and the value
      */
-    public static Instant fireTime(Instant value, String culprit) {
-        if (value == null) {
+    public static Instant nominalFireTime(Instant nominalFireTime, String culprit) {
+        if (nominalFireTime == null) {
             throw new IllegalArgumentException(culprit + " is null");
         }
-        if (value.isBefore(EARLIEST_FIRE_TIME) || value.isAfter(LATEST_FIRE_TIME)) {
+        if (nominalFireTime.isBefore(EARLIEST_FIRE_TIME) || nominalFireTime.isAfter(LATEST_FIRE_TIME)) {
             throw new IllegalArgumentException(culprit + " must be between " + EARLIEST_FIRE_TIME + " and "
-                    + LATEST_FIRE_TIME + ", got " + value);
+                    + LATEST_FIRE_TIME + ", got " + nominalFireTime);
         }
-        return value;
+        return nominalFireTime;
     }
 
     private static Duration atMostMax(Duration value, String culprit) {

@@ -78,8 +78,8 @@ public final class InMemoryLeaseStore implements LeaseStore, RunHistory, Operato
     }
 
     private AcquireResult acquire(JobState job, long now, RunLeaseRequest r) {
-        long t = r.nominalFireTime().toEpochMilli();
-        Entry marker = job.markers.get(t);
+        long nominalFireTimeMillis = r.nominalFireTime().toEpochMilli();
+        Entry marker = job.markers.get(nominalFireTimeMillis);
         if (marker != null) {
             if (marker.owns(r.ownerToken()) && job.run != null && job.run.owns(r.ownerToken())) {
                 return AcquireResult.acquired(job.run.record.fencingToken(), job.run.record.acquiredAt());
@@ -94,12 +94,12 @@ public final class InMemoryLeaseStore implements LeaseStore, RunHistory, Operato
         }
         long fence = ++job.fence;
         Instant acquiredAt = clock.instant();
-        String raw = "jg1|" + r.ownerToken() + "|" + t + "|" + acquiredAt.toEpochMilli() + "|" + fence + "|"
+        String raw = "jg1|" + r.ownerToken() + "|" + nominalFireTimeMillis + "|" + acquiredAt.toEpochMilli() + "|" + fence + "|"
                 + r.nodeId();
         LeaseRecord record = new LeaseRecord(r.ownerToken(), r.nodeId(), r.nominalFireTime(), acquiredAt, fence,
                 null, false, raw);
         job.run = new Entry(record, now + r.lease().toNanos());
-        job.markers.put(t, new Entry(record, now + r.markerTtl().toNanos()));
+        job.markers.put(nominalFireTimeMillis, new Entry(record, now + r.markerTtl().toNanos()));
         if (r.historySize() > 0) {
             job.history.addFirst(record);
             while (job.history.size() > r.historySize()) {

@@ -75,14 +75,14 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
      * on every read of the gauges; they must be cheap and must not block. Called before the binding, the gauges are
      * registered when it happens.
      *
-     * @param job          the job name
-     * @param nextFireTime the job's next nominal fire time after now, or null when its schedule has none
-     * @param period       the job's period now (the gap between its next two fire times), or null when it has none
+     * @param job                 the job name
+     * @param nextNominalFireTime the job's next nominal fire time after now, or null when its schedule has none
+     * @param period              the job's period now (the gap between its next two fire times), or null when it has none
      * @throws IllegalStateException if the job's schedule was published already
      */
-    public void schedule(String job, Supplier<Instant> nextFireTime, Supplier<Duration> period) {
+    public void schedule(String job, Supplier<Instant> nextNominalFireTime, Supplier<Duration> period) {
         Objects.requireNonNull(job, "job");
-        Schedule schedule = new Schedule(job, Objects.requireNonNull(nextFireTime, "nextFireTime"),
+        Schedule schedule = new Schedule(job, Objects.requireNonNull(nextNominalFireTime, "nextNominalFireTime"),
                 Objects.requireNonNull(period, "period"), new AtomicInteger());
         if (schedules.putIfAbsent(job, schedule) != null) {
             throw new IllegalStateException("JobGuardMetrics: the schedule of job '" + job + "' is published already");
@@ -97,7 +97,7 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
     private void register(MeterRegistry r, Schedule schedule) {
         zeroCounters(r, guard.config().namespace(), schedule.job());
         Tags tags = Tags.of(MetricNames.TAG_JOB, schedule.job(), MetricNames.TAG_NAMESPACE, guard.config().namespace());
-        Gauge.builder(MetricNames.JOB_NEXT_FIRE_TIME, schedule, s -> seconds(s.nextFireTime().get()))
+        Gauge.builder(MetricNames.JOB_NEXT_FIRE_TIME, schedule, s -> seconds(s.nextNominalFireTime().get()))
                 .tags(tags).baseUnit("seconds").description("Next nominal fire time of the job by this node's scheduler")
                 .register(r);
         Gauge.builder(MetricNames.JOB_PERIOD, schedule, s -> seconds(s.period().get()))
@@ -162,16 +162,16 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
 
     /** Moves the job's last-run gauge forward to this run's fire time (never back: run-now and catch-up can be older). */
     private void lastRun(MeterRegistry r, JobEvent event) {
-        double fireTime = event.nominalFireTime().toEpochMilli() / 1e3;
+        double nominalFireTimeSeconds = event.nominalFireTime().toEpochMilli() / 1e3;
         AtomicReference<Double> last = lastRuns.computeIfAbsent(List.of(event.namespace(), event.job()), key -> {
-            AtomicReference<Double> value = new AtomicReference<>(fireTime);
+            AtomicReference<Double> value = new AtomicReference<>(nominalFireTimeSeconds);
             Gauge.builder(MetricNames.JOB_LAST_RUN, value, AtomicReference::get)
                     .tags(MetricNames.TAG_JOB, event.job(), MetricNames.TAG_NAMESPACE, event.namespace())
                     .baseUnit("seconds").description("Nominal fire time of the newest run that ended on this node")
                     .register(r);
             return value;
         });
-        last.accumulateAndGet(fireTime, Math::max);
+        last.accumulateAndGet(nominalFireTimeSeconds, Math::max);
     }
 
     /**
@@ -194,7 +194,7 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
         registry.leaseLost(context.job(), guard.config().namespace());
     }
 
-    private record Schedule(String job, Supplier<Instant> nextFireTime, Supplier<Duration> period,
+    private record Schedule(String job, Supplier<Instant> nextNominalFireTime, Supplier<Duration> period,
                             AtomicInteger paused) {
     }
 }

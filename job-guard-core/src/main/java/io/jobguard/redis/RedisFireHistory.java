@@ -41,9 +41,9 @@ final class RedisFireHistory {
         this.keys = keys;
     }
 
-    void record(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
+    void record(JobId job, Instant nominalFireTime, String nodeId, String outcome, int historySize) {
         scripts.run(NOTE, ReturnType.INTEGER, List.of(keys.of(job, JobKey.HISTORY)), List.of(outcome,
-                Long.toString(fireTime.toEpochMilli()), nodeId, Integer.toString(Math.max(0, historySize))));
+                Long.toString(nominalFireTime.toEpochMilli()), nodeId, Integer.toString(Math.max(0, historySize))));
     }
 
     List<FireEntry> read(JobId job, int max) {

@@ -215,10 +215,10 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
     }
 
     @Override
-    public void recordOutcome(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
+    public void recordOutcome(JobId job, Instant nominalFireTime, String nodeId, String outcome, int historySize) {
         releases.awaitBeforeRead(job);
         call(() -> {
-            fireHistory.record(job, fireTime, nodeId, outcome, historySize);
+            fireHistory.record(job, nominalFireTime, nodeId, outcome, historySize);
             return null;
         }, "record outcome " + outcome + " of " + job);
     }

@@ -28,11 +28,11 @@ record RunAcquireArguments(RunLeaseRequest request, AcquireMode mode, String las
     /**
      * A fire time as the scripts take it.
      *
-     * @param fireTime the fire time
+     * @param nominalFireTime the fire time
      * @return its epoch milliseconds
      */
-    static long millis(Instant fireTime) {
-        return fireTime.toEpochMilli();
+    static long millis(Instant nominalFireTime) {
+        return nominalFireTime.toEpochMilli();
     }
 
     /**

@@ -77,9 +77,9 @@ sealed interface RunAcquireReply {
 
         /** The store's result for this answer. */
         AcquireResult result() {
-            Instant at = instant(first);
+            Instant handled = instant(first);
             RunRecord record = status == Status.RETRY || status == Status.ABANDONED
-                    ? new RunRecord(at, at, Integer.parseInt(second), null) : new RunRecord(at, null, 1, null);
+                    ? new RunRecord(handled, handled, Integer.parseInt(second), null) : new RunRecord(handled, null, 1, null);
             // CATCH_UP after a loss: the fire times before 'lostUntil' are refused (HISTORY_LOST), never caught up
             Instant lostUntil = status == Status.CATCH_UP ? instant(second) : null;
             return new AcquireResult(status, -1, lostUntil, null, null, record);

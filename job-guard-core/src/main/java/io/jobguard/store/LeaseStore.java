@@ -115,13 +115,13 @@ public interface LeaseStore extends AutoCloseable {
      * time (every node that refuses a paused fire time reports it; one entry is kept). By default nothing: a store
      * that does not override it shows no fire times decided without a run.
      *
-     * @param job         the job
-     * @param fireTime    the fire time
-     * @param nodeId      the node that decided
-     * @param outcome     the outcome (e.g. {@code MISSED})
-     * @param historySize how many entries the job keeps
+     * @param job             the job
+     * @param nominalFireTime the fire time
+     * @param nodeId          the node that decided
+     * @param outcome         the outcome (e.g. {@code MISSED})
+     * @param historySize     how many entries the job keeps
      */
-    default void recordOutcome(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
+    default void recordOutcome(JobId job, Instant nominalFireTime, String nodeId, String outcome, int historySize) {
         // a store without a fire history has nowhere to keep it
     }
 

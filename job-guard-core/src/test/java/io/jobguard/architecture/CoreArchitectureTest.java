@@ -44,7 +44,7 @@ class CoreArchitectureTest {
 
     @Test
     void noStaticMutableState() {
-        ArchitectureRules.noStaticMutableState("io.jobguard.internal.engine.RunPermit.CURRENT").check(CORE);
+        ArchitectureRules.noStaticMutableState("io.jobguard.internal.engine.EnginePermit.CURRENT").check(CORE);
     }
 
     @Test

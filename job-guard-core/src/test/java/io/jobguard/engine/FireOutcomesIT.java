@@ -4,7 +4,7 @@ import io.jobguard.Admission;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
@@ -110,7 +110,7 @@ class FireOutcomesIT {
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Admission admission = a.admit(JOB, t);
         assertThat(admission.granted()).isTrue();
-        try (JobPermit permit = admission.permit()) {
+        try (FiringPermit permit = admission.permit()) {
             assertThat(history(a)).singleElement().satisfies(e -> {
                 assertThat(e.outcome()).isEqualTo("STARTED");
                 assertThat(e.duration()).isNull();

@@ -6,7 +6,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.batch.BatchLease;
@@ -92,7 +92,7 @@ class HistoryLossIT {
     private long fenceOf(JobGuard guard, Instant fireTime) {
         Admission admission = guard.admit(JOB, fireTime);
         assertThat(admission.granted()).as("%s granted", fireTime).isTrue();
-        try (JobPermit permit = admission.permit()) {
+        try (FiringPermit permit = admission.permit()) {
             return permit.context().fencingToken();
         }
     }
@@ -130,7 +130,7 @@ class HistoryLossIT {
         assertThat(b.run(JOB, t0, () -> { })).isEqualTo(RunOutcome.ALREADY_RAN);
 
         Instant t1 = t0.plusSeconds(1);
-        try (JobPermit running = a.admit(JOB, t1).permit()) {
+        try (FiringPermit running = a.admit(JOB, t1).permit()) {
             long first = running.context().fencingToken();
             redis.flushAll();
             // b fires t1 late (clock behind): the marker and the lease are gone, b must not run t1

@@ -7,7 +7,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
@@ -175,7 +175,7 @@ abstract class JobGuardContract extends OnRedisTopology {
         JobOptions returning = JobOptions.builder("overlap", Duration.ofSeconds(10)).build();
         JobOptions waiting = returning.toBuilder().type(GuardType.WAIT).waitFor(Duration.ofSeconds(10)).build();
 
-        JobPermit longRun = a.admit(returning, BASE).permit();
+        FiringPermit longRun = a.admit(returning, BASE).permit();
         assertThat(b.run(returning, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.BUSY);
 
         CountDownLatch waiterRan = new CountDownLatch(1);
@@ -212,7 +212,7 @@ abstract class JobGuardContract extends OnRedisTopology {
         // a grace far above the 250 ms hold, so a slow machine cannot turn the wait into BUSY
         JobOptions job = JobOptions.builder("grace", Duration.ofSeconds(10)).busyGrace(Duration.ofSeconds(3)).build();
 
-        JobPermit shortRun = a.admit(job, BASE).permit();
+        FiringPermit shortRun = a.admit(job, BASE).permit();
         CountDownLatch ran = new CountDownLatch(1);
         long[] ranAtNanos = new long[1];
         List<String> ranOn = new CopyOnWriteArrayList<>();
@@ -252,7 +252,7 @@ abstract class JobGuardContract extends OnRedisTopology {
         JobGuard b = node("b");
         JobOptions job = JobOptions.builder("outlasts-grace", Duration.ofSeconds(10))
                 .busyGrace(Duration.ofMillis(300)).build();
-        try (JobPermit longRun = a.admit(job, BASE).permit()) {
+        try (FiringPermit longRun = a.admit(job, BASE).permit()) {
             long start = System.nanoTime();
             assertThat(b.run(job, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.BUSY);
             Duration waited = Duration.ofNanos(System.nanoTime() - start);
@@ -276,7 +276,7 @@ abstract class JobGuardContract extends OnRedisTopology {
         JobGuard b = node("b");
         JobOptions job = JobOptions.builder("wait-timeout", Duration.ofSeconds(10)).type(GuardType.WAIT)
                 .waitFor(Duration.ofMillis(300)).build();
-        try (JobPermit held = a.admit(job, BASE).permit()) {
+        try (FiringPermit held = a.admit(job, BASE).permit()) {
             long start = System.nanoTime();
             assertThat(b.run(job, BASE.plusSeconds(1), () -> { })).isEqualTo(RunOutcome.WAIT_TIMEOUT);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
@@ -299,11 +299,11 @@ abstract class JobGuardContract extends OnRedisTopology {
         JobGuard a = node("a");
         JobGuard b = node("b");
         JobOptions job = JobOptions.builder("expiry", Duration.ofMillis(300)).keepAlive(false).build();
-        JobPermit first = a.admit(job, BASE).permit();
+        FiringPermit first = a.admit(job, BASE).permit();
         await().atMost(Duration.ofSeconds(3)).until(() -> a.currentLease("expiry").isEmpty());
 
         // the new holder's lease is long: it must still be there when checked below
-        JobPermit second = b.admit(job.toBuilder().lease(Duration.ofSeconds(10)).build(), BASE.plusSeconds(1))
+        FiringPermit second = b.admit(job.toBuilder().lease(Duration.ofSeconds(10)).build(), BASE.plusSeconds(1))
                 .permit();
         assertThat(first.finish(null)).isEqualTo(RunOutcome.RAN);
         // the release's reply comes off the finishing thread: the loss is reported when it arrives
@@ -326,7 +326,7 @@ abstract class JobGuardContract extends OnRedisTopology {
         long previous = -1;
         for (int k = 0; k < 20; k++) {
             JobGuard guard = k % 2 == 0 ? a : b;
-            JobPermit permit = guard.admit(job, BASE.plusSeconds(k)).permit();
+            FiringPermit permit = guard.admit(job, BASE.plusSeconds(k)).permit();
             assertThat(permit.context().fencingToken()).isGreaterThan(previous);
             previous = permit.context().fencingToken();
             permit.finish(null);
@@ -340,7 +340,7 @@ abstract class JobGuardContract extends OnRedisTopology {
         // renewed every 500 ms: a lease under a second would be lost to a starved keep-alive thread, not to a bug
         JobOptions job = JobOptions.builder("keepalive", Duration.ofMillis(1500)).build();
         JobOptions probe = job.toBuilder().busyGrace(Duration.ZERO).build();
-        try (JobPermit longRun = a.admit(job, BASE).permit()) {
+        try (FiringPermit longRun = a.admit(job, BASE).permit()) {
             AtomicInteger attempt = new AtomicInteger();
             // more than two lease periods: without renewal the lease would have expired twice
             await().during(Duration.ofMillis(3500)).atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(50))
@@ -357,10 +357,10 @@ abstract class JobGuardContract extends OnRedisTopology {
         JobGuard a = node("a");
         JobGuard b = node("b");
         JobOptions job = JobOptions.builder("stolen", Duration.ofMillis(300)).build();
-        JobPermit run = a.admit(job, BASE).permit();
+        FiringPermit run = a.admit(job, BASE).permit();
         assertThat(b.forceRelease("stolen")).isTrue();
         // the thief's long lease stays put however late the assertions below run
-        JobPermit thief = b.admit(JobOptions.builder("stolen", Duration.ofSeconds(10)).build(), BASE.plusSeconds(1))
+        FiringPermit thief = b.admit(JobOptions.builder("stolen", Duration.ofSeconds(10)).build(), BASE.plusSeconds(1))
                 .permit();
         // the keep-alive thread sets the flag first and tells listeners after; wait for both
         await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {

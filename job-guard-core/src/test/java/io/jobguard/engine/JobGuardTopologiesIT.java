@@ -5,7 +5,7 @@ import io.jobguard.GuardType;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.StoreFailurePolicy;
@@ -97,7 +97,7 @@ class JobGuardTopologiesIT {
             JobGuard guard = node("a");
             JobOptions job = JobOptions.builder("restart", Duration.ofMillis(600)).build();
             Admission admission = guard.admit(job, T);
-            JobPermit permit = admission.permit();
+            FiringPermit permit = admission.permit();
             redis.restart();
             // reconnected first, so the release really reaches the restarted Redis and gets an answer
             await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
@@ -115,7 +115,7 @@ class JobGuardTopologiesIT {
         void aPausedRedisIsReportedAsLeaseLost() {
             JobGuard guard = node("a");
             JobOptions job = JobOptions.builder("paused", Duration.ofMillis(450)).build();
-            try (JobPermit permit = guard.admit(job, T).permit()) {
+            try (FiringPermit permit = guard.admit(job, T).permit()) {
                 redis.pause();
                 try {
                     // the flag is set before listeners are told: wait for both

@@ -6,7 +6,7 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobEvent;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.LeaseLostException;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
@@ -99,8 +99,8 @@ class LeaseLossIT {
         });
         JobOptions stalledJob = JobOptions.builder("stalled-job", Duration.ofSeconds(3)).build();
         JobOptions healthyJob = JobOptions.builder("healthy-job", Duration.ofSeconds(3)).build();
-        JobPermit stalled = guard.admit(stalledJob, T).permit();
-        JobPermit healthy = guard.admit(healthyJob, T).permit();
+        FiringPermit stalled = guard.admit(stalledJob, T).permit();
+        FiringPermit healthy = guard.admit(healthyJob, T).permit();
 
         proxy.pauseLinksCarrying("stalled-job");
         long stallStarted = System.nanoTime();
@@ -146,7 +146,7 @@ class LeaseLossIT {
                 told.countDown();
             }
         });
-        JobPermit permit = guard.admit(JobOptions.builder("redis-down-job", Duration.ofSeconds(3)).build(), T).permit();
+        FiringPermit permit = guard.admit(JobOptions.builder("redis-down-job", Duration.ofSeconds(3)).build(), T).permit();
         long stopped = System.nanoTime();
         redis.stop();
         try {
@@ -183,7 +183,7 @@ class LeaseLossIT {
         }, "bystander");
         bystander.start();
         Thread runner = new Thread(() -> {
-            JobPermit permit = guard.admit(job, T).permit();
+            FiringPermit permit = guard.admit(job, T).permit();
             admitted.countDown();
             try {
                 never.await(30, TimeUnit.SECONDS);

@@ -10,9 +10,9 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
@@ -45,7 +45,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Misfire policies after Redis lost its data, on a real redis-server: three nodes (own connections, engines and
  * stores; clocks −700 ms, 0 and +1.5 s) fire an every-second {@code RUN_ALL} job and an every-second
- * {@code RUN_LATEST} job, each node from its own scheduler threads through {@link MissedFireTimes#admit}, across a
+ * {@code RUN_LATEST} job, each node from its own scheduler threads through {@link MissedFireTimeRecovery#admit}, across a
  * Redis outage that ends with Redis back empty, and across a {@code FLUSHALL} without outage. Each node writes what it
  * started and every outcome it heard into its own ledger; the checks read only the ledgers (and the leads hash's
  * re-creation, which dates the loss): no fire time started twice; no fire time both run or reported {@code MISSED}
@@ -104,7 +104,7 @@ class CatchUpAfterLossIT {
         final LettuceConnectionFactory factory;
         final RedisLeaseStore store;
         final JobGuard guard;
-        final MissedFireTimes missed;
+        final MissedFireTimeRecovery missed;
         final List<Entry> ledger = new CopyOnWriteArrayList<>();
         final List<Thread> schedulers = new ArrayList<>();
         volatile boolean stopping;
@@ -118,7 +118,7 @@ class CatchUpAfterLossIT {
                     .skewTolerance(SKEW).clock(clock)
                     .build());
             guard.addListener(e -> ledger.add(new Entry(id, e.job(), e.nominalFireTime(), e.outcome().name())));
-            this.missed = ((JobGuardEngine) guard).missedFireTimes();
+            this.missed = ((JobGuardEngine) guard).missedFireTimeRecovery();
         }
 
         void schedule(String jobName, MisfirePolicy policy) {
@@ -141,7 +141,7 @@ class CatchUpAfterLossIT {
                     }
                     Admission admission = missed.admit(job, recovery, next, body);
                     if (admission.granted()) {
-                        try (JobPermit permit = admission.permit()) {
+                        try (FiringPermit permit = admission.permit()) {
                             body.run();
                             permit.finish(null);
                         }

@@ -7,9 +7,9 @@ import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
@@ -74,7 +74,7 @@ class DiedRunIT {
         factories.forEach(LettuceConnectionFactory::destroy);
     }
 
-    private MissedFireTimes node(String id, long skewMillis) {
+    private MissedFireTimeRecovery node(String id, long skewMillis) {
         LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
         factories.add(factory);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest");
@@ -84,7 +84,7 @@ class DiedRunIT {
         guard.addListener(events::add);
         closeables.add(guard);
         closeables.add(store);
-        return ((JobGuardEngine) guard).missedFireTimes();
+        return ((JobGuardEngine) guard).missedFireTimeRecovery();
     }
 
     /** Starts the dying node on t1, waits until it runs, kills it (SIGKILL); returns its token. */
@@ -105,26 +105,26 @@ class DiedRunIT {
         return token;
     }
 
-    private RunOutcome fire(MissedFireTimes node, JobOptions job, RecoveryOptions recovery, Instant t) {
+    private RunOutcome fire(MissedFireTimeRecovery node, JobOptions job, RecoveryOptions recovery, Instant t) {
         Runnable body = () -> runs.add(RunContext.current().orElseThrow());
         Admission admission = node.admit(job, recovery, t, body);
         if (!admission.granted()) {
             return admission.refusal();
         }
-        try (JobPermit permit = admission.permit()) {
+        try (FiringPermit permit = admission.permit()) {
             body.run();
             return permit.finish(null);
         }
     }
 
     /** b and c fire t2 at the same moment, once t1's lease has expired. */
-    private List<RunOutcome> fireTogether(MissedFireTimes b, MissedFireTimes c, JobOptions job,
+    private List<RunOutcome> fireTogether(MissedFireTimeRecovery b, MissedFireTimeRecovery c, JobOptions job,
                                           RecoveryOptions recovery, Instant t2) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             CountDownLatch go = new CountDownLatch(1);
             List<Future<RunOutcome>> done = new ArrayList<>();
-            for (MissedFireTimes node : List.of(b, c)) {
+            for (MissedFireTimeRecovery node : List.of(b, c)) {
                 done.add(pool.submit(() -> {
                     go.await();
                     return fire(node, job, recovery, t2);
@@ -148,8 +148,8 @@ class DiedRunIT {
         JobOptions job = JobOptions.builder("killed", LEASE).build();
         RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
                 .delivery(Delivery.AT_LEAST_ONCE).schedule(null).build();
-        MissedFireTimes b = node("b", 700);
-        MissedFireTimes c = node("c", -700);
+        MissedFireTimeRecovery b = node("b", 700);
+        MissedFireTimeRecovery c = node("c", -700);
         long killedToken = killedMidRun("killed", t1, Delivery.AT_LEAST_ONCE);
         await().atMost(Duration.ofSeconds(20)).until(() -> redis.call("EXISTS", "jgtest:{default:killed}:run")
                 .equals(0L));
@@ -172,8 +172,8 @@ class DiedRunIT {
         JobOptions job = JobOptions.builder("killed-once", LEASE).build();
         RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
                 .delivery(Delivery.AT_MOST_ONCE).schedule(null).build();
-        MissedFireTimes b = node("b", 700);
-        MissedFireTimes c = node("c", -700);
+        MissedFireTimeRecovery b = node("b", 700);
+        MissedFireTimeRecovery c = node("c", -700);
         killedMidRun("killed-once", t1, Delivery.AT_MOST_ONCE);
         await().atMost(Duration.ofSeconds(20)).until(() -> redis.call("EXISTS", "jgtest:{default:killed-once}:run")
                 .equals(0L));

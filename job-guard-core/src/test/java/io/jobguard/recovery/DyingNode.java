@@ -7,7 +7,7 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.redis.RedisLeaseStore;
@@ -40,7 +40,7 @@ public final class DyingNode {
         Instant fireTime = Instant.ofEpochMilli(Long.parseLong(args[3]));
         RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
                 .delivery(Delivery.valueOf(args[4])).schedule(null).build();
-        Admission admission = ((JobGuardEngine) guard).missedFireTimes().admit(job, recovery, fireTime, () -> { });
+        Admission admission = ((JobGuardEngine) guard).missedFireTimeRecovery().admit(job, recovery, fireTime, () -> { });
         if (!admission.granted()) {
             System.out.println("REFUSED " + admission.refusal());
             return;

@@ -8,9 +8,9 @@ import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
@@ -69,8 +69,8 @@ class RecoveryOwnerIT {
                 .skewTolerance(Duration.ofSeconds(2)).build());
         List<JobEvent> events = new CopyOnWriteArrayList<>();
         guard.addListener(events::add);
-        MissedFireTimes scheduler = ((JobGuardEngine) guard).missedFireTimes();
-        MissedFireTimes background = ((JobGuardEngine) guard).missedFireTimes();
+        MissedFireTimeRecovery scheduler = ((JobGuardEngine) guard).missedFireTimeRecovery();
+        MissedFireTimeRecovery background = ((JobGuardEngine) guard).missedFireTimeRecovery();
         JobOptions job = JobOptions.builder("owner", Duration.ofSeconds(10)).build();
         RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.RUN_ALL)
                 .catchUpWindow(Duration.ofHours(1)).catchUpMax(50).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3)
@@ -110,13 +110,13 @@ class RecoveryOwnerIT {
         assertThat(started).isSorted();
     }
 
-    private static RunOutcome fire(MissedFireTimes node, JobOptions job, RecoveryOptions recovery, Instant t,
+    private static RunOutcome fire(MissedFireTimeRecovery node, JobOptions job, RecoveryOptions recovery, Instant t,
                                    Runnable body) {
         Admission admission = node.admit(job, recovery, t, body);
         if (!admission.granted()) {
             return admission.refusal();
         }
-        try (JobPermit permit = admission.permit()) {
+        try (FiringPermit permit = admission.permit()) {
             body.run();
             return permit.finish(null);
         }

@@ -7,9 +7,9 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
@@ -42,9 +42,9 @@ import java.util.function.BooleanSupplier;
 /**
  * A node in its own JVM for {@link ClusterRestartIT} and {@code LossHardCasesMultiJvmIT}, wired the way the Spring Boot adapter wires a job that
  * recovers missed fire times: a scheduler thread fires an every-second job by the node's own clock (offset from
- * the system clock) through {@link MissedFireTimes#admit}, taking the next grid point after the later of the last
- * fire time and now (as Spring's cron trigger does), and a background thread runs {@link MissedFireTimes#recover}
- * at start and again when {@link MissedFireTimes#pendingUntil} says, at least every minute. On SIGTERM it stops
+ * the system clock) through {@link MissedFireTimeRecovery#admit}, taking the next grid point after the later of the last
+ * fire time and now (as Spring's cron trigger does), and a background thread runs {@link MissedFireTimeRecovery#recover}
+ * at start and again when {@link MissedFireTimeRecovery#pendingUntil} says, at least every minute. On SIGTERM it stops
  * both threads after their current call (a graceful shutdown) and closes the engine.
  *
  * <p>With the misfire policy {@code NONE} it fires the job the plain way instead ({@link JobGuard#admit}, no
@@ -114,7 +114,7 @@ public final class RestartingNode {
                 .misfirePolicy(MisfirePolicy.valueOf(args[6])).catchUpWindow(Duration.ofMinutes(5))
                 .catchUpMax(Integer.parseInt(args[7])).delivery(Delivery.AT_MOST_ONCE).maxAttempts(3)
                 .schedule(EVERY_SECOND).build();
-        MissedFireTimes missed = ((JobGuardEngine) guard).missedFireTimes();
+        MissedFireTimeRecovery missed = ((JobGuardEngine) guard).missedFireTimeRecovery();
         Runnable body = () -> {
             RunContext run = RunContext.current().orElseThrow();
             self.append("START\t" + run.nominalFireTime().toEpochMilli() + "\t" + node + "\t"
@@ -141,7 +141,7 @@ public final class RestartingNode {
         scheduler.start();
     }
 
-    private void schedule(Clock clock, JobGuard guard, MissedFireTimes missed, JobOptions job,
+    private void schedule(Clock clock, JobGuard guard, MissedFireTimeRecovery missed, JobOptions job,
                           RecoveryOptions recovery, Runnable body) {
         Instant next = EVERY_SECOND.next(clock.instant());
         while (true) {
@@ -151,7 +151,7 @@ public final class RestartingNode {
             }
             Admission admission = recovery == null ? guard.admit(job, due) : missed.admit(job, recovery, due, body);
             if (admission.granted()) {
-                try (JobPermit permit = admission.permit()) {
+                try (FiringPermit permit = admission.permit()) {
                     body.run();
                     permit.finish(null);
                 }
@@ -161,7 +161,7 @@ public final class RestartingNode {
         }
     }
 
-    private void sweep(Clock clock, MissedFireTimes missed, JobOptions job, RecoveryOptions recovery, Runnable body) {
+    private void sweep(Clock clock, MissedFireTimeRecovery missed, JobOptions job, RecoveryOptions recovery, Runnable body) {
         while (!stopping) {
             missed.recover(job, recovery, body);
             Instant wake = clock.instant().plusSeconds(60);

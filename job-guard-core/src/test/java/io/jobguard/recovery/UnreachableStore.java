@@ -21,7 +21,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * A node's real store, for {@link MissedFireTimesModelIT}: while the node is unreachable, a third of its acquire
+ * A node's real store, for {@link MissedFireTimeRecoveryModelIT}: while the node is unreachable, a third of its acquire
  * calls (at random) fail before they are sent, as when Redis cannot be reached from the node (the engine answers
  * {@code STORE_ERROR}; nothing was written). Everything else goes to the real store. After a call that declared the
  * fire times it passes over (a gap's first catch-up, granted, or a miss declaration), it runs {@code afterDeclaring}:

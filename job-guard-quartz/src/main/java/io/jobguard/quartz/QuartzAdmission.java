@@ -25,12 +25,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @param jobGuard        the node's engine
  * @param guardedJobs     the options of the guarded jobs
- * @param fireTimes       the nominal fire times of the firings
+ * @param snap            the nominal fire time of each firing (a misfired cron firing snapped onto its schedule)
  * @param permits         the running firings, by fire instance
  * @param startupRecovery the recovery at start, with its marker firings
  * @param listenerErrors  how many callbacks failed for reasons other than the store
  */
-record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, NominalFireTimes fireTimes, FirePermits permits,
+record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, CronFireTimeSnap snap, FirePermits permits,
                        QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonListener.class);
@@ -45,13 +45,13 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, NominalF
     static QuartzAdmission create(JobGuard jobGuard, QuartzJobOptions guardedJobs) {
         String nodeId = jobGuard.config().nodeId();
         AtomicLong listenerErrors = new AtomicLong();
-        return new QuartzAdmission(jobGuard, guardedJobs, new NominalFireTimes(), new FirePermits(nodeId, listenerErrors),
+        return new QuartzAdmission(jobGuard, guardedJobs, new CronFireTimeSnap(), new FirePermits(nodeId, listenerErrors),
                 new QuartzStartupRecovery(jobGuard, guardedJobs, nodeId), listenerErrors);
     }
 
     boolean veto(Trigger trigger, JobExecutionContext context) {
         JobOptions options = null;
-        Instant fireTime = null;
+        Instant nominalFireTime = null;
         try {
             Boolean marker = startupRecovery.veto(trigger, context);
             if (marker != null) {
@@ -70,10 +70,10 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, NominalF
             }
             Date scheduled = context.getScheduledFireTime() != null ? context.getScheduledFireTime()
                     : context.getFireTime();
-            fireTime = fireTimes.nominal(trigger, scheduled);
+            nominalFireTime = snap.nominalFireTime(trigger, scheduled);
             JobOptions firing = options;
             // the job runs after this veto returns, on this worker: the firing ends in jobWasExecuted
-            Fired<Void> fired = jobGuard.fire(firing, fireTime, FiringBody.ofCallback(end -> {
+            Fired<Void> fired = jobGuard.fire(firing, nominalFireTime, FiringBody.ofCallback(end -> {
                 permits.hold(fireId, end);
                 RunContext run = end.context();
                 context.put(ClusterSingletonListener.RUN_CONTEXT_KEY, run);
@@ -82,7 +82,7 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, NominalF
                 return null;
             }, QuartzRecovery.body(context)));
             if (!fired.started()) {
-                log.debug("job-guard: Quartz job '{}' T={} node={} vetoed: {}", options.name(), fireTime,
+                log.debug("job-guard: Quartz job '{}' T={} node={} vetoed: {}", options.name(), nominalFireTime,
                         jobGuard.config().nodeId(), fired.refusal());
                 return true;
             }
@@ -92,7 +92,7 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, NominalF
             // fail closed for a job that asked for guarding, never block one that did not
             boolean veto = options != null || guardedJobs.probablyGuarded(context.getJobDetail());
             log.error("job-guard: Quartz job {} T={} node={} could not be guarded; firing {}",
-                    context.getJobDetail().getKey(), fireTime, jobGuard.config().nodeId(),
+                    context.getJobDetail().getKey(), nominalFireTime, jobGuard.config().nodeId(),
                     veto ? "vetoed" : "not vetoed", e);
             permits.release(context.getFireInstanceId(), e);
             return veto;

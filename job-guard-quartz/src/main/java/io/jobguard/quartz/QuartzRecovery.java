@@ -31,7 +31,7 @@ final class QuartzRecovery {
      */
     static FireTimeSchedule schedule(Trigger trigger) {
         if (trigger instanceof CronTrigger cron && cron.getCronExpression() != null) {
-            CronExpression expression = NominalFireTimes.expression(cron);
+            CronExpression expression = CronFireTimeSnap.expression(cron);
             return after -> {
                 Date next = expression.getNextValidTimeAfter(Date.from(after));
                 return next == null ? null : next.toInstant();

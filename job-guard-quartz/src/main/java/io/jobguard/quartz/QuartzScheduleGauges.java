@@ -98,7 +98,7 @@ public final class QuartzScheduleGauges {
             JobKey first = published.putIfAbsent(name, key);
             if (first == null) {
                 try {
-                    metrics.schedule(name, () -> nextFireTime(key), () -> period(key));
+                    metrics.schedule(name, () -> nextNominalFireTime(key), () -> period(key));
                 } catch (IllegalStateException e) {
                     // another adapter (a @Scheduled method, another scheduler) published this name first
                     log.warn("job-guard: no schedule gauges for Quartz job {}: {}", key, e.getMessage());
@@ -110,7 +110,7 @@ public final class QuartzScheduleGauges {
         }
     }
 
-    private Instant nextFireTime(JobKey key) {
+    private Instant nextNominalFireTime(JobKey key) {
         Trigger next = next(key);
         return next == null ? null : next.getNextFireTime().toInstant();
     }

@@ -23,16 +23,16 @@ public interface GuardedJobsContributor {
     /**
      * One contributed guarded job.
      *
-     * @param name         the job-guard job name (the run lease's name)
-     * @param source       what runs it, for people (e.g. {@code Quartz job reports.nightly (com.example.Nightly)})
-     * @param type         RETURN or WAIT
-     * @param lease        the run lease, ISO-8601
-     * @param waitFor      the WAIT bound, ISO-8601
-     * @param busyGrace    how long a RETURN firing waits for another fire time's run before it skips, ISO-8601
-     * @param schedule     the schedule as text (e.g. {@code cron "0 0 2 * * ?"}), or null when unknown
-     * @param nextFireTime the next fire time, or null when none is scheduled
+     * @param name                the job-guard job name (the run lease's name)
+     * @param source              what runs it, for people (e.g. {@code Quartz job reports.nightly (com.example.Nightly)})
+     * @param type                RETURN or WAIT
+     * @param lease               the run lease, ISO-8601
+     * @param waitFor             the WAIT bound, ISO-8601
+     * @param busyGrace           how long a RETURN firing waits for another fire time's run before it skips, ISO-8601
+     * @param schedule            the schedule as text (e.g. {@code cron "0 0 2 * * ?"}), or null when unknown
+     * @param nextNominalFireTime the next fire time, or null when none is scheduled
      */
     record ContributedJob(String name, String source, String type, String lease, String waitFor, String busyGrace,
-                          String schedule, Instant nextFireTime) {
+                          String schedule, Instant nextNominalFireTime) {
     }
 }

@@ -240,11 +240,11 @@ public final class CapacityBenchmark {
                     fleet.add(CapacityNodes.node(contender, target, "node-" + k, settings.jobs()));
                 }
             }
-            AtomicLong lastFireTime = new AtomicLong();
+            AtomicLong lastNominalFireTimeMillis = new AtomicLong();
             for (int l = 0; l < settings.threads().length; l++) {
                 for (String contender : order(l)) {
                     Level level = level(target, contender, fleets.get(contender), settings, settings.threads()[l],
-                            lastFireTime, idleRate);
+                            lastNominalFireTimeMillis, idleRate);
                     System.out.println(level);
                     levels.add(level);
                     if (contender.equals(JOB_GUARD) && (level.missed() > 0 || level.duplicates() > 0)) {
@@ -271,9 +271,9 @@ public final class CapacityBenchmark {
 
     /** One contender at one level: K x T worker threads walk the fire times in step until the measured time is up. */
     private static Level level(Target target, String contender, List<CapacityNodes.Node> fleet, Settings settings, int threads,
-                               AtomicLong lastFireTime, double[] idleRate) throws Exception {
+                               AtomicLong lastNominalFireTimeMillis, double[] idleRate) throws Exception {
         int parties = fleet.size() * threads;
-        CapacityWalk walk = new CapacityWalk(target, settings, lastFireTime);
+        CapacityWalk walk = new CapacityWalk(target, settings, lastNominalFireTimeMillis);
         CyclicBarrier ask = new CyclicBarrier(parties, walk);
         CyclicBarrier release = new CyclicBarrier(parties);
         ExecutorService pool = Executors.newFixedThreadPool(parties);

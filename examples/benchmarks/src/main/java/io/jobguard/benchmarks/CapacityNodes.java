@@ -37,11 +37,11 @@ final class CapacityNodes {
     /** One simulated node of one contender: its own client and connections, as one JVM has. */
     interface Node {
         /**
-         * Asks for job {@code job}'s fire time {@code fireMillis} (epoch millis, this step's).
+         * Asks for job {@code job}'s fire time {@code nominalFireTimeMillis} (epoch millis, this step's).
          *
          * @return null if another node has it; else what the winner runs once every node has asked
          */
-        Runnable fire(int job, long fireMillis) throws Exception;
+        Runnable fire(int job, long nominalFireTimeMillis) throws Exception;
 
         void close();
     }
@@ -63,8 +63,8 @@ final class CapacityNodes {
         }
         return new Node() {
             @Override
-            public Runnable fire(int job, long fireMillis) {
-                Admission admission = node.guard().admit(options.get(job), Instant.ofEpochMilli(fireMillis));
+            public Runnable fire(int job, long nominalFireTimeMillis) {
+                Admission admission = node.guard().admit(options.get(job), Instant.ofEpochMilli(nominalFireTimeMillis));
                 if (!admission.granted()) {
                     return null;
                 }
@@ -84,7 +84,7 @@ final class CapacityNodes {
         RedisLockProvider provider = new RedisLockProvider.Builder(factory).environment("capacity").build();
         return new Node() {
             @Override
-            public Runnable fire(int job, long fireMillis) {
+            public Runnable fire(int job, long nominalFireTimeMillis) {
                 Optional<SimpleLock> lock = provider.lock(new LockConfiguration(Instant.now(), "job-" + job, LOCK_AT_MOST_FOR,
                         Duration.ZERO));
                 return lock.<Runnable>map(l -> l::unlock).orElse(null);
@@ -110,7 +110,7 @@ final class CapacityNodes {
         }
         return new Node() {
             @Override
-            public Runnable fire(int job, long fireMillis) throws InterruptedException {
+            public Runnable fire(int job, long nominalFireTimeMillis) throws InterruptedException {
                 RLock lock = locks[job];
                 return lock.tryLock(0, LOCK_AT_MOST_FOR.toSeconds(), TimeUnit.SECONDS) ? lock::unlock : null;
             }

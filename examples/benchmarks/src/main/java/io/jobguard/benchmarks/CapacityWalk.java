@@ -16,12 +16,12 @@ import java.util.concurrent.atomic.AtomicReference;
 final class CapacityWalk implements Runnable {
     private final CapacityBenchmark.Target target;
     private final int jobs;
-    private final AtomicLong lastFireTime;
+    private final AtomicLong lastNominalFireTimeMillis;
     private final long warmUpEnd;
     private final long measured;
     final AtomicReference<Exception> failure = new AtomicReference<>();
     private volatile boolean stop;
-    private volatile long fireTime;
+    private volatile long nominalFireTimeMillis;
     private volatile AtomicIntegerArray grants;
     private boolean measuring;
     private boolean countStep;
@@ -36,10 +36,10 @@ final class CapacityWalk implements Runnable {
     long missed;
     long duplicates;
 
-    CapacityWalk(CapacityBenchmark.Target target, CapacityBenchmark.Settings settings, AtomicLong lastFireTime) {
+    CapacityWalk(CapacityBenchmark.Target target, CapacityBenchmark.Settings settings, AtomicLong lastNominalFireTimeMillis) {
         this.target = target;
         this.jobs = settings.jobs();
-        this.lastFireTime = lastFireTime;
+        this.lastNominalFireTimeMillis = lastNominalFireTimeMillis;
         this.warmUpEnd = System.nanoTime() + settings.warmUp().toNanos();
         this.measured = settings.measured().toNanos();
     }
@@ -77,7 +77,7 @@ final class CapacityWalk implements Runnable {
             startNanos = System.nanoTime();
         }
         countStep = measuring;
-        fireTime = nextFireTime();
+        nominalFireTimeMillis = nextNominalFireTimeMillis();
         grants = new AtomicIntegerArray(jobs);
     }
 
@@ -87,14 +87,14 @@ final class CapacityWalk implements Runnable {
      * to the fleet and wait for (one fleet-leads interval) when it grows: a walk ahead of the clock would
      * measure those waits, never a real fleet's firing.
      */
-    private long nextFireTime() {
-        long previous = lastFireTime.get();
+    private long nextNominalFireTimeMillis() {
+        long previous = lastNominalFireTimeMillis.get();
         long now = System.currentTimeMillis();
         while (now <= previous) {
             Thread.onSpinWait();
             now = System.currentTimeMillis();
         }
-        lastFireTime.set(now);
+        lastNominalFireTimeMillis.set(now);
         return now;
     }
 
@@ -107,7 +107,7 @@ final class CapacityWalk implements Runnable {
                 if (stop) {
                     return;
                 }
-                long s = fireTime;
+                long s = nominalFireTimeMillis;
                 AtomicIntegerArray granted = grants;
                 for (int j = firstJob; j < jobs; j += stride) {
                     Runnable won = node.fire(j, s);

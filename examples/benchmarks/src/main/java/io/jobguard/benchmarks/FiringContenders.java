@@ -4,7 +4,7 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.FiringBody;
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.internal.redis.KeySchema;
@@ -83,7 +83,7 @@ final class FiringContenders {
             @Override
             public void fire(int i, long[][] part) {
                 long t0 = System.nanoTime();
-                JobPermit permit = guard.admit(job, Instant.ofEpochMilli(start + i)).permit();
+                FiringPermit permit = guard.admit(job, Instant.ofEpochMilli(start + i)).permit();
                 part[0][i] = System.nanoTime() - t0;
                 permit.finish(null);
             }
@@ -134,11 +134,11 @@ final class FiringContenders {
         }
         long rawStart = start + 2_000_000_000L;
         contenders.put("acquire-script-evalsha", (i, part) -> {
-            long t = rawStart + i;
+            long nominalFireTimeMillis = rawStart + i;
             JobId rawJob = rawJobs.get(i % rawJobs.size());
-            String[] k = keys.runAcquire(rawJob, Instant.ofEpochMilli(t)).toArray(String[]::new);
-            List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench", Long.toString(t),
-                    "1", "90000", "", "60000", "0", "", "", "", "", "", "", "");
+            String[] k = keys.runAcquire(rawJob, Instant.ofEpochMilli(nominalFireTimeMillis)).toArray(String[]::new);
+            List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench",
+                    Long.toString(nominalFireTimeMillis), "1", "90000", "", "60000", "0", "", "", "", "", "", "", "");
             if (!"ACQUIRED".equals(reply.get(0))) {
                 throw new IllegalStateException("acquire script answered " + reply);
             }

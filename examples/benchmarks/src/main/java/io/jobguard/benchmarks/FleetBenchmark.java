@@ -235,10 +235,10 @@ public final class FleetBenchmark {
                 // Real nodes fire each second at about the same moment (within their clock skew), not
                 // seconds apart: no node starts second s + 1 before every node has decided second s.
                 step.await();
-                Instant fireTime = Instant.ofEpochMilli(firstMillis + s * 1000L);
+                Instant nominalFireTime = Instant.ofEpochMilli(firstMillis + s * 1000L);
                 for (JobOptions job : jobs) {
                     long t0 = System.nanoTime();
-                    Admission admission = guard.admit(job, fireTime);
+                    Admission admission = guard.admit(job, nominalFireTime);
                     nanos[i++] = System.nanoTime() - t0;
                     if (admission.granted()) {
                         granted.incrementAndGet();

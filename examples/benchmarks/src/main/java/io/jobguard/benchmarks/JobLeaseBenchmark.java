@@ -3,7 +3,7 @@ package io.jobguard.benchmarks;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.redis.RedisLeaseStore;
 import io.lettuce.core.RedisClient;
@@ -52,7 +52,7 @@ public class JobLeaseBenchmark {
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
     private RedisCommands<String, String> redis;
-    private long fireTime;
+    private long nominalFireTimeMillis;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -66,7 +66,7 @@ public class JobLeaseBenchmark {
         client = BenchRedis.lettuce();
         connection = client.connect();
         redis = connection.sync();
-        fireTime = System.currentTimeMillis();
+        nominalFireTimeMillis = System.currentTimeMillis();
     }
 
     @TearDown(Level.Trial)
@@ -81,7 +81,7 @@ public class JobLeaseBenchmark {
     /** job-guard: admit for a fresh fire time, then finish (release). */
     @Benchmark
     public Object jobGuard() {
-        JobPermit permit = guard.admit(job, Instant.ofEpochMilli(++fireTime)).permit();
+        FiringPermit permit = guard.admit(job, Instant.ofEpochMilli(++nominalFireTimeMillis)).permit();
         return permit.finish(null);
     }
 

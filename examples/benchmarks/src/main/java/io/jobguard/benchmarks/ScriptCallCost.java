@@ -131,10 +131,11 @@ public final class ScriptCallCost {
         }
         long start = System.currentTimeMillis() - 86_400_000L;
         calls.put("run-acquire-granted", i -> {
-            long t = start + i;
-            String[] k = keys.runAcquire(jobs.get((int) (i % jobs.size())), Instant.ofEpochMilli(t)).toArray(String[]::new);
-            List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench", Long.toString(t),
-                    "1", "90000", "", "60000", "0", "", "", "", "", "", "", "");
+            long nominalFireTimeMillis = start + i;
+            String[] k = keys.runAcquire(jobs.get((int) (i % jobs.size())), Instant.ofEpochMilli(nominalFireTimeMillis))
+                    .toArray(String[]::new);
+            List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench",
+                    Long.toString(nominalFireTimeMillis), "1", "90000", "", "60000", "0", "", "", "", "", "", "", "");
             if (!"ACQUIRED".equals(reply.get(0))) {
                 throw new IllegalStateException("acquire script answered " + reply);
             }

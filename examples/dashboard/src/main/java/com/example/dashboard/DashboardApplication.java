@@ -38,11 +38,11 @@ public class DashboardApplication {
     /**
      * One run of a job body.
      *
-     * @param job      the job
-     * @param node     the node that ran it
-     * @param fireTime its nominal fire time
+     * @param job             the job
+     * @param node            the node that ran it
+     * @param nominalFireTime its nominal fire time
      */
-    public record Run(String job, String node, Instant fireTime) {
+    public record Run(String job, String node, Instant nominalFireTime) {
     }
 
     /**

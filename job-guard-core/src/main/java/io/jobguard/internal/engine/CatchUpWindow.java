@@ -21,12 +21,12 @@ final class CatchUpWindow {
     }
 
     /**
-     * The schedule's fire time immediately before {@code fireTime}, or null (no gap check) when the schedule has
+     * The schedule's fire time immediately before {@code nominalFireTime}, or null (no gap check) when the schedule has
      * none or it lies before the catch-up window. Found by looking back 1 ms, 2 ms, 4 ms ... until a fire time lies
      * in between, then walking forward to the last one: a few calls whatever the window and the period. The
      * window ends at {@code now}.
      */
-    static Instant previous(RecoveryOptions recovery, Instant fireTime, Instant now) {
+    static Instant previous(RecoveryOptions recovery, Instant nominalFireTime, Instant now) {
         FireTimeSchedule schedule = recovery.schedule();
         if (schedule == null) {
             return null;
@@ -34,16 +34,16 @@ final class CatchUpWindow {
         Instant windowStart = now.minus(recovery.catchUpWindow());
         Instant found = null;
         for (long back = 1; found == null; back *= 2) {
-            Instant from = fireTime.minusMillis(back);
+            Instant from = nominalFireTime.minusMillis(back);
             Instant next = schedule.next(from);
-            if (next != null && next.isBefore(fireTime)) {
+            if (next != null && next.isBefore(nominalFireTime)) {
                 found = next;
             } else if (from.isBefore(windowStart) || back > Long.MAX_VALUE / 4) {
                 return null;
             }
         }
         Instant next = schedule.next(found);
-        for (int steps = 0; next != null && next.isBefore(fireTime) && steps < MAX_STEPS; steps++) {
+        for (int steps = 0; next != null && next.isBefore(nominalFireTime) && steps < MAX_STEPS; steps++) {
             found = next;
             next = schedule.next(next);
         }

@@ -6,31 +6,31 @@ import io.jobguard.StoreFailurePolicy;
 import java.util.Objects;
 
 /**
- * The engine's decision on one firing: either a {@link RunPermit} to run the body, or the reason
+ * The engine's decision on one firing: either a {@link EnginePermit} to run the body, or the reason
  * the firing is skipped.
  */
 final class EngineAdmission implements Admission {
 
-    private final RunPermit permit;
+    private final EnginePermit permit;
     private final RunOutcome refusal;
     private final io.jobguard.store.AcquireResult recovery;
 
-    private EngineAdmission(RunPermit permit, RunOutcome refusal, io.jobguard.store.AcquireResult recovery) {
+    private EngineAdmission(EnginePermit permit, RunOutcome refusal, io.jobguard.store.AcquireResult recovery) {
         this.permit = permit;
         this.refusal = refusal;
         this.recovery = recovery;
     }
 
-    static EngineAdmission granted(RunPermit permit) {
+    static EngineAdmission granted(EnginePermit permit) {
         return new EngineAdmission(Objects.requireNonNull(permit), null, null);
     }
 
-    /** A recovery answer of the store (catch up, run again, history lost): not a firing's outcome, handled by {@link MissedFireTimes}. */
+    /** A recovery answer of the store (catch up, run again, history lost): not a firing's outcome, handled by {@link MissedFireTimeRecovery}. */
     static EngineAdmission recovery(io.jobguard.store.AcquireResult found) {
         return new EngineAdmission(null, RunOutcome.BUSY, found);
     }
 
-    /** This refusal with the store's answer, for {@link MissedFireTimes} (the fire times refused with it after a loss). */
+    /** This refusal with the store's answer, for {@link MissedFireTimeRecovery} (the fire times refused with it after a loss). */
     EngineAdmission withRecovery(io.jobguard.store.AcquireResult found) {
         return new EngineAdmission(permit, refusal, found);
     }
@@ -55,12 +55,12 @@ final class EngineAdmission implements Admission {
     }
 
     /**
-     * Returns the permit; the caller must {@link RunPermit#finish(Throwable) finish} it.
+     * Returns the permit; the caller must {@link EnginePermit#finish(Throwable) finish} it.
      *
      * @return the permit
      * @throws IllegalStateException if the firing was refused
      */
-    public RunPermit permit() {
+    public EnginePermit permit() {
         if (permit == null) {
             throw new IllegalStateException("firing was refused: " + refusal);
         }

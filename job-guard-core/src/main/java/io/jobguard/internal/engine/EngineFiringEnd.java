@@ -20,15 +20,15 @@ final class EngineFiringEnd implements FiringEnd {
 
     private final JobGuardEngine guard;
     private final JobOptions job;
-    private final Instant fireTime;
-    private final RunPermit permit;
+    private final Instant nominalFireTime;
+    private final EnginePermit permit;
     private final FiringObserver observer;
     private final AtomicBoolean ended = new AtomicBoolean();
 
-    EngineFiringEnd(JobGuardEngine guard, JobOptions job, Instant fireTime, RunPermit permit, FiringObserver observer) {
+    EngineFiringEnd(JobGuardEngine guard, JobOptions job, Instant nominalFireTime, EnginePermit permit, FiringObserver observer) {
         this.guard = guard;
         this.job = job;
-        this.fireTime = fireTime;
+        this.nominalFireTime = nominalFireTime;
         this.permit = permit;
         this.observer = observer;
     }
@@ -45,7 +45,7 @@ final class EngineFiringEnd implements FiringEnd {
             return permit.finish(failure);
         }
         RunOutcome outcome = permit.finish(failure);
-        guard.ended(job, fireTime, outcome, failure, observer);
+        guard.ended(job, nominalFireTime, outcome, failure, observer);
         return outcome;
     }
 

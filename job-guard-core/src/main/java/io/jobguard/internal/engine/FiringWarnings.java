@@ -35,8 +35,8 @@ final class FiringWarnings {
         this.repeated = new RateLimitedLog(config.clock(), Duration.ofMinutes(1));
     }
 
-    void historyLost(JobOptions job, Instant fireTime, LeaseRecord epoch, Duration refusalLeft) {
-        historyLoss.warn(job.name(), fireTime, epoch,
+    void historyLost(JobOptions job, Instant nominalFireTime, LeaseRecord epoch, Duration refusalLeft) {
+        historyLoss.warn(job.name(), nominalFireTime, epoch,
                 refusalLeft == null ? null : config.clock().instant().plus(refusalLeft));
     }
 

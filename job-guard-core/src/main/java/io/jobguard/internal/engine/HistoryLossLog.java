@@ -31,17 +31,17 @@ final class HistoryLossLog {
     }
 
     /** {@code runsAgain}: about when (this node's clock) the job's fire times are no longer refused, if known. */
-    void warn(String job, Instant fireTime, LeaseRecord epoch, Instant runsAgain) {
+    void warn(String job, Instant nominalFireTime, LeaseRecord epoch, Instant runsAgain) {
         String id = epoch == null ? "" : epoch.raw();
         String previous = warned.put(job, id);
         if (!Objects.equals(previous, id)) {
             log.warn("job-guard: job '{}' (namespace '{}') T={} node={} outcome HISTORY_LOST: the store lost the job's "
                     + "history (Redis restarted without persistence, was flushed, failed over to a replica that missed "
                     + "writes, or evicted job-guard's keys; noticed at {}). Fire times that may have run before the loss "
-                    + "are skipped, never caught up; fire times from about {} on run again", job, namespace, fireTime, nodeId,
+                    + "are skipped, never caught up; fire times from about {} on run again", job, namespace, nominalFireTime, nodeId,
                     epoch == null ? "unknown" : epoch.acquiredAt(), runsAgain == null ? "the end of the refusal" : runsAgain);
         } else if (log.isDebugEnabled()) {
-            log.debug("job-guard: job '{}' T={} node={} outcome HISTORY_LOST (same loss)", job, fireTime, nodeId);
+            log.debug("job-guard: job '{}' T={} node={} outcome HISTORY_LOST (same loss)", job, nominalFireTime, nodeId);
         }
     }
 }

@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The {@link JobGuard} of {@link JobGuard#create}: one instance per node, thread-safe. Owns the firings
- * ({@link #fire}), the permits it grants and the node's one {@link MissedFireTimes}.
+ * ({@link #fire}), the permits it grants and the node's one {@link MissedFireTimeRecovery}.
  */
 public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
@@ -56,7 +56,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     private final FiringWarnings warnings;
     private final ReleaseWaits releaseWaits;
     private final LostReplies lostReplies;
-    private final MissedFireTimes missed;
+    private final MissedFireTimeRecovery missed;
     /** Written only by {@link #ended}. */
     private final ConcurrentMap<String, LastFiring> lastFirings = new ConcurrentHashMap<>();
 
@@ -67,7 +67,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         this.releaseWaits = new ReleaseWaits(store, config);
         this.lostReplies = new LostReplies(store, keepAlive);
         this.runs = new RunLifecycle(store, config, listeners, keepAlive);
-        this.missed = new MissedFireTimes(this);
+        this.missed = new MissedFireTimeRecovery(this);
     }
 
     @Override
@@ -99,7 +99,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
      *
      * @return the recovery of missed fire times and dead runs
      */
-    public MissedFireTimes missedFireTimes() {
+    public MissedFireTimeRecovery missedFireTimeRecovery() {
         return missed;
     }
 
@@ -114,14 +114,14 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     }
 
     /**
-     * {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (used by {@link MissedFireTimes}).
+     * {@link #admit(JobOptions, Instant)} for one kind of attempt, with its recovery checks (used by {@link MissedFireTimeRecovery}).
      * Once {@link #handOverLeases} has begun, the firing is refused {@code STORE_ERROR} without asking the store: the
      * node is stopping, and a lease taken now could outlive the store's connections; another node runs the fire time.
      */
     @Override
     public EngineAdmission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode) {
         Objects.requireNonNull(job, "job");
-        TimeBounds.fireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
+        TimeBounds.nominalFireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
         long started = System.nanoTime();
         LeaseHandOver handOver = runs.handOver();
         if (!handOver.enter()) {
@@ -175,7 +175,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
                     case HISTORY_LOST:
                         warnings.historyLost(job, nominalFireTime, result.holder(), result.retryAfter());
-                        // with the fire times refused with it that this node reports (MissedFireTimes), if any
+                        // with the fire times refused with it that this node reports (MissedFireTimeRecovery), if any
                         return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null)
                                 .withRecovery(result.record() != null ? result : null);
                     case PAUSED:
@@ -270,8 +270,8 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     }
 
     /** Records how a firing of {@link #fire} ended: the one place its outcome is recorded. */
-    void ended(JobOptions job, Instant fireTime, RunOutcome outcome, Throwable failure, FiringObserver observer) {
-        lastFirings.put(job.name(), new LastFiring(fireTime, outcome));
+    void ended(JobOptions job, Instant nominalFireTime, RunOutcome outcome, Throwable failure, FiringObserver observer) {
+        lastFirings.put(job.name(), new LastFiring(nominalFireTime, outcome));
         observer.ended(outcome, failure);
     }
 
@@ -375,22 +375,22 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         return refuse(job, request.nominalFireTime(), RunOutcome.STORE_ERROR, null, started, e);
     }
 
-    /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimes}). */
+    /** Reports an outcome of the recovery of missed fire times and dead runs ({@link MissedFireTimeRecovery}). */
     @Override
-    public void report(JobOptions job, Instant fireTime, RunOutcome outcome, boolean recorded) {
+    public void report(JobOptions job, Instant nominalFireTime, RunOutcome outcome, boolean recorded) {
         if (recorded) {
-            runs.announce(job, fireTime, outcome, null, 0, null);
+            runs.announce(job, nominalFireTime, outcome, null, 0, null);
             return;
         }
         if (outcome != RunOutcome.HISTORY_LOST) { // recorded by refused(...)
-            runs.recordOutcome(job, fireTime, outcome);
+            runs.recordOutcome(job, nominalFireTime, outcome);
         }
-        runs.refused(job, fireTime, outcome, null, 0, null);
+        runs.refused(job, nominalFireTime, outcome, null, 0, null);
     }
 
-    private EngineAdmission refuse(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long started,
+    private EngineAdmission refuse(JobOptions job, Instant nominalFireTime, RunOutcome outcome, LeaseRecord holder, long started,
                              Throwable cause) {
-        runs.refused(job, fireTime, outcome, holder, System.nanoTime() - started, cause);
+        runs.refused(job, nominalFireTime, outcome, holder, System.nanoTime() - started, cause);
         return EngineAdmission.refused(outcome);
     }
 }

@@ -26,7 +26,7 @@ final class LeaseHandOver {
     /** How long a hand-over waits at least for admissions under way (one acquire each) before it gives up. */
     static final Duration ADMISSIONS_WAIT = Duration.ofSeconds(10);
 
-    private final Set<RunPermit> live = ConcurrentHashMap.newKeySet();
+    private final Set<EnginePermit> live = ConcurrentHashMap.newKeySet();
     private final AtomicInteger admitting = new AtomicInteger();
     private volatile boolean closed;
     private final Object changed = new Object();
@@ -61,11 +61,11 @@ final class LeaseHandOver {
         return closed;
     }
 
-    void started(RunPermit permit) {
+    void started(EnginePermit permit) {
         live.add(permit);
     }
 
-    void ended(RunPermit permit) {
+    void ended(EnginePermit permit) {
         live.remove(permit);
         signal();
     }
@@ -82,7 +82,7 @@ final class LeaseHandOver {
      *
      * @return the runs given up
      */
-    List<RunPermit> awaitThenGiveUp(Duration wait, Consumer<RunPermit> giveUp)
+    List<EnginePermit> awaitThenGiveUp(Duration wait, Consumer<EnginePermit> giveUp)
             throws InterruptedException {
         closed = true;
         long start = System.nanoTime();
@@ -100,8 +100,8 @@ final class LeaseHandOver {
             log.warn("job-guard: {} admission(s) still waiting for the store after {}; a lease they are granted"
                     + " may expire by TTL", admitting.get(), ADMISSIONS_WAIT);
         }
-        List<RunPermit> givenUp = new ArrayList<>();
-        for (RunPermit permit : live) {
+        List<EnginePermit> givenUp = new ArrayList<>();
+        for (EnginePermit permit : live) {
             if (permit.guarded()) {
                 givenUp.add(permit);
                 try {

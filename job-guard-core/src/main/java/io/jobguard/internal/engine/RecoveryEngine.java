@@ -9,7 +9,7 @@ import io.jobguard.store.LeaseStore;
 import java.time.Instant;
 
 /**
- * What {@link MissedFireTimes} asks of its engine: the node's configuration and store, an admission for one kind of
+ * What {@link MissedFireTimeRecovery} asks of its engine: the node's configuration and store, an admission for one kind of
  * attempt, and the report of an outcome it decided. {@link JobGuardEngine} is the one implementation; recovery
  * holds nothing else of it.
  */
@@ -43,21 +43,21 @@ interface RecoveryEngine {
      * Reports an outcome of recovery (missed, abandoned, history lost, busy) to the listeners and the store.
      *
      * @param job the job
-     * @param fireTime the fire time the outcome is for
+     * @param nominalFireTime the fire time the outcome is for
      * @param outcome the outcome
      */
-    default void report(JobOptions job, Instant fireTime, RunOutcome outcome) {
-        report(job, fireTime, outcome, false);
+    default void report(JobOptions job, Instant nominalFireTime, RunOutcome outcome) {
+        report(job, nominalFireTime, outcome, false);
     }
 
     /**
      * Reports an outcome of recovery to the listeners and, unless {@code recorded}, to the store.
      *
      * @param job the job
-     * @param fireTime the fire time the outcome is for
+     * @param nominalFireTime the fire time the outcome is for
      * @param outcome the outcome
      * @param recorded whether the store already keeps it in the job's recent fire times (the declaring call of a
      *                 catch-up or a miss wrote it: {@link io.jobguard.store.AcquireMode#declaredMissed()})
      */
-    void report(JobOptions job, Instant fireTime, RunOutcome outcome, boolean recorded);
+    void report(JobOptions job, Instant nominalFireTime, RunOutcome outcome, boolean recorded);
 }

@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What one engine gives each permit it grants: the store to renew and release on, the keep-alive, the
  * listeners to tell of outcomes and lost leases, and the book of live runs for a graceful shutdown. A
- * {@link RunPermit} drives its own lifecycle (keep-alive, lease loss, finish, release) through it, so the
+ * {@link EnginePermit} drives its own lifecycle (keep-alive, lease loss, finish, release) through it, so the
  * engine never receives callbacks from its permits.
  */
 final class RunLifecycle {
@@ -75,9 +75,9 @@ final class RunLifecycle {
     }
 
     /** Grants a permit on the admitted thread: the lease's local deadline starts at the acquire's send time. */
-    RunPermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long startedNanos,
+    EnginePermit grant(JobOptions job, RunLeaseRequest request, long fence, boolean guarded, long startedNanos,
                     long sentNanos, AcquireMode mode) {
-        RunPermit permit = RunPermit.start(this, job, request, fence, guarded, System.nanoTime() - startedNanos,
+        EnginePermit permit = EnginePermit.start(this, job, request, fence, guarded, System.nanoTime() - startedNanos,
                 LeaseDeadline.startingAt(sentNanos, job.lease()), mode);
         log.debug("job-guard: job '{}' T={} node={} acquired (fence {})", job.name(), request.nominalFireTime(),
                 config.nodeId(), fence);
@@ -85,7 +85,7 @@ final class RunLifecycle {
     }
 
     /** Counts the permit as live and, for a guarded run that asked for it, starts renewing its lease. */
-    void started(RunPermit permit) {
+    void started(EnginePermit permit) {
         activeLeases.incrementAndGet();
         handOver.started(permit);
         JobOptions job = permit.options();
@@ -102,7 +102,7 @@ final class RunLifecycle {
      * outcome. When the reply comes, a lease lost meanwhile is reported (never deleted) and a failed release
      * is logged and counted; only then does the run leave the book a graceful shutdown waits on.
      */
-    void ended(RunPermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
+    void ended(EnginePermit permit, RunOutcome outcome, Throwable failure, long runNanos) {
         activeLeases.decrementAndGet();
         JobOptions job = permit.options();
         RunLeaseRequest request = permit.request();
@@ -172,7 +172,7 @@ final class RunLifecycle {
     }
 
     /** Gives up a run's lease at shutdown: the run is told first, then its lease is released (owner-checked). */
-    void giveUp(RunPermit permit) {
+    void giveUp(EnginePermit permit) {
         permit.stopKeepAlive();
         leaseLost(permit, "the node is shutting down and gives the lease up");
         RunLeaseRequest request = permit.request();
@@ -182,7 +182,7 @@ final class RunLifecycle {
     }
 
     /** Marks the lease lost (once), logs it, tells the listeners and, when configured, interrupts the run. */
-    void leaseLost(RunPermit permit, String why) {
+    void leaseLost(EnginePermit permit, String why) {
         if (!permit.markLost()) {
             return;
         }
@@ -202,22 +202,22 @@ final class RunLifecycle {
     }
 
     /** Reports a firing that did not run (refused, or settled by the recovery of missed fire times). */
-    void refused(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long acquireNanos,
+    void refused(JobOptions job, Instant nominalFireTime, RunOutcome outcome, LeaseRecord holder, long acquireNanos,
                  Throwable cause) {
         if (outcome == RunOutcome.PAUSED || outcome == RunOutcome.HISTORY_LOST) {
-            recordOutcome(job, fireTime, outcome);
+            recordOutcome(job, nominalFireTime, outcome);
         }
-        announce(job, fireTime, outcome, holder, acquireNanos, cause);
+        announce(job, nominalFireTime, outcome, holder, acquireNanos, cause);
     }
 
     /** Tells the listeners of a fire time that did not run here, without recording it (the store already has). */
-    void announce(JobOptions job, Instant fireTime, RunOutcome outcome, LeaseRecord holder, long acquireNanos,
+    void announce(JobOptions job, Instant nominalFireTime, RunOutcome outcome, LeaseRecord holder, long acquireNanos,
                   Throwable cause) {
         if (outcome != RunOutcome.STORE_ERROR && log.isDebugEnabled()) {
-            log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), fireTime,
+            log.debug("job-guard: job '{}' T={} node={} outcome {} (holder {})", job.name(), nominalFireTime,
                     config.nodeId(), outcome, holder == null ? "unknown" : holder.describeHolder());
         }
-        emit(new JobEvent(config.namespace(), job.name(), fireTime, config.nodeId(), outcome,
+        emit(new JobEvent(config.namespace(), job.name(), nominalFireTime, config.nodeId(), outcome,
                 Duration.ofNanos(acquireNanos), Duration.ZERO, -1, cause));
     }
 
@@ -226,17 +226,17 @@ final class RunLifecycle {
      * only for decisions that settle a fire time for good (paused, history lost, missed, abandoned, ...),
      * never on a firing that runs. Stores that keep {@link LeaseStore#recordOutcome}'s default keep none.
      */
-    void recordOutcome(JobOptions job, Instant fireTime, RunOutcome outcome) {
+    void recordOutcome(JobOptions job, Instant nominalFireTime, RunOutcome outcome) {
         if (config.historySize() <= 0) {
             return;
         }
         try {
-            store.recordOutcome(new JobId(config.namespace(), job.name()), fireTime, config.nodeId(),
+            store.recordOutcome(new JobId(config.namespace(), job.name()), nominalFireTime, config.nodeId(),
                     outcome.name(), config.historySize());
         } catch (RuntimeException e) {
             releaseFailures.warn(log, "history-failure|" + job.name(),
                     "job-guard: job '{}' T={} node={} could not record outcome {} in the recent fire times: {}",
-                    job.name(), fireTime, config.nodeId(), outcome, RateLimitedLog.causeChain(e));
+                    job.name(), nominalFireTime, config.nodeId(), outcome, RateLimitedLog.causeChain(e));
         }
     }
 

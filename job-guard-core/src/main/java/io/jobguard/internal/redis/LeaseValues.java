@@ -35,10 +35,10 @@ public final class LeaseValues {
             return LeaseRecord.foreign(raw, expiresIn);
         }
         try {
-            Instant fireTime = parts[2].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(parts[2]));
+            Instant nominalFireTime = parts[2].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(parts[2]));
             Instant acquiredAt = Instant.ofEpochMilli(Long.parseLong(parts[3]));
             long fence = Long.parseLong(parts[4]);
-            return new LeaseRecord(parts[1], parts[5], fireTime, acquiredAt, fence, expiresIn, false, raw);
+            return new LeaseRecord(parts[1], parts[5], nominalFireTime, acquiredAt, fence, expiresIn, false, raw);
         } catch (NumberFormatException e) {
             return LeaseRecord.foreign(raw, expiresIn);
         }

@@ -166,20 +166,20 @@ final class JobControl {
             return new WebEndpointResponse<>(new JobGuardEndpoint.Control(name, verb, false, null, null,
                     "the bean of this job is not known"), WebEndpointResponse.STATUS_BAD_REQUEST);
         }
-        Instant fireTime = job.clock().instant().truncatedTo(ChronoUnit.MILLIS);
-        if (fireTime.equals(job.schedule().latestAtOrBefore(fireTime))) {
-            fireTime = fireTime.plusMillis(1);
+        Instant nominalFireTime = job.clock().instant().truncatedTo(ChronoUnit.MILLIS);
+        if (nominalFireTime.equals(job.schedule().latestAtOrBefore(nominalFireTime))) {
+            nominalFireTime = nominalFireTime.plusMillis(1);
         }
         Object bean = beans.getBean(job.beanName());
         Object target = AopProxyUtils.getSingletonTarget(bean);
         Object receiver = target != null ? target : bean;
         RunOutcome outcome;
         try {
-            outcome = guard.run(job.options(), fireTime, () -> invoke(job, receiver));
+            outcome = guard.run(job.options(), nominalFireTime, () -> invoke(job, receiver));
         } catch (RuntimeException | Error e) {
             outcome = RunOutcome.FAILED;
         }
-        return ok(name, verb, outcome.bodyStarted(), fireTime, outcome.name(), "run once under its own fire time");
+        return ok(name, verb, outcome.bodyStarted(), nominalFireTime, outcome.name(), "run once under its own fire time");
     }
 
     private static void invoke(GuardedJob job, Object receiver) {
@@ -194,8 +194,8 @@ final class JobControl {
     }
 
     private static WebEndpointResponse<JobGuardEndpoint.Control> ok(String job, String verb, boolean changed,
-                                                                    Instant fireTime, String outcome, String message) {
-        return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, changed, fireTime, outcome, message),
+                                                                    Instant nominalFireTime, String outcome, String message) {
+        return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, changed, nominalFireTime, outcome, message),
                 WebEndpointResponse.STATUS_OK);
     }
 

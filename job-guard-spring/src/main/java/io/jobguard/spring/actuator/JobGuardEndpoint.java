@@ -313,7 +313,8 @@ public class JobGuardEndpoint {
      * @param cooldown            the fixed-delay cool-down
      * @param schedule            the schedule
      * @param nextNominalFireTime the next fire time of the schedule's grid (null for fixed delay)
-     * @param lastFireTime        the fire time of the last firing decided on this node
+     * @param lastFireTime        the nominal fire time of the last firing decided on this node (named as in the
+     *                            endpoint's JSON)
      * @param lastOutcome         its outcome
      */
     public record JobSummary(String name, String method, String type, String lease, String waitFor, String busyGrace,
@@ -380,7 +381,7 @@ public class JobGuardEndpoint {
      * @param job      the job name
      * @param action   the action
      * @param changed  pause/resume: whether the flag changed; run-now: whether the body ran
-     * @param fireTime run-now: the fire time it ran under
+     * @param fireTime run-now: the nominal fire time it ran under (named as in the endpoint's JSON)
      * @param outcome  run-now: the outcome
      * @param message  what happened
      */

@@ -71,7 +71,7 @@ final class JobSummaries {
 
     private static JobGuardEndpoint.JobSummary summary(GuardedJobsContributor.ContributedJob job) {
         return new JobGuardEndpoint.JobSummary(job.name(), job.source(), job.type(), job.lease(), job.waitFor(),
-                job.busyGrace(), null, job.schedule(), job.nextFireTime(), null, null);
+                job.busyGrace(), null, job.schedule(), job.nextNominalFireTime(), null, null);
     }
 
     private List<GuardedJobsContributor.ContributedJob> contributed() {

@@ -13,7 +13,7 @@ import io.jobguard.spring.JobGuardConfigCustomizer;
 import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.firing.GuardedJob;
 import io.jobguard.spring.firing.GuardedJobRegistry;
-import io.jobguard.spring.firing.MissedFireTimesStarter;
+import io.jobguard.spring.firing.MissedFireTimeRecoveryStarter;
 import io.jobguard.spring.firing.SchedulerBypass;
 import io.jobguard.store.LeaseStore;
 import org.slf4j.Logger;
@@ -191,10 +191,10 @@ public class JobGuardAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    MissedFireTimesStarter jobGuardMissedFireTimesStarter(ObjectProvider<GuardedJobRegistry> registry,
+    MissedFireTimeRecoveryStarter jobGuardMissedFireTimeRecoveryStarter(ObjectProvider<GuardedJobRegistry> registry,
                                                           ObjectProvider<JobGuard> guard,
                                                           org.springframework.context.ApplicationContext context) {
-        return new MissedFireTimesStarter(GuardedJob::recovery, registry, guard, context);
+        return new MissedFireTimeRecoveryStarter(GuardedJob::recovery, registry, guard, context);
     }
 
     /**

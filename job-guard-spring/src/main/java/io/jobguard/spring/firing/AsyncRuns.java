@@ -40,11 +40,11 @@ final class AsyncRuns {
     /**
      * The firing one subscription is.
      *
-     * @param guard    the engine
-     * @param options  the job's options (with its recovery for a scheduled firing)
-     * @param fireTime the nominal fire time
+     * @param guard           the engine
+     * @param options         the job's options (with its recovery for a scheduled firing)
+     * @param nominalFireTime the nominal fire time
      */
-    record Subscription(JobGuard guard, JobOptions options, Instant fireTime) {
+    record Subscription(JobGuard guard, JobOptions options, Instant nominalFireTime) {
     }
 
     private AsyncRuns() {
@@ -91,7 +91,7 @@ final class AsyncRuns {
         private static <P> P fire(Subscription s, P refused, Function<FiringEnd, P> held, Runnable recoveryRun) {
             Fired<P> fired;
             try {
-                fired = s.guard().fire(s.options(), s.fireTime(), FiringBody.ofCallback(end -> {
+                fired = s.guard().fire(s.options(), s.nominalFireTime(), FiringBody.ofCallback(end -> {
                     end.unbindFromCurrentThread();
                     return held.apply(end);
                 }, recoveryRun));

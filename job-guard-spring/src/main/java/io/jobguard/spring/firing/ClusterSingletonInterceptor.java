@@ -21,15 +21,15 @@ import java.util.function.Supplier;
 
 /**
  * Guards one call of a {@code @ClusterSingleton} method: the single owner, on the Spring side, of a
- * firing. A call made by a scheduled firing takes the nominal fire time the scheduler decorator
- * attached to the thread ({@link ScheduledFireTimes}); any other call (the method invoked directly by
+ * firing. A call made by a handedOff firing takes the nominal fire time the scheduler decorator
+ * attached to the thread ({@link FireTimeHandOff}); any other call (the method invoked directly by
  * application code) is guarded with the latest fire time of its schedule at or before now (now by the
  * scheduler's clock): it counts as that firing, so it runs unless the firing ran somewhere already,
  * and a firing it took is not run again. Fixed-delay and one-time schedules have no grid: a direct
  * call uses now, and the cluster-wide cool-down still applies. Either way the whole firing is one
  * {@link JobGuard#fire} call (admission, with the recovery of lost fire times when the job has one;
  * run; finish; outcome), observed nested under the current observation (Spring's observation of the
- * scheduled method, for a scheduled firing). A call made while the thread already runs under a permit
+ * handedOff method, for a handedOff firing). A call made while the thread already runs under a permit
  * of the same job (a recovery run, a nested call) is part of that run and is not guarded again. A
  * skipped call returns {@code null} (or zero/false for a primitive return type).
  */
@@ -38,7 +38,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
     private static final Logger log = LoggerFactory.getLogger(ClusterSingletonInterceptor.class);
 
     private final GuardedJobRegistry registry;
-    private final ScheduledFireTimes fireTimes;
+    private final FireTimeHandOff fireTimeHandOff;
     private final Supplier<JobGuard> guard;
     private final RunObservations observations;
     private final Set<String> directCallsLogged = ConcurrentHashMap.newKeySet();
@@ -46,10 +46,10 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
     /**
      * @param guard the engine, looked up at the first call (not while beans are being created)
      */
-    ClusterSingletonInterceptor(GuardedJobRegistry registry, ScheduledFireTimes fireTimes, Supplier<JobGuard> guard,
+    ClusterSingletonInterceptor(GuardedJobRegistry registry, FireTimeHandOff fireTimeHandOff, Supplier<JobGuard> guard,
                                 RunObservations observations) {
         this.registry = registry;
-        this.fireTimes = fireTimes;
+        this.fireTimeHandOff = fireTimeHandOff;
         this.guard = SingletonSupplier.of(guard);
         this.observations = observations;
     }
@@ -66,15 +66,15 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
             Object assembled = invocation.proceed();
             return assembled == null ? null : AsyncRuns.guardSubscriptions(assembled, () -> subscription(job));
         }
-        Instant scheduled = fireTimes.take(job);
-        if (scheduled == null && insideRunOf(job)) {
+        Instant handedOff = fireTimeHandOff.take(job);
+        if (handedOff == null && insideRunOf(job)) {
             return invocation.proceed();
         }
-        Instant fireTime = scheduled != null ? scheduled : directFireTime(job);
-        Observed observed = new Observed(observations.start(guard.get(), job.options(), fireTime));
+        Instant nominalFireTime = handedOff != null ? handedOff : directNominalFireTime(job);
+        Observed observed = new Observed(observations.start(guard.get(), job.options(), nominalFireTime));
         Fired<Object> fired;
         try {
-            fired = guard.get().fire(job.firingOptions(), fireTime, body(invocation, observed.observation), observed);
+            fired = guard.get().fire(job.firingOptions(), nominalFireTime, body(invocation, observed.observation), observed);
         } catch (Throwable e) {
             observed.failedUnended(e);
             throw e;
@@ -107,13 +107,13 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
     }
 
     /**
-     * One subscription of a reactive method as one firing: the scheduled firing's fire time (with the
+     * One subscription of a reactive method as one firing: the handedOff firing's fire time (with the
      * job's recovery), else a direct subscription's own.
      */
     private AsyncRuns.Subscription subscription(GuardedJob job) {
-        Instant scheduled = fireTimes.take(job);
-        return scheduled != null ? new AsyncRuns.Subscription(guard.get(), job.firingOptions(), scheduled)
-                : new AsyncRuns.Subscription(guard.get(), job.options(), directFireTime(job));
+        Instant handedOff = fireTimeHandOff.take(job);
+        return handedOff != null ? new AsyncRuns.Subscription(guard.get(), job.firingOptions(), handedOff)
+                : new AsyncRuns.Subscription(guard.get(), job.options(), directNominalFireTime(job));
     }
 
     /** Whether the current thread already runs under a permit of {@code job} (a recovery body, a nested call). */
@@ -150,13 +150,13 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
     }
 
     /** A direct call's fire time: the latest of its schedule at or before now. */
-    private Instant directFireTime(GuardedJob job) {
-        Instant fireTime = job.schedule().latestAtOrBefore(job.clock().instant());
+    private Instant directNominalFireTime(GuardedJob job) {
+        Instant nominalFireTime = job.schedule().latestAtOrBefore(job.clock().instant());
         if (directCallsLogged.add(job.options().name())) {
             log.info("job-guard: job '{}' called directly (not by its schedule), guarded as the fire time of its "
-                    + "schedule at or before now, T={} (logged once per job)", job.options().name(), fireTime);
+                    + "schedule at or before now, T={} (logged once per job)", job.options().name(), nominalFireTime);
         }
-        return fireTime;
+        return nominalFireTime;
     }
 
     private static Object skipped(Class<?> returnType) {

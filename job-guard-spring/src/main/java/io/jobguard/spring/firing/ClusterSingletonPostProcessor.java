@@ -45,7 +45,7 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
     private final transient ObjectProvider<JobGuard> guard;
     private final transient BiFunction<JobOptions, Method, JobOptions> customizers;
     private transient GuardedMethodResolver resolver;
-    private transient ScheduledFireTimes fireTimes;
+    private transient FireTimeHandOff fireTimeHandOff;
 
     /**
      * Creates the post-processor.
@@ -77,10 +77,10 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
         RunObservations observations = new RunObservations(
                 () -> beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable(() -> ObservationRegistry.NOOP),
                 () -> beanFactory.getBeanProvider(RunObservationConvention.class).getIfAvailable(RunObservationConvention::new));
-        this.fireTimes = new ScheduledFireTimes();
+        this.fireTimeHandOff = new FireTimeHandOff();
         // every @ClusterSingleton method gets the interceptor (Spring's plain advisor: a pointcut and the advice)
         this.advisor = new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(ClusterSingleton.class),
-                new ClusterSingletonInterceptor(registry, fireTimes, this::engine, observations));
+                new ClusterSingletonInterceptor(registry, fireTimeHandOff, this::engine, observations));
     }
 
     @Override
@@ -120,8 +120,8 @@ public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwar
      *
      * @return the fire times the scheduler decorator attaches and the advice takes
      */
-    ScheduledFireTimes fireTimes() {
-        return fireTimes;
+    FireTimeHandOff fireTimeHandOff() {
+        return fireTimeHandOff;
     }
 
     private JobGuard engine() {

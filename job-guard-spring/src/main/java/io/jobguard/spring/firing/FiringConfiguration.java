@@ -33,7 +33,7 @@ public class FiringConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static NominalFireTimeConfigurer jobGuardNominalFireTimeConfigurer(ClusterSingletonPostProcessor postProcessor) {
-        return new NominalFireTimeConfigurer(postProcessor.registry(), postProcessor.fireTimes());
+        return new NominalFireTimeConfigurer(postProcessor.registry(), postProcessor.fireTimeHandOff());
     }
 
     @Bean

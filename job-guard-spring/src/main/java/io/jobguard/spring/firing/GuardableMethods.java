@@ -52,7 +52,7 @@ final class GuardableMethods {
             throw new IllegalStateException(where + ": a one-time @Scheduled (initialDelay alone, "
                     + schedule.describe() + ") has no fire time shared by the nodes: each node's fire time is its "
                     + "own start plus the delay, so every node would run it once. Use a cron or fixedRate "
-                    + "schedule, or call JobGuard.run(options, fireTime, body) with a fire time every node agrees on");
+                    + "schedule, or call JobGuard.run(options, nominalFireTime, body) with a fire time every node agrees on");
         }
     }
 

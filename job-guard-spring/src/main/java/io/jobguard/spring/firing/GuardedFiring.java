@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 
 /**
  * One firing of a guarded {@code @Scheduled} method, carrying its nominal fire time: running it runs
- * Spring's scheduled runnable with that time attached ({@link ScheduledFireTimes#run}), for the
+ * Spring's scheduled runnable with that time attached ({@link FireTimeHandOff#run}), for the
  * {@code @ClusterSingleton} advice, which owns the firing, to take. Forwards the task's qualifier (so
  * Spring's scheduler router still picks the scheduler it names), long-lived flag and
  * {@code toString()}.
@@ -16,14 +16,14 @@ import java.util.function.Supplier;
  * @param job             the guarded method
  * @param nominalFireTime the fire time of the firing being run, read once when it runs (for a
  *                        recurring schedule, claimed from its trigger)
- * @param fireTimes       carries the fire time to the advice
+ * @param fireTimeHandOff carries the fire time to the advice
  */
-record GuardedFiring(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime, ScheduledFireTimes fireTimes)
+record GuardedFiring(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime, FireTimeHandOff fireTimeHandOff)
         implements SchedulingAwareRunnable {
 
     @Override
     public void run() {
-        fireTimes.run(job, nominalFireTime.get(), task);
+        fireTimeHandOff.run(job, nominalFireTime.get(), task);
     }
 
     @Override

@@ -20,24 +20,24 @@ import java.util.Objects;
 final class NominalFireTimeConfigurer implements SchedulingConfigurer, Ordered {
 
     private final GuardedJobRegistry registry;
-    private final ScheduledFireTimes fireTimes;
+    private final FireTimeHandOff fireTimeHandOff;
 
     /**
      * Creates the configurer.
      *
-     * @param registry the guarded methods of this application context
-     * @param fireTimes carries each firing's nominal fire time to the {@code @ClusterSingleton} advice
+     * @param registry        the guarded methods of this application context
+     * @param fireTimeHandOff carries each firing's nominal fire time to the {@code @ClusterSingleton} advice
      */
-    NominalFireTimeConfigurer(GuardedJobRegistry registry, ScheduledFireTimes fireTimes) {
+    NominalFireTimeConfigurer(GuardedJobRegistry registry, FireTimeHandOff fireTimeHandOff) {
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.fireTimes = Objects.requireNonNull(fireTimes, "fireTimes");
+        this.fireTimeHandOff = Objects.requireNonNull(fireTimeHandOff, "fireTimeHandOff");
     }
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
         TaskScheduler scheduler = registrar.getScheduler();
         if (scheduler != null && !(scheduler instanceof NominalTimeTaskScheduler)) {
-            registrar.setTaskScheduler(new NominalTimeTaskScheduler(scheduler, registry, fireTimes));
+            registrar.setTaskScheduler(new NominalTimeTaskScheduler(scheduler, registry, fireTimeHandOff));
         }
     }
 

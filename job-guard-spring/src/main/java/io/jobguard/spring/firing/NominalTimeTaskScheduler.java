@@ -24,11 +24,11 @@ import java.util.function.Supplier;
  * trigger with its own {@code TriggerContext}, so fire times are computed on the clock of the
  * scheduler that runs the task (behind Spring's scheduler router, the scheduler it routes to).
  *
- * @param delegate the scheduler that runs every task
- * @param registry the guarded methods, to recognize their tasks
- * @param fireTimes carries each firing's nominal fire time to the {@code @ClusterSingleton} advice
+ * @param delegate        the scheduler that runs every task
+ * @param registry        the guarded methods, to recognize their tasks
+ * @param fireTimeHandOff carries each firing's nominal fire time to the {@code @ClusterSingleton} advice
  */
-record NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry, ScheduledFireTimes fireTimes)
+record NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry registry, FireTimeHandOff fireTimeHandOff)
         implements TaskScheduler {
 
     private static final Logger log = LoggerFactory.getLogger(NominalTimeTaskScheduler.class);
@@ -84,7 +84,7 @@ record NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry regis
     /** The guarded firing of the task, the job marked as routed through this scheduler. */
     private GuardedFiring firing(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime) {
         job.markRouted();
-        return new GuardedFiring(task, job, nominalFireTime, fireTimes);
+        return new GuardedFiring(task, job, nominalFireTime, fireTimeHandOff);
     }
 
     /**

@@ -98,8 +98,8 @@ public record ScheduleSpec(Kind kind, CronExpression cron, ZoneId zone, Duration
             case FIXED_RATE: {
                 long p = period.toMillis();
                 long o = Math.floorMod(initialDelay.toMillis(), p);
-                long t = Math.floorDiv(millis.toEpochMilli() - o, p) * p + o;
-                return Instant.ofEpochMilli(t);
+                long nominalFireTimeMillis = Math.floorDiv(millis.toEpochMilli() - o, p) * p + o;
+                return Instant.ofEpochMilli(nominalFireTimeMillis);
             }
             case CRON:
                 return latestCron(millis);

@@ -14,7 +14,7 @@ public final class RunObservationContext extends Observation.Context {
 
     private final String job;
     private final String type;
-    private final Instant fireTime;
+    private final Instant nominalFireTime;
     private final String node;
     private volatile RunOutcome outcome;
     private volatile long fencingToken = -1;
@@ -22,15 +22,15 @@ public final class RunObservationContext extends Observation.Context {
     /**
      * Creates the context of one firing.
      *
-     * @param job      the job name
-     * @param type     the guard type (RETURN or WAIT)
-     * @param fireTime the nominal fire time
-     * @param node     this node's id
+     * @param job             the job name
+     * @param type            the guard type (RETURN or WAIT)
+     * @param nominalFireTime the nominal fire time
+     * @param node            this node's id
      */
-    public RunObservationContext(String job, String type, Instant fireTime, String node) {
+    public RunObservationContext(String job, String type, Instant nominalFireTime, String node) {
         this.job = Objects.requireNonNull(job, "job");
         this.type = Objects.requireNonNull(type, "type");
-        this.fireTime = Objects.requireNonNull(fireTime, "fireTime");
+        this.nominalFireTime = Objects.requireNonNull(nominalFireTime, "nominalFireTime");
         this.node = Objects.requireNonNull(node, "node");
     }
 
@@ -45,8 +45,8 @@ public final class RunObservationContext extends Observation.Context {
     }
 
     /** @return the nominal fire time */
-    public Instant fireTime() {
-        return fireTime;
+    public Instant nominalFireTime() {
+        return nominalFireTime;
     }
 
     /** @return this node's id */

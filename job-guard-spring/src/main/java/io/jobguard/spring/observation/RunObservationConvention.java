@@ -36,7 +36,7 @@ public class RunObservationConvention implements ObservationConvention<RunObserv
 
     @Override
     public KeyValues getHighCardinalityKeyValues(RunObservationContext context) {
-        return KeyValues.of("fire.time", context.fireTime().toString(), "node", context.node(), "fencing.token",
+        return KeyValues.of("fire.time", context.nominalFireTime().toString(), "node", context.node(), "fencing.token",
                 Long.toString(context.fencingToken()));
     }
 

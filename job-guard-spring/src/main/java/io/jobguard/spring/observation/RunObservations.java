@@ -37,12 +37,12 @@ public final class RunObservations {
     /**
      * Starts the observation of one firing, as a child of the current observation, and opens its scope.
      *
-     * @param guard    the engine (for the node id)
-     * @param job      the job
-     * @param fireTime the nominal fire time
+     * @param guard           the engine (for the node id)
+     * @param job             the job
+     * @param nominalFireTime the nominal fire time
      * @return the running observation; finish it with {@link Running#decided} and {@link Running#stop}
      */
-    public Running start(JobGuard guard, JobOptions job, Instant fireTime) {
+    public Running start(JobGuard guard, JobOptions job, Instant nominalFireTime) {
         ObservationRegistry r = resolvedRegistry;
         if (r == null) {
             r = registry.get();
@@ -52,7 +52,7 @@ public final class RunObservations {
         if (r.isNoop()) {
             return Running.NONE;
         }
-        RunObservationContext context = new RunObservationContext(job.name(), job.type().name(), fireTime,
+        RunObservationContext context = new RunObservationContext(job.name(), job.type().name(), nominalFireTime,
                 guard.config().nodeId());
         RunObservationConvention c = resolvedConvention;
         if (c == null) {

@@ -4,7 +4,7 @@ import io.jobguard.GuardType;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.LeaseLostException;
 import io.jobguard.NodeConfig;
 import io.jobguard.fencing.StaleFencingTokenException;
@@ -71,7 +71,7 @@ public final class FencedNode {
 
         JobOptions job = JobOptions.builder(jobName, lease).type(GuardType.WAIT).waitFor(Duration.ofSeconds(60))
                 .build();
-        JobPermit permit = guard.admit(job, fireTime).permit();
+        FiringPermit permit = guard.admit(job, fireTime).permit();
         long token = permit.context().fencingToken();
         say("ACQUIRED " + token);
         if (stale) {

@@ -2,7 +2,7 @@ package io.jobguard.spring.tx;
 
 import io.jobguard.JobGuard;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.LeaseLostException;
 import io.jobguard.spring.boot.JobGuardAutoConfiguration;
 import io.jobguard.spring.boot.JobGuardTransactionAutoConfiguration;
@@ -49,11 +49,11 @@ class LeaseCheckingTransactionTest {
             // No keep-alive: the lease runs out by itself after one second.
             JobOptions job = JobOptions.builder("tx-job", Duration.ofSeconds(1)).keepAlive(false).build();
 
-            JobPermit live = guard.admit(job, Instant.parse("2026-11-23T12:00:00Z")).permit();
+            FiringPermit live = guard.admit(job, Instant.parse("2026-11-23T12:00:00Z")).permit();
             tx.executeWithoutResult(s -> jdbc.update("INSERT INTO t VALUES ('under a live lease')"));
             live.finish(null);
 
-            JobPermit expiring = guard.admit(job, Instant.parse("2026-11-23T12:01:00Z")).permit();
+            FiringPermit expiring = guard.admit(job, Instant.parse("2026-11-23T12:01:00Z")).permit();
             assertThatThrownBy(() -> tx.executeWithoutResult(s -> {
                 jdbc.update("INSERT INTO t VALUES ('after the deadline')");
                 await().atMost(Duration.ofSeconds(20)).until(() -> expiring.context().isLeaseLost());

@@ -42,7 +42,7 @@ class DemoJobs {
     }
 
     private void record(String list) {
-        Instant fireTime = RunContext.current().orElseThrow().nominalFireTime();
-        redis.opsForList().rightPush(list, RunLedger.entry(fireTime, node));
+        Instant nominalFireTime = RunContext.current().orElseThrow().nominalFireTime();
+        redis.opsForList().rightPush(list, RunLedger.entry(nominalFireTime, node));
     }
 }

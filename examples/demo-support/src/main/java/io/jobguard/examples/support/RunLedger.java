@@ -20,12 +20,12 @@ public final class RunLedger {
     /**
      * Encodes one run.
      *
-     * @param fireTime the nominal fire time
-     * @param node     who ran it
+     * @param nominalFireTime the nominal fire time
+     * @param node            who ran it
      * @return the entry
      */
-    public static String entry(Instant fireTime, String node) {
-        return fireTime.toEpochMilli() + "|" + node;
+    public static String entry(Instant nominalFireTime, String node) {
+        return nominalFireTime.toEpochMilli() + "|" + node;
     }
 
     /**
@@ -38,8 +38,8 @@ public final class RunLedger {
         RunLedger ledger = new RunLedger();
         for (String e : entries) {
             int bar = e.indexOf('|');
-            Instant t = Instant.ofEpochMilli(Long.parseLong(e.substring(0, bar)));
-            ledger.runs.computeIfAbsent(t, x -> new ArrayList<>()).add(e.substring(bar + 1));
+            Instant nominalFireTime = Instant.ofEpochMilli(Long.parseLong(e.substring(0, bar)));
+            ledger.runs.computeIfAbsent(nominalFireTime, x -> new ArrayList<>()).add(e.substring(bar + 1));
         }
         return ledger;
     }
@@ -51,9 +51,9 @@ public final class RunLedger {
      */
     public Map<Instant, List<String>> duplicates() {
         TreeMap<Instant, List<String>> out = new TreeMap<>();
-        runs.forEach((t, nodes) -> {
+        runs.forEach((nominalFireTime, nodes) -> {
             if (nodes.size() > 1) {
-                out.put(t, nodes);
+                out.put(nominalFireTime, nodes);
             }
         });
         return out;
@@ -69,9 +69,9 @@ public final class RunLedger {
      */
     public List<Instant> misses(Instant from, Instant to, Duration period) {
         List<Instant> out = new ArrayList<>();
-        for (Instant t = from; !t.isAfter(to); t = t.plus(period)) {
-            if (!runs.containsKey(t)) {
-                out.add(t);
+        for (Instant nominalFireTime = from; !nominalFireTime.isAfter(to); nominalFireTime = nominalFireTime.plus(period)) {
+            if (!runs.containsKey(nominalFireTime)) {
+                out.add(nominalFireTime);
             }
         }
         return out;
@@ -96,10 +96,10 @@ public final class RunLedger {
      */
     public String table(Instant from, Instant to, Duration period) {
         StringBuilder out = new StringBuilder(String.format("%-26s %-22s %s%n", "nominal fire time", "ran on", ""));
-        for (Instant t = from; !t.isAfter(to); t = t.plus(period)) {
-            List<String> nodes = runs.getOrDefault(t, List.of());
+        for (Instant nominalFireTime = from; !nominalFireTime.isAfter(to); nominalFireTime = nominalFireTime.plus(period)) {
+            List<String> nodes = runs.getOrDefault(nominalFireTime, List.of());
             String verdict = nodes.isEmpty() ? "MISSED" : nodes.size() > 1 ? "DUPLICATE" : "";
-            out.append(String.format("%-26s %-22s %s%n", t, nodes.isEmpty() ? "-" : String.join(",", nodes), verdict));
+            out.append(String.format("%-26s %-22s %s%n", nominalFireTime, nodes.isEmpty() ? "-" : String.join(",", nodes), verdict));
         }
         return out.toString();
     }

@@ -139,11 +139,12 @@ public final class LedgerChecker {
             }
             long from = ceil(allReady + edge.toMillis(), period);
             long to = Math.floorDiv(stop - edge.toMillis(), period) * period;
-            for (long t = from; t <= to; t += period) {
+            for (long nominalFireTimeMillis = from; nominalFireTimeMillis <= to; nominalFireTimeMillis += period) {
                 fireTimes++;
-                if (!byFire.containsKey(t)) {
+                if (!byFire.containsKey(nominalFireTimeMillis)) {
                     boolean inside = faultStart != null && faultEnd != null
-                            && t >= faultStart - margin.toMillis() && t <= faultEnd + margin.toMillis();
+                            && nominalFireTimeMillis >= faultStart - margin.toMillis()
+                            && nominalFireTimeMillis <= faultEnd + margin.toMillis();
                     if (inside) {
                         missInside++;
                     } else {

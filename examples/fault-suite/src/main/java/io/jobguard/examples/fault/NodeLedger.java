@@ -42,12 +42,12 @@ final class NodeLedger implements AutoCloseable {
         write(READY, "-", 0, -1, false, "-");
     }
 
-    void start(String job, Instant fireTime, long token) {
-        write(START, job, fireTime.toEpochMilli(), token, false, "-");
+    void start(String job, Instant nominalFireTime, long token) {
+        write(START, job, nominalFireTime.toEpochMilli(), token, false, "-");
     }
 
-    void end(String job, Instant fireTime, long token, boolean leaseLost) {
-        write(END, job, fireTime.toEpochMilli(), token, leaseLost, "-");
+    void end(String job, Instant nominalFireTime, long token, boolean leaseLost) {
+        write(END, job, nominalFireTime.toEpochMilli(), token, leaseLost, "-");
     }
 
     void batchStart(String namespace, long id, long token, Collection<String> keys) {

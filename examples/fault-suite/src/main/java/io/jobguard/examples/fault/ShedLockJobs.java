@@ -83,12 +83,12 @@ class ShedLockJobs {
     private void run(String job, Duration period, Duration work) throws InterruptedException {
         long now = schedulerClock.millis();
         // Spring fires at (or just after) the fire time on this clock; 250 ms of tolerance for an early wake-up
-        Instant fireTime = Instant.ofEpochMilli(Math.floorDiv(now + 250, period.toMillis()) * period.toMillis());
-        ledger.start(job, fireTime, -1);
+        Instant nominalFireTime = Instant.ofEpochMilli(Math.floorDiv(now + 250, period.toMillis()) * period.toMillis());
+        ledger.start(job, nominalFireTime, -1);
         try {
             Thread.sleep(work.toMillis());
         } finally {
-            ledger.end(job, fireTime, -1, false);
+            ledger.end(job, nominalFireTime, -1, false);
         }
     }
 

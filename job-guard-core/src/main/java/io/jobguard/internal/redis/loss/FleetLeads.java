@@ -70,12 +70,12 @@ public final class FleetLeads implements AutoCloseable {
      * and when the lead it publishes is not covered by the fleet's largest known lead + margin (or is unknown), waits
      * one interval so that every node has read it before the fire time can be taken.
      *
-     * @param nodeId     the node about to take a fire time
-     * @param fireMillis the fire time
+     * @param nodeId                the node about to take a fire time
+     * @param nominalFireTimeMillis the fire time
      * @return whether this node published
      * @throws RuntimeException if the publication fails (the firing is then a store failure)
      */
-    public boolean beforeAdmission(String nodeId, long fireMillis) {
+    public boolean beforeAdmission(String nodeId, long nominalFireTimeMillis) {
         boolean first = nodes.add(nodeId);
         if (first && timer == null) {
             start();
@@ -86,7 +86,7 @@ public final class FleetLeads implements AutoCloseable {
         }
         long redisNow = windows.redisNow();
         if (redisNow >= 0) {
-            windows.granted(fireMillis, redisNow); // the lead this admission may have, counted before it is sent
+            windows.granted(nominalFireTimeMillis, redisNow); // the lead this admission may have, counted before it is sent
         }
         long lead = windows.publishedLead();
         // a lead above the published one by more than scheduler jitter (the margin covers the rest)

@@ -51,9 +51,9 @@ public final class HistoryEpochs {
     }
 
     /** Records an acquire's answer: granted, taken before, refused after a loss or declared missed handle the fire time. */
-    public void answered(JobId job, String status, Instant fireTime) {
+    public void answered(JobId job, String status, Instant nominalFireTime) {
         switch (status) {
-            case "ACQUIRED", "ALREADY_RAN", "HISTORY_LOST", "MISSED" -> handled.merge(job, fireTime.toEpochMilli(), Math::max);
+            case "ACQUIRED", "ALREADY_RAN", "HISTORY_LOST", "MISSED" -> handled.merge(job, nominalFireTime.toEpochMilli(), Math::max);
             default -> {
             }
         }

@@ -78,8 +78,8 @@ public final class LossWindows {
     }
 
     /** Records one of this node's grants: fire time and the Redis time of the grant. */
-    public synchronized void granted(long fireMillis, long grantMillis) {
-        long lead = Math.max(0, fireMillis - grantMillis);
+    public synchronized void granted(long nominalFireTimeMillis, long grantMillis) {
+        long lead = Math.max(0, nominalFireTimeMillis - grantMillis);
         while (!ownLeads.isEmpty() && ownLeads.peekLast()[1] <= lead) {
             ownLeads.pollLast();
         }

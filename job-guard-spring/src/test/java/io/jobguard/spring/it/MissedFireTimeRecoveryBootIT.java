@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
  * once in the cluster, late, as a catch-up, and the regular fire times go on.
  */
 @WithRedis
-class MissedFireTimesBootIT {
+class MissedFireTimeRecoveryBootIT {
 
     private static List<String> props(String node, long offset) {
         return List.of("jobguard.node-id=" + node, "jobguard.namespace=recovery", "test.clock-offset-ms=" + offset,

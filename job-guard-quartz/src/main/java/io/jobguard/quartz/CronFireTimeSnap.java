@@ -20,35 +20,36 @@ import java.util.concurrent.ConcurrentHashMap;
  * snapped back to the latest time of the cron schedule at or before it, so the late node competes
  * for the same T as the punctual ones.
  */
-final class NominalFireTimes {
+final class CronFireTimeSnap {
 
-    private static final Logger log = LoggerFactory.getLogger(NominalFireTimes.class);
+    private static final Logger log = LoggerFactory.getLogger(CronFireTimeSnap.class);
 
     private final Map<String, CronExpression> expressions = new ConcurrentHashMap<>();
 
     /**
-     * Returns the nominal fire time of a firing.
+     * Returns the nominal fire time of a firing: Quartz's scheduled fire time, snapped onto the cron schedule
+     * when it is off it.
      *
      * @param trigger   the trigger that fired
      * @param scheduled {@code JobExecutionContext.getScheduledFireTime()}
      * @return the fire time on the trigger's schedule
      */
-    Instant nominal(Trigger trigger, Date scheduled) {
-        Instant t = scheduled.toInstant();
+    Instant nominalFireTime(Trigger trigger, Date scheduled) {
+        Instant quartzFireTime = scheduled.toInstant();
         if (!(trigger instanceof CronTrigger cron)) {
-            return t;
+            return quartzFireTime;
         }
         CronExpression expression = cached(cron);
-        if (expression == null || (t.getNano() == 0 && expression.isSatisfiedBy(scheduled))) {
-            return t;
+        if (expression == null || (quartzFireTime.getNano() == 0 && expression.isSatisfiedBy(scheduled))) {
+            return quartzFireTime;
         }
         Date before = latestAtOrBefore(expression, scheduled);
         if (before == null) {
-            return t;
+            return quartzFireTime;
         }
         Instant snapped = before.toInstant();
         log.debug("job-guard: cron trigger {} fired off-schedule at {} (misfire); nominal fire time snapped to {}",
-                trigger.getKey(), t, snapped);
+                trigger.getKey(), quartzFireTime, snapped);
         return snapped;
     }
 

@@ -9,9 +9,9 @@ import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
@@ -47,7 +47,7 @@ import static org.awaitility.Awaitility.await;
  * says, at start and at the next firing, and a run that died runs again once under at-least-once.
  */
 @WithRedis
-class MissedFireTimesIT {
+class MissedFireTimeRecoveryIT {
 
     private static final Duration SKEW = Duration.ofSeconds(2);
 
@@ -58,7 +58,7 @@ class MissedFireTimesIT {
     /** Every body start in the cluster: fire time, node, attempt, token. */
     private final List<String> runs = new CopyOnWriteArrayList<>();
 
-    MissedFireTimesIT(RedisServerProcess redis) {
+    MissedFireTimeRecoveryIT(RedisServerProcess redis) {
         this.redis = redis;
     }
 
@@ -87,10 +87,10 @@ class MissedFireTimesIT {
                 });
         closeables.add(guard);
         closeables.add(store);
-        return new Node(id, guard, ((JobGuardEngine) guard).missedFireTimes());
+        return new Node(id, guard, ((JobGuardEngine) guard).missedFireTimeRecovery());
     }
 
-    private record Node(String id, JobGuard guard, MissedFireTimes recovery) {
+    private record Node(String id, JobGuard guard, MissedFireTimeRecovery recovery) {
     }
 
     /** A schedule of exactly these fire times. */
@@ -120,7 +120,7 @@ class MissedFireTimesIT {
         if (!admission.granted()) {
             return admission.refusal();
         }
-        try (JobPermit permit = admission.permit()) {
+        try (FiringPermit permit = admission.permit()) {
             body(node.id()).run();
             return permit.finish(null);
         }

@@ -1,7 +1,7 @@
 package io.jobguard.internal.engine;
 
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.KeepAlive;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>The permit is bound as the {@link RunContext#current() current run} of the thread that was
  * admitted until it is finished.
  */
-public final class RunPermit implements JobPermit {
+public final class EnginePermit implements FiringPermit {
 
     /**
      * The run context of the guarded run on each thread: the only static mutable state of core (checked by
@@ -45,7 +45,7 @@ public final class RunPermit implements JobPermit {
     private volatile boolean givenUp;
     private volatile KeepAlive.Handle keepAlive;
 
-    private RunPermit(RunLifecycle lifecycle, JobOptions options, RunLeaseRequest request, long fencingToken,
+    private EnginePermit(RunLifecycle lifecycle, JobOptions options, RunLeaseRequest request, long fencingToken,
                       boolean guarded, long acquireNanos, LeaseDeadline deadline) {
         this.lifecycle = lifecycle;
         this.options = options;
@@ -60,9 +60,9 @@ public final class RunPermit implements JobPermit {
      * Creates the permit of a granted firing on the admitted thread: binds its context to that thread and
      * starts its lifecycle (counted as live, keep-alive started when the job asks for it).
      */
-    static RunPermit start(RunLifecycle lifecycle, JobOptions options, RunLeaseRequest request, long fencingToken,
+    static EnginePermit start(RunLifecycle lifecycle, JobOptions options, RunLeaseRequest request, long fencingToken,
                            boolean guarded, long acquireNanos, LeaseDeadline deadline, AcquireMode mode) {
-        RunPermit permit = new RunPermit(lifecycle, options, request, fencingToken, guarded, acquireNanos, deadline);
+        EnginePermit permit = new EnginePermit(lifecycle, options, request, fencingToken, guarded, acquireNanos, deadline);
         permit.state.kind = mode.kind();
         permit.state.attempt = mode.kind() == AcquireMode.Kind.RETRY ? mode.attempt() + 1 : 1;
         CURRENT.set(permit.state);
@@ -198,16 +198,16 @@ public final class RunPermit implements JobPermit {
 
     private static final class State implements RunContext {
         private final String job;
-        private final Instant fireTime;
+        private final Instant nominalFireTime;
         private final long fencingToken;
         private final boolean guarded;
         private final LeaseDeadline deadline;
         private volatile AcquireMode.Kind kind = AcquireMode.Kind.REGULAR;
         private volatile int attempt = 1;
 
-        State(String job, Instant fireTime, long fencingToken, boolean guarded, LeaseDeadline deadline) {
+        State(String job, Instant nominalFireTime, long fencingToken, boolean guarded, LeaseDeadline deadline) {
             this.job = job;
-            this.fireTime = fireTime;
+            this.nominalFireTime = nominalFireTime;
             this.fencingToken = fencingToken;
             this.guarded = guarded;
             this.deadline = deadline;
@@ -220,7 +220,7 @@ public final class RunPermit implements JobPermit {
 
         @Override
         public Instant nominalFireTime() {
-            return fireTime;
+            return nominalFireTime;
         }
 
         @Override
@@ -264,7 +264,7 @@ public final class RunPermit implements JobPermit {
 
         @Override
         public String toString() {
-            return "RunContext[job=" + job + ", T=" + fireTime + ", fence=" + fencingToken + ", lost=" + isLeaseLost() + "]";
+            return "RunContext[job=" + job + ", T=" + nominalFireTime + ", fence=" + fencingToken + ", lost=" + isLeaseLost() + "]";
         }
     }
 }

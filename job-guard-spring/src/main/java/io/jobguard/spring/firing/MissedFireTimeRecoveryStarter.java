@@ -36,10 +36,10 @@ import java.util.function.Function;
  * that was too young to count (the skew tolerance) is settled. Cron and fixed-rate jobs have a grid of fire times;
  * fixed-delay jobs have none, so for them only the delivery applies.
  */
-public final class MissedFireTimesStarter implements SmartInitializingSingleton, ApplicationListener<ApplicationReadyEvent>,
+public final class MissedFireTimeRecoveryStarter implements SmartInitializingSingleton, ApplicationListener<ApplicationReadyEvent>,
         DisposableBean {
 
-    private static final Logger log = LoggerFactory.getLogger(MissedFireTimesStarter.class);
+    private static final Logger log = LoggerFactory.getLogger(MissedFireTimeRecoveryStarter.class);
 
     /** The longest pause between two recovery passes. */
     static final Duration SWEEP = Duration.ofMinutes(1);
@@ -59,7 +59,7 @@ public final class MissedFireTimesStarter implements SmartInitializingSingleton,
      * @param guard    the engine
      * @param context  the application context whose readiness starts the recovery
      */
-    public MissedFireTimesStarter(Function<GuardedJob, RecoveryOptions> recovery,
+    public MissedFireTimeRecoveryStarter(Function<GuardedJob, RecoveryOptions> recovery,
                                   ObjectProvider<GuardedJobRegistry> registry, ObjectProvider<JobGuard> guard,
                                   ApplicationContext context) {
         this.recovery = Objects.requireNonNull(recovery, "recovery");

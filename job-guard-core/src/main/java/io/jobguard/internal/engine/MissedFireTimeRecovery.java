@@ -35,14 +35,14 @@ import java.util.function.Supplier;
  * retried. A firing with nothing to recover costs the single round trip of an admission: the checks run inside the
  * acquire script.
  *
- * <p>An engine has one instance ({@link JobGuardEngine#missedFireTimes()}). On one node a job's recovery has one
+ * <p>An engine has one instance ({@link JobGuardEngine#missedFireTimeRecovery()}). On one node a job's recovery has one
  * owner: {@link #admit} and {@link #recover(JobOptions, RecoveryOptions, Runnable)} (the start-up and background
  * passes) take one per-job lock, so they never lose a fire time to each other. Thread-safe. The rules, the run
  * record's invariant and the cases after a loss: docs/missed-fire-times.md.
  */
-public final class MissedFireTimes {
+public final class MissedFireTimeRecovery {
 
-    private static final Logger log = LoggerFactory.getLogger(MissedFireTimes.class);
+    private static final Logger log = LoggerFactory.getLogger(MissedFireTimeRecovery.class);
 
 
     /** Bounds the recovery rounds before one regular firing (each round handles one finding). */
@@ -52,8 +52,8 @@ public final class MissedFireTimes {
     /** One recovery owner per job on this node: the engine has one instance of this class, so one lock per job. */
     private final RecoveryOwners owners = new RecoveryOwners();
 
-    /** The recovery of {@code guard}; created once, by the engine ({@link JobGuardEngine#missedFireTimes()}). */
-    MissedFireTimes(RecoveryEngine guard) {
+    /** The recovery of {@code guard}; created once, by the engine ({@link JobGuardEngine#missedFireTimeRecovery()}). */
+    MissedFireTimeRecovery(RecoveryEngine guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
     }
 
@@ -238,8 +238,8 @@ public final class MissedFireTimes {
                 guard.config().clock().instant());
         List<Instant> missed = new ArrayList<>();
         List<Instant> lost = new ArrayList<>();
-        for (Instant fireTime : due.inWindow()) {
-            (lostUntil != null && fireTime.isBefore(lostUntil) ? lost : missed).add(fireTime);
+        for (Instant nominalFireTime : due.inWindow()) {
+            (lostUntil != null && nominalFireTime.isBefore(lostUntil) ? lost : missed).add(nominalFireTime);
         }
         int outside = due.outside();
         if (missed.isEmpty()) {
@@ -272,23 +272,23 @@ public final class MissedFireTimes {
             return !unreachable(claim);
         }
         Instant before = handled;
-        for (Instant fireTime : toRun) {
+        for (Instant nominalFireTime : toRun) {
             // the gap's first catch-up declares what the gap passes over: the store records it with the grant
-            EngineAdmission admission = guard.admit(job, fireTime, before == handled
+            EngineAdmission admission = guard.admit(job, nominalFireTime, before == handled
                     ? declaring(AcquireMode.Kind.CATCH_UP, handled, lost, skipped) : AcquireMode.catchUp(before));
             AcquireResult refused = admission.recovery();
             if (!admission.granted() && refused != null && refused.status() == AcquireResult.Status.HISTORY_LOST) {
                 // refused after a loss, and this node moved the record over it: it reports the fire times before it
                 // that it passed over (refused with it) and goes on with the next
                 // (at the first step the fire times the policy skips are among them)
-                reportLost(job, recovery, refused.record().handled(), fireTime);
-                before = fireTime;
+                reportLost(job, recovery, refused.record().handled(), nominalFireTime);
+                before = nominalFireTime;
                 continue;
             }
             if (!admission.granted()) {
                 // another node handles these fire times (SUPERSEDED, ALREADY_RAN), or the job is busy or
                 // the store unreachable: the record keeps the gap for the next firing
-                log.debug("job-guard: job '{}' T={} node={} catch-up not run here ({})", job.name(), fireTime,
+                log.debug("job-guard: job '{}' T={} node={} catch-up not run here ({})", job.name(), nominalFireTime,
                         guard.config().nodeId(), admission.recovery() != null ? admission.recovery().status()
                                 : admission.refusal());
                 return !unreachable(admission) && !held(admission);
@@ -299,10 +299,10 @@ public final class MissedFireTimes {
                 reportMissed(job, recovery, skipped, outside);
             }
             log.info("job-guard: job '{}' T={} node={} missed fire time CAUGHT_UP ({}), {} late", job.name(),
-                    fireTime, guard.config().nodeId(), recovery.misfirePolicy(),
-                    Duration.between(fireTime, guard.config().clock().instant()));
+                    nominalFireTime, guard.config().nodeId(), recovery.misfirePolicy(),
+                    Duration.between(nominalFireTime, guard.config().clock().instant()));
             runBody(admission.permit(), body);
-            before = fireTime;
+            before = nominalFireTime;
         }
         return true;
     }
@@ -323,7 +323,7 @@ public final class MissedFireTimes {
         return refused.recovery() == null && !refused.granted() && refused.refusal() == RunOutcome.STORE_ERROR;
     }
 
-    /** A catch-up that could not start while the job's lease (or its cool-down) is held: the gap waits for a later look. */
+    /** A catch-up that could not start while the job's lease is held: the gap waits for a later look. */
     private static boolean held(EngineAdmission refused) {
         return refused.recovery() == null && !refused.granted()
                 && refused.refusal() == RunOutcome.BUSY;
@@ -337,8 +337,8 @@ public final class MissedFireTimes {
                         + "them: {}{}", job.name(), guard.config().nodeId(), missed.size() + outside,
                 recovery.misfirePolicy(), missed, outside == 0 ? ""
                         : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
-        for (Instant fireTime : missed) {
-            guard.report(job, fireTime, RunOutcome.MISSED, true); // the declaring call recorded it
+        for (Instant nominalFireTime : missed) {
+            guard.report(job, nominalFireTime, RunOutcome.MISSED, true); // the declaring call recorded it
         }
     }
 
@@ -366,31 +366,31 @@ public final class MissedFireTimes {
                         + "history (nobody can tell whether they ran before it; they are never run): {}{}", job.name(),
                 guard.config().nodeId(), lost.size() + outside, lost, outside == 0 ? ""
                         : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
-        for (Instant fireTime : lost) {
-            guard.report(job, fireTime, RunOutcome.HISTORY_LOST, recorded);
+        for (Instant nominalFireTime : lost) {
+            guard.report(job, nominalFireTime, RunOutcome.HISTORY_LOST, recorded);
         }
     }
 
-    private void retry(JobOptions job, Instant fireTime, int attempt, Runnable body) {
-        EngineAdmission admission = guard.admit(job, fireTime, AcquireMode.retry(attempt));
+    private void retry(JobOptions job, Instant nominalFireTime, int attempt, Runnable body) {
+        EngineAdmission admission = guard.admit(job, nominalFireTime, AcquireMode.retry(attempt));
         if (!admission.granted()) {
             return;
         }
         log.info("job-guard: job '{}' T={} node={} RETRIED: attempt {} started and never completed; attempt {} "
-                        + "runs with fencing token {}", job.name(), fireTime, guard.config().nodeId(), attempt,
+                        + "runs with fencing token {}", job.name(), nominalFireTime, guard.config().nodeId(), attempt,
                 attempt + 1, admission.permit().context().fencingToken());
         runBody(admission.permit(), body);
     }
 
-    private void abandoned(JobOptions job, RecoveryOptions recovery, Instant fireTime, int attempt) {
+    private void abandoned(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, int attempt) {
         log.warn("job-guard: job '{}' T={} node={} ABANDONED: its run (attempt {}) started and never completed (node "
-                        + "died or lease lost); delivery {}{} does not run it again", job.name(), fireTime,
+                        + "died or lease lost); delivery {}{} does not run it again", job.name(), nominalFireTime,
                 guard.config().nodeId(), attempt, recovery.delivery(),
                 recovery.delivery() == Delivery.AT_LEAST_ONCE ? " after " + attempt + " attempts" : "");
-        guard.report(job, fireTime, RunOutcome.ABANDONED, true); // the store recorded it with the decision
+        guard.report(job, nominalFireTime, RunOutcome.ABANDONED, true); // the store recorded it with the decision
     }
 
-    private static void runBody(RunPermit permit, Runnable body) {
+    private static void runBody(EnginePermit permit, Runnable body) {
         try {
             body.run();
         } catch (RuntimeException e) {

@@ -7,9 +7,9 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.JobPermit;
+import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.internal.engine.MissedFireTimes;
+import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
@@ -51,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A model test of missed-fire-time recovery on a real redis-server: three nodes (clocks −2 s, 0 and +3 s off a
- * virtual clock the test moves) fire an every-second job through {@link MissedFireTimes} while a seeded random
+ * virtual clock the test moves) fire an every-second job through {@link MissedFireTimeRecovery} while a seeded random
  * sequence of steps stops single nodes or all of them, starts them again (with the same node ids and a start-up
  * pass), kills a node inside a catch-up run, kills a node right after every second call that declared the fire times it passes over (a
  * gap's first catch-up, granted, or a miss declaration), before it reports or runs anything, fails a node's acquire calls before they reach
@@ -71,7 +71,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Djobguard.model.steps=...} makes it longer.
  */
 @WithRedis
-class MissedFireTimesModelIT {
+class MissedFireTimeRecoveryModelIT {
 
     private static final long PERIOD = 1000;
     private static final long[] SKEWS = {-2000, 0, 3000};
@@ -87,7 +87,7 @@ class MissedFireTimesModelIT {
     private final List<LettuceConnectionFactory> factories = new ArrayList<>();
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
-    MissedFireTimesModelIT(RedisServerProcess redis) {
+    MissedFireTimeRecoveryModelIT(RedisServerProcess redis) {
         this.redis = redis;
     }
 
@@ -315,7 +315,7 @@ class MissedFireTimesModelIT {
         volatile boolean unreachable;
         JobGuard guard;
         RedisLeaseStore store;
-        MissedFireTimes missed;
+        MissedFireTimeRecovery missed;
         long next;
 
         ModelNode(String id, long skew, Model model, LettuceConnectionFactory factory) {
@@ -368,7 +368,7 @@ class MissedFireTimesModelIT {
                     model.trace.add("T=" + event.nominalFireTime().toEpochMilli() + " MISSED reported by " + id);
                 }
             });
-            missed = ((JobGuardEngine) guard).missedFireTimes();
+            missed = ((JobGuardEngine) guard).missedFireTimeRecovery();
             // a restarted scheduler fires the grid from now on
             next = EVERY_SECOND.next(Instant.ofEpochMilli(clockNow())).toEpochMilli();
             killed = false;
@@ -403,7 +403,7 @@ class MissedFireTimesModelIT {
                     if (!admission.granted()) {
                         outcome = admission.refusal();
                     } else {
-                        try (JobPermit permit = admission.permit()) {
+                        try (FiringPermit permit = admission.permit()) {
                             body().run();
                             outcome = permit.finish(null);
                         }

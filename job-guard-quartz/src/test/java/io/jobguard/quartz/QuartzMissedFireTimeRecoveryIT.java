@@ -27,13 +27,13 @@ import static org.awaitility.Awaitility.await;
  * finds the gap and each missed fire time runs once in the cluster, in order, before it.
  */
 @WithRedis
-class QuartzMissedFireTimesIT {
+class QuartzMissedFireTimeRecoveryIT {
 
     private final RedisServerProcess redis;
     private final List<QuartzNode> nodes = new ArrayList<>();
     private final Recorder recorder = new Recorder();
 
-    QuartzMissedFireTimesIT(RedisServerProcess redis) {
+    QuartzMissedFireTimeRecoveryIT(RedisServerProcess redis) {
         this.redis = redis;
     }
 

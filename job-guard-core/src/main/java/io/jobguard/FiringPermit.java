@@ -7,7 +7,7 @@ package io.jobguard;
  * lease's expiry in the store. The permit is bound as the {@link RunContext#current() current run} of the
  * thread that was admitted until it is finished or {@link #unbindFromCurrentThread() unbound}. Thread-safe.
  */
-public interface JobPermit extends AutoCloseable {
+public interface FiringPermit extends AutoCloseable {
 
     /**
      * Unbinds this permit's context from the current thread if it is bound there, for adapters whose

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The nominal fire times of scheduled firings, on their way from job-guard's scheduler decorator to
+ * The hand-off of scheduled firings' nominal fire times from job-guard's scheduler decorator to
  * the {@code @ClusterSingleton} advice: the decorator attaches a firing's fire time to the thread while
  * Spring's scheduled runnable runs ({@link #run}); the advice takes it, once, when the runnable reaches
  * the guarded method, and owns the firing from there (admission, run, finish and outcome, in one
@@ -13,25 +13,25 @@ import java.util.Objects;
  * reaches the method leaves its fire time untaken, and the fire time is dropped when the runnable
  * returns. Thread-safe; one instance per application context.
  */
-final class ScheduledFireTimes {
+final class FireTimeHandOff {
 
     /** The fire time attached on each thread, until the advice takes it or the runnable returns. */
     private final ThreadLocal<Attached> attached = new ThreadLocal<>();
 
-    ScheduledFireTimes() {
+    FireTimeHandOff() {
     }
 
     /**
      * Runs Spring's scheduled runnable of a guarded method with the firing's nominal fire time
      * attached to this thread.
      *
-     * @param job      the guarded method
-     * @param fireTime the nominal fire time the trigger designated
-     * @param task     Spring's scheduled runnable of the method
+     * @param job             the guarded method
+     * @param nominalFireTime the nominal fire time the trigger designated
+     * @param task            Spring's scheduled runnable of the method
      */
-    void run(GuardedJob job, Instant fireTime, Runnable task) {
+    void run(GuardedJob job, Instant nominalFireTime, Runnable task) {
         Attached outer = attached.get();
-        attached.set(new Attached(Objects.requireNonNull(job, "job"), Objects.requireNonNull(fireTime, "fireTime")));
+        attached.set(new Attached(Objects.requireNonNull(job, "job"), Objects.requireNonNull(nominalFireTime, "nominalFireTime")));
         try {
             task.run();
         } finally {
@@ -54,9 +54,9 @@ final class ScheduledFireTimes {
             return null;
         }
         attached.remove();
-        return firing.fireTime();
+        return firing.nominalFireTime();
     }
 
-    private record Attached(GuardedJob job, Instant fireTime) {
+    private record Attached(GuardedJob job, Instant nominalFireTime) {
     }
 }

@@ -203,9 +203,9 @@ public interface LeaseStore extends AutoCloseable {
     }
 
     /**
-     * Called once when the engine's admission has closed for a graceful shutdown ({@code JobGuard.handOverLeases}),
-     * while the store's connections still work: a store tells the fleet what it must know of this node before it goes.
-     * By default nothing. Never throws.
+     * Called when the engine's admission has closed for a graceful shutdown ({@code JobGuard.handOverLeases}, and
+     * {@code JobGuard.close}), while the store's connections still work: a store tells the fleet what it must know of
+     * this node before it goes. It may be called more than once. By default nothing. Never throws.
      */
     default void admissionClosed() {
     }

@@ -79,6 +79,9 @@
 -- reports them. A fire time from loss + window on meets the gap check as usual: CATCH_UP from the restored s (a
 -- restore is written with every reply but a catch-up's SUPERSEDED; it is the only write of a CATCH_UP, BUSY or
 -- COOLDOWN reply).
+-- A node that remembers no handled fire time (a restore needs one) grants without setting s, so that the first
+-- node that remembers one restores s from it and reports what the outage passed over; a catch-up that then finds
+-- its fire time's marker (granted meanwhile) moves s over it.
 --
 -- The epoch tells a store that kept its history from one that lost it (restart without persistence, FLUSHALL,
 -- failover to a replica that missed writes, eviction). It is written the first time a node finds it missing: as
@@ -239,9 +242,17 @@ if marker and not retrying then
     local at, fence = string.match(lease, '^jg1|[^|]*|[^|]*|(%d+)|(%d+)|')
     return {'ACQUIRED', tonumber(at), tonumber(fence), created}
   end
+  if mode == 'catchup' and rec[1] == modeArg and (not recS or T > recS) then
+    -- the fire time was handled (its marker says so) though the record's s had not reached it (after a loss, a
+    -- grant by a node with nothing to restore leaves s behind): s moves over it, so the gap check goes on
+    redis.call('HSET', KEYS[3], 's', ARGV[3])
+  end
   return {'ALREADY_RAN', marker, redis.call('PTTL', KEYS[2]), created}
 end
 local lostUntil = ''
+-- after a loss, a recovery call of a node that remembers no handled fire time, on a record the loss took: its grant
+-- must not set s, or the fire times between what other nodes remember and this one would be passed over unreported
+local unanchored = false
 if kind == 'lost' then
   local known = created == ARGV[6]
   local window = (ARGV[12] ~= '' and not known) and ARGV[12] or ARGV[7]
@@ -260,6 +271,7 @@ if kind == 'lost' then
     lostUntil = string.format('%d', refusedUntil)
   end
   local restored = recovering and not recS and ARGV[14] ~= ''
+  unanchored = recovering and not recS and ARGV[14] == ''
   if restored then
     recS = tonumber(ARGV[14])
     rec[1] = ARGV[14]
@@ -346,7 +358,7 @@ elseif not redis.call('SET', KEYS[1], value, 'PX', ARGV[4], 'NX') then
 end
 -- One HSET of the state's changed fields.
 local fields = {'f', string.format('%d', fence)}
-if not recS or T > recS then
+if (not recS or T > recS) and not unanchored then
   fields[#fields + 1] = 's'
   fields[#fields + 1] = ARGV[3]
 end

@@ -50,9 +50,9 @@ import static org.awaitility.Awaitility.await;
  * started and every outcome it heard into its own ledger; the checks read only the ledgers (and the leads hash's
  * re-creation, which dates the loss): no fire time started twice; no fire time both run or reported {@code MISSED}
  * twice, or reported {@code MISSED} and refused {@code HISTORY_LOST}; none refused was started after the loss; every
- * fire time from U + W (the loss's date + the fleet's largest lead + 250 ms) to the job's last regular run started,
- * was reported {@code MISSED} or refused, and none of them was refused. Fire times before U + W with no outcome at all
- * (seen in some runs under load: the outage's fire times, docs/missed-fire-times.md) are printed, not asserted.
+ * fire time of the grid from the job's first to its last regular run, the outage's own included, started, was
+ * reported {@code MISSED} or refused {@code HISTORY_LOST}; and none from U + W (the loss's date + the fleet's largest
+ * lead + 250 ms) on was refused.
  */
 @WithRedis
 class CatchUpAfterLossIT {
@@ -268,7 +268,6 @@ class CatchUpAfterLossIT {
                     .orElseThrow();
             int caughtUp = 0;
             List<String> problems = new ArrayList<>();
-            List<String> silent = new ArrayList<>();
             for (Instant t = first; !t.isAfter(last); t = t.plusSeconds(1)) {
                 Instant at = t;
                 List<Entry> of = mine.stream().filter(e -> e.fireTime().equals(at)).toList();
@@ -288,13 +287,7 @@ class CatchUpAfterLossIT {
                     problems.add("accounted for more than once (RAN, MISSED): " + line);
                 }
                 if (started + missed == 0 && !refused) {
-                    // a fire time from U + W on is never lost in silence; one of the outage itself may still be
-                    // (docs/missed-fire-times.md): measured, not asserted
-                    if (t.isBefore(safeFrom)) {
-                        silent.add(line);
-                    } else {
-                        problems.add("from U + W on, not accounted for (RAN, MISSED or HISTORY_LOST): " + line);
-                    }
+                    problems.add("not accounted for (RAN, MISSED or HISTORY_LOST): " + line);
                 }
                 if (refused && missed > 0) {
                     problems.add("reported MISSED and HISTORY_LOST: " + line);
@@ -307,8 +300,6 @@ class CatchUpAfterLossIT {
                 }
             }
             report.append(job).append(": ").append(caughtUp).append(" catch-up(s)\n");
-            System.out.printf("[measure] %s: fire times before U + W with no outcome at all: %d %s%n", job, silent.size(),
-                    silent);
             assertThat(problems).as(report.toString()).isEmpty();
             assertThat(logged.get(job)).as("the window logged for %s\n%s", job, report)
                     .isNotNull().isBeforeOrEqualTo(safeFrom);

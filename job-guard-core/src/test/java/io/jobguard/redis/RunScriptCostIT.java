@@ -86,10 +86,11 @@ class RunScriptCostIT {
     }
 
     private String acquire(String owner, Instant fireTime, String waits) {
-        List<String> args = new ArrayList<>(List.of("EVAL", ACQUIRE.source(), "8"));
-        args.addAll(KEYS.runAcquire(JOB, fireTime));
+        List<String> keys = KEYS.runAcquire(JOB, fireTime);
+        List<String> args = new ArrayList<>(List.of("EVAL", ACQUIRE.source(), Integer.toString(keys.size())));
+        args.addAll(keys);
         args.addAll(List.of(owner, "n1", Long.toString(fireTime.toEpochMilli()), "30000", "330000", "", "300000", "0",
-                "", "", "", "", "", "", waits));
+                "", "", "", "", "", "", waits, "20", "", ""));
         Object reply = redis.call(args.toArray(String[]::new));
         return String.valueOf(((List<?>) reply).get(0));
     }

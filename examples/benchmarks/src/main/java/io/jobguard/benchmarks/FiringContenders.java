@@ -138,7 +138,8 @@ final class FiringContenders {
             JobId rawJob = rawJobs.get(i % rawJobs.size());
             String[] k = keys.runAcquire(rawJob, Instant.ofEpochMilli(nominalFireTimeMillis)).toArray(String[]::new);
             List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench",
-                    Long.toString(nominalFireTimeMillis), "1", "90000", "", "60000", "0", "", "", "", "", "", "", "");
+                    Long.toString(nominalFireTimeMillis), "1", "90000", "", "60000", "0", "", "", "", "", "", "", "", "20", "",
+                    "");
             if (!"ACQUIRED".equals(reply.get(0))) {
                 throw new IllegalStateException("acquire script answered " + reply);
             }

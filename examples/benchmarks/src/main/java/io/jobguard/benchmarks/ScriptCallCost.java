@@ -135,7 +135,8 @@ public final class ScriptCallCost {
             String[] k = keys.runAcquire(jobs.get((int) (i % jobs.size())), Instant.ofEpochMilli(nominalFireTimeMillis))
                     .toArray(String[]::new);
             List<Object> reply = redis.evalsha(acquireSha, ScriptOutputType.MULTI, k, "owner-" + i, "bench",
-                    Long.toString(nominalFireTimeMillis), "1", "90000", "", "60000", "0", "", "", "", "", "", "", "");
+                    Long.toString(nominalFireTimeMillis), "1", "90000", "", "60000", "0", "", "", "", "", "", "", "", "20", "",
+                    "");
             if (!"ACQUIRED".equals(reply.get(0))) {
                 throw new IllegalStateException("acquire script answered " + reply);
             }

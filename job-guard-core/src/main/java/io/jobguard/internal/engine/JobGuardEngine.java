@@ -360,6 +360,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     public void close() {
         try {
             runs.flushReleases(Duration.ofSeconds(5));
+            store.admissionClosed();
         } finally {
             keepAlive.close();
         }

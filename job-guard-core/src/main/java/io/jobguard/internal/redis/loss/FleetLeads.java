@@ -245,20 +245,25 @@ public final class FleetLeads implements AutoCloseable {
      * Publishes once more as this node leaves (graceful shutdown), if it ever published: when Redis lost its data
      * since this node's last publication, the re-created leads hash is marked {@code lost} now, so the nodes that start
      * after this one (knowing nothing of the fleet before the loss) treat the job's history as lost and refuse what
-     * may have run before the loss, instead of taking an empty Redis for a new one. Best effort: a Redis that cannot
-     * be reached within {@value #FAREWELL_MILLIS} ms is left (logged at DEBUG). Never throws.
+     * may have run before the loss, instead of taking an empty Redis for a new one. Once per store: tries for up to
+     * {@value #FAREWELL_MILLIS} ms while Redis cannot be reached (then logged at DEBUG). Never throws.
      */
     public void farewell() {
-        if (!published || nodes.isEmpty()) {
+        farewell(FAREWELL_MILLIS);
+    }
+
+    private void farewell(long tryMillis) {
+        if (!published || nodes.isEmpty() || farewellSent) {
             return;
         }
-        long deadline = System.nanoTime() + FAREWELL_MILLIS * 1_000_000L;
+        long deadline = System.nanoTime() + tryMillis * 1_000_000L;
         while (true) {
             try {
                 publishNow();
+                farewellSent = true;
                 return;
             } catch (RuntimeException e) {
-                if (System.nanoTime() > deadline) {
+                if (System.nanoTime() >= deadline) {
                     log.debug("job-guard: could not publish this node's clock lead at shutdown: {}", e.toString());
                     return;
                 }
@@ -275,14 +280,18 @@ public final class FleetLeads implements AutoCloseable {
     /** How long {@link #farewell} tries to reach Redis. */
     static final long FAREWELL_MILLIS = 1_000;
     private static final long FAREWELL_RETRY_MILLIS = 100;
+    private volatile boolean farewellSent;
 
-    /** Stops the periodic publication after a last one ({@link #farewell}). */
+    /**
+     * Stops the periodic publication after a last one ({@link #farewell}), unless it was sent: one attempt, since the
+     * connections may already be stopping (a Spring context sends it earlier, from the lease hand-over).
+     */
     @Override
     public void close() {
         ScheduledExecutorService t = timer;
         if (t != null) {
             t.shutdownNow();
         }
-        farewell();
+        farewell(0);
     }
 }

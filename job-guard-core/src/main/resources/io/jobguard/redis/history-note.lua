@@ -21,7 +21,5 @@ for _, entry in ipairs(redis.call('LRANGE', KEYS[1], 0, size - 1)) do
     return 0
   end
 end
-local now = serverTime()
-redis.call('LPUSH', KEYS[1], prefix .. string.format('%d', now) .. '|' .. ARGV[3])
-redis.call('LTRIM', KEYS[1], 0, size - 1)
+noteDecided(KEYS[1], size, ARGV[1], ARGV[2], serverTime(), ARGV[3])
 return 1

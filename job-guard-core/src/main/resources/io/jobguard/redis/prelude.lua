@@ -9,6 +9,9 @@
 --                            kind) cannot be used, or nil
 -- checkCounter(key)          counterProblem of the key's value (reads TYPE and, for a string, GET)
 -- checkType(key, want)       why a key of another type than want blocks the script, or nil
+-- noteDecided(key, size, outcome, fireTimes, at, node)  pushes 'n|<outcome>|<fire time>|<at>|<node>' to a job's
+--                            recent fire times (a list kept at size entries) for each fire time of the
+--                            comma-separated list, oldest first; nothing for size 0 or a key of another type
 
 local function serverTime()
   local time = redis.call('TIME')
@@ -45,6 +48,22 @@ local function checkType(key, want)
       .. '; nothing was written (the key is not job-guard\'s: rename or delete it)'
   end
   return nil
+end
+
+-- A fire time decided without a run, in the job's recent fire times (the entry run-release.lua's readers parse).
+local function noteDecided(key, size, outcome, fireTimes, at, node)
+  if size <= 0 or fireTimes == '' then
+    return
+  end
+  local kind = redis.call('TYPE', key).ok
+  if kind ~= 'list' and kind ~= 'none' then
+    return
+  end
+  local decided = '|' .. string.format('%d', at) .. '|' .. node
+  for fireTime in string.gmatch(fireTimes, '%d+') do
+    redis.call('LPUSH', key, 'n|' .. outcome .. '|' .. fireTime .. decided)
+  end
+  redis.call('LTRIM', key, 0, size - 1)
 end
 
 -- END of prelude: the script follows.

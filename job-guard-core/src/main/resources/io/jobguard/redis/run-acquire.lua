@@ -189,23 +189,10 @@ if seen > last then
   redis.call('HSET', KEYS[3], 'e', epoch, 'f', string.format('%d', seen))
 end
 
--- Decided fire times written to the recent fire times (KEYS[9]) as history-note.lua writes one: 'n|<outcome>|<fire
--- time>|<decided-at>|<node id>', oldest first, so the newest stays at the head. Written in the call that decides them,
--- so a node that dies right after deciding leaves them recorded. A key of another type is left alone (as there).
+-- Decided fire times go to the recent fire times (KEYS[9]) in the call that decides them (noteDecided, prelude.lua), so
+-- a node that dies right after deciding leaves them recorded.
 local function recordDecided(at, outcome, fireTimes)
-  local size = tonumber(ARGV[16]) or 0
-  if size <= 0 or fireTimes == '' then
-    return
-  end
-  local listType = redis.call('TYPE', KEYS[9]).ok
-  if listType ~= 'list' and listType ~= 'none' then
-    return
-  end
-  local decided = '|' .. string.format('%d', at) .. '|' .. ARGV[2]
-  for fireTime in string.gmatch(fireTimes, '%d+') do
-    redis.call('LPUSH', KEYS[9], 'n|' .. outcome .. '|' .. fireTime .. decided)
-  end
-  redis.call('LTRIM', KEYS[9], 0, size - 1)
+  noteDecided(KEYS[9], tonumber(ARGV[16]) or 0, outcome, fireTimes, at, ARGV[2])
 end
 
 -- What a catch-up or a declaration passes over (ARGV[17], ARGV[18]).

@@ -49,12 +49,14 @@ public final class MissedFireTimeRecovery {
     private static final int MAX_ROUNDS = 4;
 
     private final RecoveryEngine guard;
+    private final RecoveryReports reports;
     /** One recovery owner per job on this node: the engine has one instance of this class, so one lock per job. */
     private final RecoveryOwners owners = new RecoveryOwners();
 
     /** The recovery of {@code guard}; created once, by the engine ({@link JobGuardEngine#missedFireTimeRecovery()}). */
     MissedFireTimeRecovery(RecoveryEngine guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
+        this.reports = new RecoveryReports(guard);
     }
 
     /**
@@ -97,11 +99,11 @@ public final class MissedFireTimeRecovery {
             switch (found.status()) {
                 case HISTORY_LOST -> {
                     // refused after a loss; the store moved the record over it from fire times nobody handled
-                    reportLost(job, recovery, found.record().handled(), nominalFireTime);
+                    reports.lost(job, recovery, found.record().handled(), nominalFireTime);
                     return admission;
                 }
                 case RETRY -> retry(job, found.record().started(), found.record().attempt(), body);
-                case ABANDONED -> abandoned(job, recovery, found.record().started(), found.record().attempt());
+                case ABANDONED -> reports.abandoned(job, recovery, found.record().started(), found.record().attempt());
                 case CATCH_UP -> catchUp(job, recovery, found.record().handled(), nominalFireTime, false,
                         found.acquiredAt(), body);
                 default -> {
@@ -251,7 +253,7 @@ public final class MissedFireTimeRecovery {
             EngineAdmission claim = guard.admit(job, lost.get(lost.size() - 1),
                     declaring(AcquireMode.Kind.MISS, handled, lost, List.of()));
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
-                reportLost(job, recovery, lost, outside, true);
+                reports.lost(job, recovery, lost, outside, true);
             }
             return !unreachable(claim);
         }
@@ -266,8 +268,8 @@ public final class MissedFireTimeRecovery {
             Instant last = missed.get(missed.size() - 1);
             EngineAdmission claim = guard.admit(job, last, declaring(AcquireMode.Kind.MISS, handled, lost, skipped));
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
-                reportLost(job, recovery, lost, 0, true);
-                reportMissed(job, recovery, skipped, outside);
+                reports.lost(job, recovery, lost, 0, true);
+                reports.missed(job, recovery, skipped, outside);
             }
             return !unreachable(claim);
         }
@@ -281,7 +283,7 @@ public final class MissedFireTimeRecovery {
                 // refused after a loss, and this node moved the record over it: it reports the fire times before it
                 // that it passed over (refused with it) and goes on with the next
                 // (at the first step the fire times the policy skips are among them)
-                reportLost(job, recovery, refused.record().handled(), nominalFireTime);
+                reports.lost(job, recovery, refused.record().handled(), nominalFireTime);
                 before = nominalFireTime;
                 continue;
             }
@@ -295,8 +297,8 @@ public final class MissedFireTimeRecovery {
             }
             if (before == handled) {
                 // this node won the first catch-up: it alone reports the fire times the policy skips, and those refused
-                reportLost(job, recovery, lost, 0, true);
-                reportMissed(job, recovery, skipped, outside);
+                reports.lost(job, recovery, lost, 0, true);
+                reports.missed(job, recovery, skipped, outside);
             }
             log.info("job-guard: job '{}' T={} node={} missed fire time CAUGHT_UP ({}), {} late", job.name(),
                     nominalFireTime, guard.config().nodeId(), recovery.misfirePolicy(),
@@ -329,48 +331,6 @@ public final class MissedFireTimeRecovery {
                 && refused.refusal() == RunOutcome.BUSY;
     }
 
-    private void reportMissed(JobOptions job, RecoveryOptions recovery, List<Instant> missed, int outside) {
-        if (missed.isEmpty() && outside == 0) {
-            return;
-        }
-        log.warn("job-guard: job '{}' node={} {} fire time(s) MISSED, nobody started them and policy {} does not run "
-                        + "them: {}{}", job.name(), guard.config().nodeId(), missed.size() + outside,
-                recovery.misfirePolicy(), missed, outside == 0 ? ""
-                        : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
-        for (Instant nominalFireTime : missed) {
-            guard.report(job, nominalFireTime, RunOutcome.MISSED, true); // the declaring call recorded it
-        }
-    }
-
-    /**
-     * Reports the fire times after {@code after} and before {@code refused} (in the catch-up window) as
-     * {@link RunOutcome#HISTORY_LOST}: the store refused them with {@code refused} after it lost the job's history, and
-     * this node is the one that moved the run record over them. They are never run.
-     */
-    private void reportLost(JobOptions job, RecoveryOptions recovery, Instant after, Instant refused) {
-        CatchUpWindow.FireTimes passed = CatchUpWindow.between(recovery, after, refused, false,
-                guard.config().clock().instant());
-        reportLost(job, recovery, passed.inWindow(), passed.outside(), false);
-    }
-
-    /**
-     * Reports {@code lost} as refused after the store lost the job's history (and counts {@code outside} older ones);
-     * {@code recorded}: the declaring call already recorded them in the store.
-     */
-    private void reportLost(JobOptions job, RecoveryOptions recovery, List<Instant> lost, int outside,
-                            boolean recorded) {
-        if (lost.isEmpty() && outside == 0) {
-            return;
-        }
-        log.warn("job-guard: job '{}' node={} {} fire time(s) HISTORY_LOST, refused after the store lost the job's "
-                        + "history (nobody can tell whether they ran before it; they are never run): {}{}", job.name(),
-                guard.config().nodeId(), lost.size() + outside, lost, outside == 0 ? ""
-                        : " and " + outside + " older than the catch-up window " + recovery.catchUpWindow());
-        for (Instant nominalFireTime : lost) {
-            guard.report(job, nominalFireTime, RunOutcome.HISTORY_LOST, recorded);
-        }
-    }
-
     private void retry(JobOptions job, Instant nominalFireTime, int attempt, Runnable body) {
         EngineAdmission admission = guard.admit(job, nominalFireTime, AcquireMode.retry(attempt));
         if (!admission.granted()) {
@@ -380,14 +340,6 @@ public final class MissedFireTimeRecovery {
                         + "runs with fencing token {}", job.name(), nominalFireTime, guard.config().nodeId(), attempt,
                 attempt + 1, admission.permit().context().fencingToken());
         runBody(admission.permit(), body);
-    }
-
-    private void abandoned(JobOptions job, RecoveryOptions recovery, Instant nominalFireTime, int attempt) {
-        log.warn("job-guard: job '{}' T={} node={} ABANDONED: its run (attempt {}) started and never completed (node "
-                        + "died or lease lost); delivery {}{} does not run it again", job.name(), nominalFireTime,
-                guard.config().nodeId(), attempt, recovery.delivery(),
-                recovery.delivery() == Delivery.AT_LEAST_ONCE ? " after " + attempt + " attempts" : "");
-        guard.report(job, nominalFireTime, RunOutcome.ABANDONED, true); // the store recorded it with the decision
     }
 
     private static void runBody(EnginePermit permit, Runnable body) {

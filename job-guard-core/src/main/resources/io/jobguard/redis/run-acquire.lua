@@ -5,7 +5,8 @@
 -- KEYS[4] cool-down (string, TTL)    KEYS[5] release waiters (string, TTL: set while a WAIT caller waits)
 -- KEYS[6], KEYS[7], KEYS[8] the job's epoch, fencing counter and run record in key layout 1 (read only when
 --          KEYS[3] has no epoch: a job kept in layout 1 is refused until migrated, see below)
--- KEYS[9] the job's recent fire times (list, run-release.lua): written only by a declaring call (ARGV[17], ARGV[18])
+-- KEYS[9] the job's recent fire times (list, run-release.lua): written only by a call that decides fire times without
+--          a run (ARGV[17], ARGV[18], ABANDONED)
 -- ARGV[1] owner token      ARGV[2] node id            ARGV[3] nominal fire time (epoch millis)
 -- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms): lease + the marker's retention after the run
 -- ARGV[6] the epoch this node saw last for the job ('<created millis>', '' if none)
@@ -28,28 +29,30 @@
 --          HISTORY_LOST or declared missed), '' if none: restores the run record's s after a loss took it
 -- ARGV[15] '1' when the caller waits for the lease's release (WAIT, or a RETURN firing's busy grace): a BUSY reply
 --          then sets KEYS[5], so that the release publishes; '' otherwise (releases nobody waits for publish nothing)
--- ARGV[16] history size (entries of KEYS[9] kept): a reply ABANDONED, MISSED or a granted catch-up records the fire
---          times it decides there
+-- ARGV[16] history size (entries of KEYS[9] kept): a reply ABANDONED, MISSED, a granted catch-up or one refused
+--          HISTORY_LOST records the fire times it decides there
 -- ARGV[17], ARGV[18] modes 'catchup' and 'miss': the fire times (epoch millis, comma-separated, ascending) this call
 --          passes over as refused after a loss (HISTORY_LOST) and as missed (MISSED); recorded in KEYS[9] with the
---          grant or the declaration, in this same call, so that a node that dies right after deciding leaves them
---          recorded ('' for none)
+--          grant or the declaration (a catch-up refused after a loss records both as HISTORY_LOST), in this same
+--          call, so that a node that dies right after deciding leaves them recorded ('' for none)
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
 --   {'ALREADY_RAN', markerValue, markerPttl, epoch}       the fire time was taken before
 --   {'HISTORY_LOST', epochValue, refusedUntilMillis, after, epoch}  the store lost the job's history
---                                                  after T may have run; T is never run. after: '' or the
---                                                  record's s before this call: the fire times after it and
---                                                  before T are refused with T, and this caller reports them
+--                                                  after T may have run; T is never run. after: '' or, for a
+--                                                  catch-up, the record's s before this call: T and the fire
+--                                                  times it passes over (ARGV[17], ARGV[18]) are refused and
+--                                                  recorded in KEYS[9] by this call; this caller reports them
 --   {'BUSY', leaseValue, leasePttl, epoch}                another run holds the lease
 --   {'COOLDOWN', cooldownValue, cooldownPttl, epoch}      the fixed-delay gap is still running
 --   {'CATCH_UP', s, lostUntil, epoch}  gap check: no fire time at or after ARGV[9] was handled (the
---                                      record's s is older); nothing was written but, after a loss,
---                                      the record restored from ARGV[14]. lostUntil: '' or, after a loss,
---                                      the fire time from which fire times are no longer refused
---                                      (HISTORY_LOST): the caller reports the earlier ones of the gap
---                                      as refused, never as missed, and catches up none of them
+--                                      record's s is older), also when T itself is refused after a loss;
+--                                      nothing was written but, after a loss, the record restored from
+--                                      ARGV[14]. lostUntil: '' or, after a loss, the fire time from which
+--                                      fire times are no longer refused (HISTORY_LOST): the caller declares
+--                                      the earlier ones of the gap refused (a 'miss' call records them),
+--                                      never missed, and catches up none of them
 --   {'RETRY', st, a, epoch}            delivery 'least': the run of fire time st (attempt a) started,
 --                                      never completed and its lease is gone; nothing was written
 --   {'ABANDONED', st, a, epoch}        the same under 'most' (or attempts used up): reported once
@@ -73,12 +76,13 @@
 -- After a loss (a 'lost' epoch) the record keeps the same invariant, s moving only over fire times that were
 -- handled, refused ones included, so that no fire time of the loss is lost in silence. Only recovery calls (a
 -- gap check in ARGV[9], or a catch-up) touch it: when the loss took the record (no s), s is restored from the
--- caller's memory (ARGV[14]); a refused fire time T (T < loss + window) moves s to T, and when s had not reached
--- the fire time before T (ARGV[9]; for a catch-up, s is the one the caller saw, else SUPERSEDED), the fire times
--- in between are refused with T and the reply names where they start (after), so the one caller that moved s
--- reports them. A fire time from loss + window on meets the gap check as usual: CATCH_UP from the restored s (a
--- restore is written with every reply but a catch-up's SUPERSEDED; it is the only write of a CATCH_UP, BUSY or
--- COOLDOWN reply).
+-- caller's memory (ARGV[14]); a refused fire time T (T < loss + window) moves s to T. A regular firing whose gap
+-- check finds s short of the fire time before T (ARGV[9]) gets CATCH_UP instead, so the fire times in between are
+-- declared (and recorded) by a 'miss' call before T is refused; a catch-up (s is the one the caller saw, else
+-- SUPERSEDED) refused this way records T and what it passes over in this same call, and the reply names where they
+-- start (after), so the one caller that moved s reports them. A fire time from loss + window on meets the gap
+-- check as usual: CATCH_UP from the restored s (a restore is written with every reply but a catch-up's SUPERSEDED;
+-- it is the only write of a CATCH_UP, BUSY or COOLDOWN reply).
 -- A node that remembers no handled fire time (a restore needs one) grants without setting s, so that the first
 -- node that remembers one restores s from it and reports what the outage passed over; a catch-up that then finds
 -- its fire time's marker (granted meanwhile) moves s over it.
@@ -264,23 +268,37 @@ if kind == 'lost' then
     rec[1] = ARGV[14]
   end
   local handled = restored and ARGV[14] or nil
-  local reply
+  local reply, passedOver
   if T < refusedUntil then
     if mode == 'catchup' and rec[1] ~= modeArg then
       return {'SUPERSEDED', rec[1] or '', '', created}
     end
     local after = ''
     if recovering and (not recS or T > recS) then
-      if recS and (mode == 'catchup' or recS < tonumber(ARGV[9])) then
-        after = rec[1]
+      if recS and mode ~= 'catchup' and recS < tonumber(ARGV[9]) then
+        -- fire times before this one that nobody handled: the caller declares them first (a 'miss' call, which
+        -- records them), so this refusal never passes over fire times it cannot record
+        reply = {'CATCH_UP', recS, lostUntil, created}
+      else
+        if recS and mode == 'catchup' then
+          after = rec[1]
+          passedOver = true
+        end
+        handled = ARGV[3]
       end
-      handled = ARGV[3]
     end
-    reply = {'HISTORY_LOST', epoch, refusedUntil, after, created}
+    reply = reply or {'HISTORY_LOST', epoch, refusedUntil, after, created}
   end
   -- one write of the record's s: the restored one, or the refused fire time that moves it
   if handled then
     redis.call('HSET', KEYS[3], 's', handled)
+  end
+  if passedOver then
+    -- the catch-up's fire time and what it passes over (ARGV[17], ARGV[18]) are refused with it, recorded here
+    local at = clock()
+    recordDecided(at, 'HISTORY_LOST', ARGV[17])
+    recordDecided(at, 'HISTORY_LOST', ARGV[18])
+    recordDecided(at, 'HISTORY_LOST', ARGV[3])
   end
   if reply then
     return reply

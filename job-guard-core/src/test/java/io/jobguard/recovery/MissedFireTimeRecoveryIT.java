@@ -17,6 +17,7 @@ import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.RunHistory;
 import io.jobguard.testing.RedisServerProcess;
@@ -37,8 +38,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -73,10 +76,16 @@ class MissedFireTimeRecoveryIT {
 
     /** A node with its own connections and its own clock, {@code skewMillis} off the real one. */
     private Node node(String id, long skewMillis) {
+        return node(id, skewMillis, (nominalFireTime, answer) -> { });
+    }
+
+    /** {@link #node(String, long)}, its store calling {@code afterDeciding} after each call that decides fire times. */
+    private Node node(String id, long skewMillis, BiConsumer<Instant, AcquireResult> afterDeciding) {
         LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
         factories.add(factory);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest");
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+        JobGuard guard = JobGuard.create(new UnreachableStore(store, () -> false, failed -> { }, afterDeciding),
+                JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
                 .skewTolerance(SKEW)
                         .clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(skewMillis))).build())
                 .addListener(new JobGuardListener() {
@@ -87,10 +96,10 @@ class MissedFireTimeRecoveryIT {
                 });
         closeables.add(guard);
         closeables.add(store);
-        return new Node(id, guard, ((JobGuardEngine) guard).missedFireTimeRecovery());
+        return new Node(id, guard, ((JobGuardEngine) guard).missedFireTimeRecovery(), store);
     }
 
-    private record Node(String id, JobGuard guard, MissedFireTimeRecovery recovery) {
+    private record Node(String id, JobGuard guard, MissedFireTimeRecovery recovery, RedisLeaseStore store) {
     }
 
     /** A schedule of exactly these fire times. */
@@ -189,7 +198,7 @@ class MissedFireTimeRecoveryIT {
     void theRecentFireTimesListTheCatchUpAndTheMissedFireTimesOnceEach() throws Exception {
         List<Instant> t = outage("listed", MisfirePolicy.RUN_LATEST);
         Node reader = node("reader", 0);
-        List<RunHistory.FireEntry> history = ((RunHistory) reader.guard().store())
+        List<RunHistory.FireEntry> history = reader.store()
                 .fireHistory(new JobId(reader.guard().config().namespace(), "listed"), 20);
         assertThat(history).filteredOn(e -> e.outcome().equals("CAUGHT_UP")).singleElement()
                 .satisfies(e -> {
@@ -366,6 +375,53 @@ class MissedFireTimeRecoveryIT {
                 .doesNotContainKey("hgetall");
         assertThat(runs).hasSize(40);
         assertThat(events).noneMatch(e -> e.outcome() == RunOutcome.CAUGHT_UP || e.outcome() == RunOutcome.MISSED);
+    }
+
+    /**
+     * After Redis lost its data, a node whose firing is refused {@code HISTORY_LOST} while fire times before it were
+     * never handled is killed right after the call that decides them, before it reports anything: they are in the
+     * job's history all the same, once each, because that call recorded them. The node's fire time itself is refused
+     * by the next node that fires it.
+     */
+    @Test
+    void fireTimesPassedOverByARefusalAfterALossAreRecordedByTheCallThatDecidesThem() {
+        String jobName = "refused-stretch";
+        Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(10);
+        List<Instant> t = List.of(base, base.plusSeconds(1), base.plusSeconds(2), base.plusSeconds(3));
+        JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.RUN_ALL)
+                .catchUpWindow(Duration.ofHours(1)).delivery(Delivery.AT_MOST_ONCE).schedule(grid(t)).build();
+        List<Instant> decided = new CopyOnWriteArrayList<>();
+        Node a = node("a", 0, (nominalFireTime, answer) -> {
+            decided.add(nominalFireTime);
+            throw new KilledAfterDeciding();
+        });
+        assertThat(fire(a, job, recovery, t.get(0))).isEqualTo(RunOutcome.RAN);
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.guard().currentLease(jobName).isEmpty());
+        redis.call("FLUSHALL");
+
+        // t1 and t2 were never handled; t3 falls in the window refused after the loss
+        assertThatThrownBy(() -> fire(a, job, recovery, t.get(3)))
+                .isInstanceOf(KilledAfterDeciding.class);
+        assertThat(decided).as("the call that decided t1 and t2").hasSize(1);
+        assertThat(events).noneMatch(e -> e.outcome() == RunOutcome.HISTORY_LOST);
+
+        Node b = node("b", 0);
+        assertThat(fire(b, job, recovery, t.get(3))).isEqualTo(RunOutcome.HISTORY_LOST);
+        List<RunHistory.FireEntry> history = b.store()
+                .fireHistory(new JobId(b.guard().config().namespace(), jobName), 20);
+        assertThat(history).filteredOn(e -> e.outcome().equals("HISTORY_LOST")).extracting(RunHistory.FireEntry::nominalFireTime)
+                .containsExactlyInAnyOrder(t.get(1), t.get(2), t.get(3));
+        assertThat(runs).hasSize(1);
+    }
+
+    /** Thrown by a store hook: the node dies there. */
+    private static final class KilledAfterDeciding extends Error {
+        private static final long serialVersionUID = 1L;
+
+        KilledAfterDeciding() {
+            super("node killed right after the call that decided fire times", null, false, false);
+        }
     }
 
     /** The job's state key (run record, epoch, counter) holding another type: the acquire fails naming it, nothing is written. */

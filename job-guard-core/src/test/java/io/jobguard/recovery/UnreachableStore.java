@@ -24,8 +24,9 @@ import java.util.function.Consumer;
  * A node's real store, for {@link MissedFireTimeRecoveryModelIT}: while the node is unreachable, a third of its acquire
  * calls (at random) fail before they are sent, as when Redis cannot be reached from the node (the engine answers
  * {@code STORE_ERROR}; nothing was written). Everything else goes to the real store. After a call that declared the
- * fire times it passes over (a gap's first catch-up, granted, or a miss declaration), it runs {@code afterDeclaring}:
- * the test kills the node there, between deciding and reporting or running.
+ * fire times it passes over (a gap's first catch-up, granted, or a miss declaration), or a refusal after a loss of the
+ * store's history that passed over fire times before its own, it runs {@code afterDeclaring}: the test kills the node
+ * there, between deciding and reporting or running.
  */
 final class UnreachableStore implements LeaseStore {
 
@@ -62,7 +63,11 @@ final class UnreachableStore implements LeaseStore {
         }
         AcquireResult result = real.acquireRun(request, mode);
         boolean declares = !mode.declaredLost().isEmpty() || !mode.declaredMissed().isEmpty();
-        if (declares && (result.status() == AcquireResult.Status.ACQUIRED || result.status() == AcquireResult.Status.MISSED)) {
+        // a refusal after a loss that moved the run record over fire times before it (its record names where they
+        // start) decides them too
+        boolean refusedWithOthers = result.status() == AcquireResult.Status.HISTORY_LOST && result.record() != null;
+        if (refusedWithOthers
+                || declares && (result.status() == AcquireResult.Status.ACQUIRED || result.status() == AcquireResult.Status.MISSED)) {
             afterDeclaring.accept(request.nominalFireTime(), result);
         }
         return result;

@@ -97,11 +97,6 @@ public final class MissedFireTimeRecovery {
                 return admission;
             }
             switch (found.status()) {
-                case HISTORY_LOST -> {
-                    // refused after a loss; the store moved the record over it from fire times nobody handled
-                    reports.lost(job, recovery, found.record().handled(), nominalFireTime);
-                    return admission;
-                }
                 case RETRY -> retry(job, found.record().started(), found.record().attempt(), body);
                 case ABANDONED -> reports.abandoned(job, recovery, found.record().started(), found.record().attempt());
                 case CATCH_UP -> catchUp(job, recovery, found.record().handled(), nominalFireTime, false,
@@ -280,8 +275,8 @@ public final class MissedFireTimeRecovery {
                     ? declaring(AcquireMode.Kind.CATCH_UP, handled, lost, skipped) : AcquireMode.catchUp(before));
             AcquireResult refused = admission.recovery();
             if (!admission.granted() && refused != null && refused.status() == AcquireResult.Status.HISTORY_LOST) {
-                // refused after a loss, and this node moved the record over it: it reports the fire times before it
-                // that it passed over (refused with it) and goes on with the next
+                // refused after a loss, and this node moved the record over it: the call recorded the fire times
+                // before it that it passed over (refused with it); this node reports them and goes on with the next
                 // (at the first step the fire times the policy skips are among them)
                 reports.lost(job, recovery, refused.record().handled(), nominalFireTime);
                 before = nominalFireTime;

@@ -34,13 +34,14 @@ final class RecoveryReports {
 
     /**
      * Reports the fire times after {@code after} and before {@code refused} (in the catch-up window) as
-     * {@link RunOutcome#HISTORY_LOST}: the store refused them with {@code refused} after it lost the job's history, and
-     * this node is the one that moved the run record over them. They are never run.
+     * {@link RunOutcome#HISTORY_LOST}: the store refused them with the catch-up of {@code refused} after it lost the
+     * job's history, and recorded them in that call; this node is the one that moved the run record over them. They
+     * are never run.
      */
     void lost(JobOptions job, RecoveryOptions recovery, Instant after, Instant refused) {
         CatchUpWindow.FireTimes passed = CatchUpWindow.between(recovery, after, refused, false,
                 guard.config().clock().instant());
-        lost(job, recovery, passed.inWindow(), passed.outside(), false);
+        lost(job, recovery, passed.inWindow(), passed.outside(), true);
     }
 
     /**

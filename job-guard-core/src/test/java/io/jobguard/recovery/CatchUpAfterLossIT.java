@@ -18,6 +18,9 @@ import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.AcquireResult;
+import io.jobguard.store.JobId;
+import io.jobguard.store.RunHistory;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -35,6 +38,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,7 +56,10 @@ import static org.awaitility.Awaitility.await;
  * twice, or reported {@code MISSED} and refused {@code HISTORY_LOST}; none refused was started after the loss; every
  * fire time of the grid from the job's first to its last regular run, the outage's own included, started, was
  * reported {@code MISSED} or refused {@code HISTORY_LOST}; and none from U + W (the loss's date + the fleet's largest
- * lead + 250 ms) on was refused.
+ * lead + 250 ms) on was refused. After the loss, the first node whose call declares fire times refused or missed without
+ * a run ({@code HISTORY_LOST} or {@code MISSED}: a miss declaration, or a refusal that passes over earlier fire times)
+ * is killed right after that call, before it reports anything: its ledger ends there, and the fire times it decided
+ * count as accounted for only through the job's history in Redis (the record), which the check reads as well.
  */
 @WithRedis
 class CatchUpAfterLossIT {
@@ -65,11 +72,17 @@ class CatchUpAfterLossIT {
     private static final FireTimeSchedule EVERY_SECOND = after -> Instant.ofEpochMilli(
             Math.floorDiv(after.toEpochMilli(), 1000) * 1000 + 1000);
     private static final Pattern RUN_AGAIN = Pattern.compile("job '([^']+)'.* fire times from (\\S+) run again");
+    /** Entries each job's history keeps here: every post-loss entry of a run of this class stays readable. */
+    private static final int HISTORY = 1000;
 
     private final RedisServerProcess redis;
     private final List<Node> nodes = new ArrayList<>();
     private final ListAppender<ILoggingEvent> windows = new ListAppender<>();
     private final Logger windowsLogger = (Logger) LoggerFactory.getLogger("io.jobguard.redis.LossWindows");
+    /** Set once Redis lost its data: the next call that decides fire times without a run kills its node. */
+    private final AtomicBoolean killArmed = new AtomicBoolean();
+    /** What the kill hit: node, decision and fire time, for the report. */
+    private final List<String> killed = new CopyOnWriteArrayList<>();
 
     CatchUpAfterLossIT(RedisServerProcess redis) {
         this.redis = redis;
@@ -108,17 +121,36 @@ class CatchUpAfterLossIT {
         final List<Entry> ledger = new CopyOnWriteArrayList<>();
         final List<Thread> schedulers = new ArrayList<>();
         volatile boolean stopping;
+        /** Killed: it records, reports and fires nothing more, as a SIGKILLed process. */
+        volatile boolean dead;
 
         Node(String id, long offsetMillis) {
             this.id = id;
             this.clock = Clock.offset(Clock.systemUTC(), Duration.ofMillis(offsetMillis));
             this.factory = redis.connectionFactory(Duration.ofSeconds(1));
             this.store = RedisLeaseStore.create(factory, "jgloss");
-            this.guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
-                    .skewTolerance(SKEW).clock(clock)
-                    .build());
-            guard.addListener(e -> ledger.add(new Entry(id, e.job(), e.nominalFireTime(), e.outcome().name())));
+            this.guard = JobGuard.create(new UnreachableStore(store, () -> false, failed -> { }, this::afterDeciding),
+                    JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                            .skewTolerance(SKEW).clock(clock).historySize(HISTORY)
+                            .build());
+            guard.addListener(e -> {
+                if (!dead) {
+                    ledger.add(new Entry(id, e.job(), e.nominalFireTime(), e.outcome().name()));
+                }
+            });
             this.missed = ((JobGuardEngine) guard).missedFireTimeRecovery();
+        }
+
+        /** After a call that decided fire times: the first one after the loss that declares some without a run kills this node. */
+        private void afterDeciding(Instant nominalFireTime, AcquireResult answer) {
+            boolean withoutRun = answer.status() == AcquireResult.Status.MISSED
+                    || answer.status() == AcquireResult.Status.HISTORY_LOST;
+            if (withoutRun && killArmed.compareAndSet(true, false)) {
+                dead = true;
+                stopping = true;
+                killed.add(id + " after " + answer.status() + " T=" + nominalFireTime);
+                throw new Killed();
+            }
         }
 
         void schedule(String jobName, MisfirePolicy policy) {
@@ -129,6 +161,11 @@ class CatchUpAfterLossIT {
             Runnable body = () -> {
                 RunContext run = RunContext.current().orElseThrow();
                 ledger.add(new Entry(id, jobName, run.nominalFireTime(), run.isCatchUp() ? "START catch-up" : "START"));
+                if (dead) {
+                    // a run that the node's other job's thread had under way when the node was killed: it started
+                    // (its ledger line, as a process writes it before the work) and dies here
+                    throw new Killed();
+                }
             };
             Thread scheduler = new Thread(() -> {
                 // as a scheduler does: the next grid point after the later of the last fire time and now
@@ -151,6 +188,12 @@ class CatchUpAfterLossIT {
                 }
             }, "scheduler-" + id + "-" + jobName);
             scheduler.setDaemon(true);
+            // the kill ends the thread where it stands
+            scheduler.setUncaughtExceptionHandler((thread, e) -> {
+                if (!(e instanceof Killed)) {
+                    e.printStackTrace();
+                }
+            });
             schedulers.add(scheduler);
             scheduler.start();
         }
@@ -173,6 +216,15 @@ class CatchUpAfterLossIT {
             guard.close();
             store.close();
             factory.destroy();
+        }
+    }
+
+    /** Thrown where a node is killed. */
+    private static final class Killed extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Killed() {
+            super("node killed right after a call that decided fire times", null, false, false);
         }
     }
 
@@ -200,6 +252,16 @@ class CatchUpAfterLossIT {
                         && e.fireTime().isAfter(after)).count() >= count));
     }
 
+    /**
+     * Waits until every node has fired each job at least once: a node's first call for a job that comes within the
+     * fleet's re-publication interval after a loss cannot tell the loss from a new job (docs/reliability.md §2, "A
+     * node's first firing of a job"); the losses here are judged by nodes that know the job.
+     */
+    private void awaitEveryNodeFiredEachJob() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream().allMatch(node -> List.of("all", "latest")
+                .stream().allMatch(job -> node.ledger.stream().anyMatch(e -> e.job().equals(job)))));
+    }
+
     /** The re-created leads hash's creation: no earlier than the loss, the U the window counts from. */
     private Instant lineage() {
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
@@ -219,10 +281,12 @@ class CatchUpAfterLossIT {
     void anOutageThatEndsWithRedisEmptyRunsNothingTwiceAndLosesNoFireTimeWithoutAWord() {
         startNodes();
         awaitRegularRuns(Instant.EPOCH, 3);
+        awaitEveryNodeFiredEachJob();
         Instant down = redisTime(redis);
         redis.stop(); // SHUTDOWN NOSAVE, started without persistence: it comes back empty
         Instant back = Instant.now().plusSeconds(3);
         await().atMost(Duration.ofSeconds(10)).until(() -> Instant.now().isAfter(back));
+        killArmed.set(true);
         redis.restart();
         Instant u = lineage();
         awaitRegularRuns(u.plusMillis(LARGEST_LEAD + MARGIN), 4);
@@ -234,7 +298,9 @@ class CatchUpAfterLossIT {
     void aFlushAllWithoutOutageRunsNothingTwiceAndLosesNoFireTimeWithoutAWord() {
         startNodes();
         awaitRegularRuns(Instant.EPOCH, 3);
+        awaitEveryNodeFiredEachJob();
         Instant flushed = redisTime(redis);
+        killArmed.set(true);
         redis.flushAll();
         Instant u = lineage();
         awaitRegularRuns(u.plusMillis(LARGEST_LEAD + MARGIN), 4);
@@ -259,9 +325,13 @@ class CatchUpAfterLossIT {
             }
         }
         StringBuilder report = new StringBuilder("lost at " + lost + ", U " + u + ", safe from " + safeFrom
-                + ", logged window ends " + logged + "\n");
+                + ", logged window ends " + logged + ", killed " + killed + "\n");
+        Node reader = nodes.stream().filter(n -> !n.dead).findFirst().orElseThrow();
         for (String job : List.of("all", "latest")) {
             List<Entry> mine = all.stream().filter(e -> e.job().equals(job)).toList();
+            // what the calls recorded without a run (the history holds only entries written after the loss)
+            List<RunHistory.FireEntry> recorded = reader.store.fireHistory(
+                    new JobId(reader.guard.config().namespace(), job), HISTORY);
             Instant first = mine.stream().filter(e -> e.what().equals("START")).map(Entry::fireTime).min(Instant::compareTo)
                     .orElseThrow();
             Instant last = mine.stream().filter(e -> e.what().equals("START")).map(Entry::fireTime).max(Instant::compareTo)
@@ -272,10 +342,19 @@ class CatchUpAfterLossIT {
                 Instant at = t;
                 List<Entry> of = mine.stream().filter(e -> e.fireTime().equals(at)).toList();
                 long started = of.stream().filter(e -> e.what().startsWith("START")).count();
-                long missed = of.stream().filter(e -> e.what().equals("MISSED")).count();
-                boolean refused = of.stream().anyMatch(e -> e.what().equals("HISTORY_LOST"));
+                long recordedMissed = recorded.stream().filter(e -> e.nominalFireTime().equals(at)
+                        && e.outcome().equals("MISSED")).count();
+                boolean recordedRefused = recorded.stream().anyMatch(e -> e.nominalFireTime().equals(at)
+                        && e.outcome().equals("HISTORY_LOST"));
+                if (recordedMissed > 1) {
+                    problems.add("recorded MISSED twice: " + job + " " + t);
+                }
+                // a node reports what its call recorded: one decision, heard or recorded or both
+                long missed = Math.max(of.stream().filter(e -> e.what().equals("MISSED")).count(), recordedMissed);
+                boolean refused = recordedRefused || of.stream().anyMatch(e -> e.what().equals("HISTORY_LOST"));
                 caughtUp += (int) of.stream().filter(e -> e.what().equals("START catch-up")).count();
-                String line = job + " " + t + ": " + of.stream().map(e -> e.node() + ":" + e.what()).toList();
+                String line = job + " " + t + ": " + of.stream().map(e -> e.node() + ":" + e.what()).toList()
+                        + (recordedMissed > 0 ? " recorded MISSED" : "") + (recordedRefused ? " recorded HISTORY_LOST" : "");
                 report.append(line).append('\n');
                 if (started > 1) {
                     problems.add("started twice: " + line);

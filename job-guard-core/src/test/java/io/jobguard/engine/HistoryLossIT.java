@@ -279,6 +279,26 @@ class HistoryLossIT {
         assertThat(c.run(JOB, t1, () -> { })).isEqualTo(RunOutcome.HISTORY_LOST);
     }
 
+    /**
+     * A node that read the fleet before the loss but never called for the job, and whose first call for it comes right
+     * after the loss (before any periodic re-publication): it reads the fleet's lineage before that call, so it refuses
+     * the fire time another node ran just before the loss instead of taking the empty store for a new job.
+     */
+    @Test
+    void aNodesFirstCallForAJobRightAfterALossRefusesWhatRanBeforeIt() {
+        JobGuard a = node("a");
+        JobGuard c = node("c");
+        Instant t1 = now();
+        // c takes part in the fleet (its first admission publishes and reads the leads) through another job only
+        assertThat(c.run(JobOptions.builder("other", Duration.ofSeconds(10)).build(), t1, () -> { }))
+                .isEqualTo(RunOutcome.RAN);
+        fenceOf(a, t1);
+        redis.flushAll();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        assertThat(c.run(JOB, t1, () -> ran.add("c"))).isEqualTo(RunOutcome.HISTORY_LOST);
+        assertThat(ran).isEmpty();
+    }
+
     @Test
     void batchTokensKeepGrowingAfterAFlush() {
         for (boolean spread : new boolean[] {false, true}) {

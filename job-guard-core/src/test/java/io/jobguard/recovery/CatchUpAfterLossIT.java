@@ -253,9 +253,8 @@ class CatchUpAfterLossIT {
     }
 
     /**
-     * Waits until every node has fired each job at least once: a node's first call for a job that comes within the
-     * fleet's re-publication interval after a loss cannot tell the loss from a new job (docs/reliability.md §2, "A
-     * node's first firing of a job"); the losses here are judged by nodes that know the job.
+     * Waits until every node has fired each job at least once: the losses here are judged by nodes that know the job
+     * (a node's first call for a job right after a loss is HistoryLossIT's case, docs/reliability.md §2).
      */
     private void awaitEveryNodeFiredEachJob() {
         await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream().allMatch(node -> List.of("all", "latest")

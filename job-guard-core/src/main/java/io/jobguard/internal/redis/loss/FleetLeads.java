@@ -197,7 +197,7 @@ public final class FleetLeads implements AutoCloseable {
      *
      * @throws RuntimeException if no hash could be written
      */
-    void publishNow() {
+    public void publishNow() {
         RuntimeException failure = null;
         boolean any = false;
         for (LeadShards.Shard shard : shards.current()) {

@@ -218,6 +218,7 @@ class LeaseLossIT {
         JobGuard b = node("b", direct, false);
         JobOptions job = JobOptions.builder("lost-reply-job", Duration.ofSeconds(60)).build();
         JobId id = new JobId(NAMESPACE, "lost-reply-job");
+        sawTheJob(a, job);
         publishedItsLead(a);
 
         proxy.dropReplies();
@@ -244,6 +245,7 @@ class LeaseLossIT {
         store.serverTime(); // the connection is up before its replies start to get lost
         JobGuard a = node("a", store, false);
         JobOptions job = JobOptions.builder("lost-reply-self", Duration.ofSeconds(60)).build();
+        sawTheJob(a, job);
         publishedItsLead(a);
 
         proxy.dropReplies();
@@ -362,6 +364,14 @@ class LeaseLossIT {
      * A node publishes its clock lead to the fleet before its first admission; running one firing of another job
      * first makes the next admission's one command the acquire whose reply the test loses.
      */
+    /**
+     * An earlier fire time of the job runs on the node, so the node knows the job's epoch: its next acquire of the job
+     * is the script call alone (a node reads the fleet's leads before its first acquire of a job it never saw).
+     */
+    private static void sawTheJob(JobGuard node, JobOptions job) {
+        assertThat(node.run(job, T.minusSeconds(5), () -> { })).as("an earlier fire time of the job").isEqualTo(RunOutcome.RAN);
+    }
+
     private static void publishedItsLead(JobGuard node) {
         assertThat(node.run(JobOptions.builder("warm-up", Duration.ofSeconds(60)).build(), T, () -> { }))
                 .as("the warm-up firing").isEqualTo(RunOutcome.RAN);

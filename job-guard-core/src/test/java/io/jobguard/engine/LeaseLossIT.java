@@ -361,10 +361,6 @@ class LeaseLossIT {
     }
 
     /**
-     * A node publishes its clock lead to the fleet before its first admission; running one firing of another job
-     * first makes the next admission's one command the acquire whose reply the test loses.
-     */
-    /**
      * An earlier fire time of the job runs on the node, so the node knows the job's epoch: its next acquire of the job
      * is the script call alone (a node reads the fleet's leads before its first acquire of a job it never saw).
      */
@@ -372,6 +368,10 @@ class LeaseLossIT {
         assertThat(node.run(job, T.minusSeconds(5), () -> { })).as("an earlier fire time of the job").isEqualTo(RunOutcome.RAN);
     }
 
+    /**
+     * A node publishes its clock lead to the fleet before its first admission; running one firing of another job
+     * first makes the next admission's one command the acquire whose reply the test loses.
+     */
     private static void publishedItsLead(JobGuard node) {
         assertThat(node.run(JobOptions.builder("warm-up", Duration.ofSeconds(60)).build(), T, () -> { }))
                 .as("the warm-up firing").isEqualTo(RunOutcome.RAN);

@@ -50,16 +50,9 @@ final class RedisRunAcquires {
 
     /** The store's acquire: see {@link RedisLeaseStore#acquireRun(RunLeaseRequest, AcquireMode)}. */
     AcquireResult acquire(RunLeaseRequest r, AcquireMode mode) {
-        boolean published = RedisLeaseStore.call(() -> fleetLeads.beforeAdmission(r.nodeId(),
-                RunAcquireArguments.millis(r.nominalFireTime())), "publish this node's clock lead");
-        if (!published && epochs.lastSeen(r.job()).isEmpty()) {
-            // a job whose epoch this node never saw: it cannot tell a loss from a new job but by the fleet's lineage,
-            // so the lineage is read now, not up to one publication interval ago (a loss in between went unseen)
-            RedisLeaseStore.call(() -> {
-                fleetLeads.publishNow();
-                return null;
-            }, "publish this node's clock lead");
-        }
+        RedisLeaseStore.call(() -> fleetLeads.beforeAdmission(r.nodeId(),
+                RunAcquireArguments.millis(r.nominalFireTime()), epochs.lastSeen(r.job()).isEmpty()),
+                "publish this node's clock lead");
         RedisRunReleases.InFlight release = releases.inFlight(r.job());
         AcquireResult result = acquireRun(r, mode, false);
         if (release != null && result.status() == AcquireResult.Status.BUSY && result.holder() != null

@@ -68,14 +68,17 @@ public final class FleetLeads implements AutoCloseable {
      * for a node id seen for the first time; publishes now when the last publication is stale, the clock stepped, or
      * this admission's lead (its fire time minus Redis' clock as this node estimates it) exceeds the lead it published;
      * and when the lead it publishes is not covered by the fleet's largest known lead + margin (or is unknown), waits
-     * one interval so that every node has read it before the fire time can be taken.
+     * one interval so that every node has read it before the fire time can be taken. For a job whose epoch this node
+     * never saw it also publishes (and so reads the fleet's lineage) now: only the lineage tells this node a loss from
+     * a new job, and its last read may predate a loss by up to one interval.
      *
      * @param nodeId                the node about to take a fire time
      * @param nominalFireTimeMillis the fire time
+     * @param jobUnseen             whether this node never saw the job's epoch
      * @return whether this node published
      * @throws RuntimeException if the publication fails (the firing is then a store failure)
      */
-    public boolean beforeAdmission(String nodeId, long nominalFireTimeMillis) {
+    public boolean beforeAdmission(String nodeId, long nominalFireTimeMillis, boolean jobUnseen) {
         boolean first = nodes.add(nodeId);
         if (first && timer == null) {
             start();
@@ -101,6 +104,10 @@ public final class FleetLeads implements AutoCloseable {
                     throw new IllegalStateException("interrupted while the fleet reads this node's clock lead", e);
                 }
             }
+            return true;
+        }
+        if (jobUnseen) {
+            publishNow();
             return true;
         }
         return false;
@@ -197,7 +204,7 @@ public final class FleetLeads implements AutoCloseable {
      *
      * @throws RuntimeException if no hash could be written
      */
-    public void publishNow() {
+    void publishNow() {
         RuntimeException failure = null;
         boolean any = false;
         for (LeadShards.Shard shard : shards.current()) {

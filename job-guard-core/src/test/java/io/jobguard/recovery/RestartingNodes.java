@@ -1,11 +1,14 @@
 package io.jobguard.recovery;
 
+import io.jobguard.testing.TcpProxy;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -19,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public final class RestartingNodes implements AutoCloseable {
 
-    private final int redisPort;
     private final Path dir;
     private final Process[] nodes;
+    private final int[] ports;
 
     /**
      * @param redisPort the redis-server every node talks to
@@ -29,9 +32,21 @@ public final class RestartingNodes implements AutoCloseable {
      * @param size      how many nodes at most
      */
     public RestartingNodes(int redisPort, Path dir, int size) {
-        this.redisPort = redisPort;
         this.dir = dir;
         this.nodes = new Process[size];
+        this.ports = new int[size];
+        Arrays.fill(ports, redisPort);
+    }
+
+    /**
+     * Makes node {@code node}'s later starts talk to Redis through {@code port} (a {@link TcpProxy}
+     * in front of the same server) instead of the server's own port.
+     *
+     * @param node the node's index
+     * @param port the port its next starts connect to
+     */
+    public void route(int node, int port) {
+        ports[node] = port;
     }
 
     /**
@@ -47,7 +62,7 @@ public final class RestartingNodes implements AutoCloseable {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), RestartingNode.class.getName(),
-                Integer.toString(redisPort), id(node), Long.toString(clockMillis), Long.toString(toleranceMillis), job,
+                Integer.toString(ports[node]), id(node), Long.toString(clockMillis), Long.toString(toleranceMillis), job,
                 ledger(node).toString()));
         command.addAll(List.of(more));
         try {

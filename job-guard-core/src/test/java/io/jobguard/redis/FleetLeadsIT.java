@@ -115,6 +115,26 @@ class FleetLeadsIT {
     }
 
     @Test
+    void aClockStepThePeriodicCheckSawFirstIsAnnouncedByTheNextAdmission() {
+        RedisLeaseStore a = store();
+        RedisLeaseStore b = store();
+        twoNodesOnTime(a, b);
+        // B's clock steps 2 s ahead while it admits nothing: its periodic publication sees the step first
+        AtomicLong step = new AtomicLong(2_000);
+        b.fleetLeads().wallClock(() -> System.currentTimeMillis() + step.get());
+        await().atMost(Duration.ofSeconds(5)).until(() -> String.valueOf(redis.call("HGET", "jgtest:leads", "b"))
+                .endsWith("|-1"));
+        // B's next admission still waits until the fleet has read its unknown lead, so A cannot judge without it
+        Instant ahead = b.serverTime().plusSeconds(2);
+        assertThat(take(b, "b", ahead)).isEqualTo(AcquireResult.Status.ACQUIRED);
+        b.close();
+        assertThat(flushThenAFires(a, ahead)).isEqualTo(AcquireResult.Status.HISTORY_LOST);
+        awaitRedis(a, ahead.plusSeconds(1));
+        assertThat(take(a, "a", a.serverTime())).as("B's lead is unknown after its step: skew-tolerance applies")
+                .isEqualTo(AcquireResult.Status.HISTORY_LOST);
+    }
+
+    @Test
     void nodesThatAllRestartAfterTheLossKnowNothingAndKeepSkewTolerance() {
         RedisLeaseStore a = store();
         RedisLeaseStore b = store();

@@ -79,6 +79,7 @@ public final class TcpProxy implements AutoCloseable {
     private long toClientDelayNanos;
     private volatile byte[] pauseMarker;
     private volatile boolean closed;
+    private volatile boolean refusing;
 
     private TcpProxy(String targetHost, int targetPort, ServerSocket server) {
         this.targetHost = targetHost;
@@ -204,6 +205,16 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * While on, every new client connection is closed as soon as it is accepted, as if the server refused it; open
+     * links keep working. A node behind this proxy sees the server down while others talking to it directly do not.
+     *
+     * @param refuse whether to refuse new connections
+     */
+    public void refuseNewLinks(boolean refuse) {
+        refusing = refuse;
+    }
+
     /** Closes every open link; clients see their connection end and may reconnect through the proxy. */
     public void dropConnections() {
         for (Link link : links) {
@@ -276,6 +287,10 @@ public final class TcpProxy implements AutoCloseable {
                 return; // closed
             }
             accepted.incrementAndGet();
+            if (refusing) {
+                closeQuietly(client);
+                continue;
+            }
             Socket upstream = new Socket();
             try {
                 client.setTcpNoDelay(true);

@@ -56,6 +56,8 @@ public final class FleetLeads implements AutoCloseable {
     private volatile long lastPublishedLead = Long.MIN_VALUE;
     private volatile LongSupplier wall = System::currentTimeMillis;
     private long wallMinusNano = Long.MIN_VALUE;
+    /** A step seen (by the periodic check or an admission) that no admission has yet published and waited for. */
+    private boolean stepUnannounced;
 
     public FleetLeads(ScriptRunner scripts, LeadShards shards, LossWindows windows) {
         this.scripts = scripts;
@@ -83,7 +85,8 @@ public final class FleetLeads implements AutoCloseable {
         if (first && timer == null) {
             start();
         }
-        boolean stepped = checkStep();
+        checkStep();
+        boolean stepped = takeUnannouncedStep();
         if (first || !published) {
             publishNow(); // measures the clock offset against Redis
         }
@@ -181,19 +184,30 @@ public final class FleetLeads implements AutoCloseable {
         }
     }
 
-    /** Whether the wall clock stepped since the last check; a step marks this node's lead unknown for a while. */
-    private boolean checkStep() {
+    /**
+     * Whether a step was seen since the last admission: the periodic check may see it first and publish the unknown
+     * lead, but only an admission waits until every node has read it, so the next admission announces it.
+     */
+    private boolean takeUnannouncedStep() {
+        synchronized (lock) {
+            boolean stepped = stepUnannounced;
+            stepUnannounced = false;
+            return stepped;
+        }
+    }
+
+    /** Notes a step of the wall clock since the last check; a step marks this node's lead unknown for a while. */
+    private void checkStep() {
         long now = wall.getAsLong() - System.nanoTime() / 1_000_000L;
         synchronized (lock) {
             long before = wallMinusNano;
             wallMinusNano = now;
             if (before != Long.MIN_VALUE && Math.abs(now - before) > STEP_MILLIS) {
                 windows.clockStepped(System.nanoTime());
+                stepUnannounced = true;
                 log.warn("job-guard: this node's wall clock stepped by {} ms; its clock lead is published as unknown, so a "
                         + "loss of Redis' data in the next minutes keeps skew-tolerance", now - before);
-                return true;
             }
-            return false;
         }
     }
 

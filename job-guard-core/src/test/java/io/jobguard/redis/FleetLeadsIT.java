@@ -135,6 +135,30 @@ class FleetLeadsIT {
     }
 
     @Test
+    void aPauseBetweenTheClockReadsIsNotAStep() {
+        RedisLeaseStore a = store();
+        RedisLeaseStore b = store();
+        twoNodesOnTime(a, b);
+        // B's thread stalls 300 ms right after each wall-clock read: its wall clock minus its monotonic clock looks
+        // 300 ms behind, as after a GC pause between the two reads; no clock stepped
+        b.fleetLeads().wallClock(() -> {
+            long read = System.currentTimeMillis();
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return read;
+        });
+        long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            assertThat(String.valueOf(redis.call("HGET", "jgtest:leads", "b"))).as("B's published lead")
+                    .doesNotEndWith("|-1");
+            return System.nanoTime() > until;
+        });
+    }
+
+    @Test
     void nodesThatAllRestartAfterTheLossKnowNothingAndKeepSkewTolerance() {
         RedisLeaseStore a = store();
         RedisLeaseStore b = store();

@@ -25,20 +25,20 @@ class ContextStopStartIT {
 
     @Test
     void aStoppedAndStartedContextTakesLeasesAgain(RedisServerProcess redis) {
-        DefaultAccountingApp.RUNS.clear();
-        try (ConfigurableApplicationContext node = Nodes.context(redis, DefaultAccountingApp.class, WebApplicationType.NONE,
+        AccountingRuleApp.RUNS.clear();
+        try (ConfigurableApplicationContext node = Nodes.context(redis, AccountingRuleApp.class, WebApplicationType.NONE,
                 List.of("jobguard.node-id=n", "jobguard.namespace=stop-start"))) {
             JobGuard guard = node.getBean(JobGuard.class);
             JobOptions adHoc = JobOptions.builder("ad-hoc", Duration.ofSeconds(10)).build();
             Instant t = Instant.now().minusSeconds(1);
-            await().atMost(Duration.ofSeconds(30)).until(() -> !DefaultAccountingApp.RUNS.isEmpty());
+            await().atMost(Duration.ofSeconds(30)).until(() -> !AccountingRuleApp.RUNS.isEmpty());
 
             node.stop();
             assertThat(guard.run(adHoc, t, () -> { })).as("stopped: no lease").isEqualTo(RunOutcome.STORE_ERROR);
             node.start();
             assertThat(guard.run(adHoc, t, () -> { })).as("started again").isEqualTo(RunOutcome.RAN);
             Instant restarted = Instant.now();
-            await().atMost(Duration.ofSeconds(30)).until(() -> DefaultAccountingApp.RUNS.stream()
+            await().atMost(Duration.ofSeconds(30)).until(() -> AccountingRuleApp.RUNS.stream()
                     .anyMatch(r -> r.fireTime().isAfter(restarted)));
         }
     }

@@ -42,6 +42,8 @@ public final class FleetLeads implements AutoCloseable {
     static final long STALE_MILLIS = 3 * INTERVAL_MILLIS;
     /** A jump of the wall clock against the monotonic clock this large counts as a step. */
     static final long STEP_MILLIS = 200;
+    /** A step check whose monotonic reads around the wall clock's lie further apart than this is not counted. */
+    static final long READ_SPREAD_MILLIS = 50;
     /** Entries older than this are deleted: a node gone this long took no fire time the fleet must cover. */
     static final long RETENTION_MILLIS = 4 * INTERVAL_MILLIS;
 
@@ -196,9 +198,19 @@ public final class FleetLeads implements AutoCloseable {
         }
     }
 
-    /** Notes a step of the wall clock since the last check; a step marks this node's lead unknown for a while. */
+    /**
+     * Notes a step of the wall clock since the last check; a step marks this node's lead unknown for a while. The wall
+     * clock is read between two monotonic reads: a thread paused between them (a GC pause, a starved CPU) would look
+     * like a step, so a check whose reads lie more than {@value #READ_SPREAD_MILLIS} ms apart is not counted.
+     */
     private void checkStep() {
-        long now = wall.getAsLong() - System.nanoTime() / 1_000_000L;
+        long readStart = System.nanoTime();
+        long wallMillis = wall.getAsLong();
+        long readEnd = System.nanoTime();
+        if (readEnd - readStart > READ_SPREAD_MILLIS * 1_000_000L) {
+            return;
+        }
+        long now = wallMillis - (readStart + (readEnd - readStart) / 2) / 1_000_000L;
         synchronized (lock) {
             long before = wallMinusNano;
             wallMinusNano = now;

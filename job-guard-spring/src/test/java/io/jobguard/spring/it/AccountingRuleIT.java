@@ -39,7 +39,7 @@ import static org.awaitility.Awaitility.await;
  * (summed over the nodes), never both; none ran late (no catch-up).
  */
 @WithRedis
-class DefaultAccountingIT {
+class AccountingRuleIT {
 
     private static final Duration PERIOD = Duration.ofSeconds(2);
     private static final JobId ID = new JobId("accounting", "report");
@@ -52,16 +52,16 @@ class DefaultAccountingIT {
 
     @Test
     void fireTimesNobodyRanDuringARedisOutageAreReportedMissedOnceEach(RedisServerProcess redis) {
-        DefaultAccountingApp.RUNS.clear();
+        AccountingRuleApp.RUNS.clear();
         List<JobEvent> events = new CopyOnWriteArrayList<>();
         List<MeterRegistry> meters = new ArrayList<>();
         Set<Instant> refused = new TreeSet<>();
-        try (Nodes nodes = Nodes.start(redis, DefaultAccountingApp.class, List.of(props("a"), props("b")))) {
+        try (Nodes nodes = Nodes.start(redis, AccountingRuleApp.class, List.of(props("a"), props("b")))) {
             for (ConfigurableApplicationContext node : nodes.contexts()) {
                 node.getBean(JobGuard.class).addListener(events::add);
                 meters.add(node.getBean(MeterRegistry.class));
             }
-            await().atMost(Duration.ofSeconds(40)).until(() -> DefaultAccountingApp.RUNS.size() >= 2);
+            await().atMost(Duration.ofSeconds(40)).until(() -> AccountingRuleApp.RUNS.size() >= 2);
             redis.call("SAVE");
             redis.stop();
             // several fire times that both nodes were refused for
@@ -70,11 +70,11 @@ class DefaultAccountingIT {
             redis.restart();
             Instant back = Instant.now();
             // three regular runs after Redis is back
-            await().atMost(Duration.ofSeconds(60)).until(() -> DefaultAccountingApp.RUNS.stream()
+            await().atMost(Duration.ofSeconds(60)).until(() -> AccountingRuleApp.RUNS.stream()
                     .filter(r -> r.fireTime().isAfter(back)).count() >= 3);
         }
 
-        List<StartedRun> runs = List.copyOf(DefaultAccountingApp.RUNS);
+        List<StartedRun> runs = List.copyOf(AccountingRuleApp.RUNS);
         Instant first = runs.get(0).fireTime();
         Instant last = runs.get(runs.size() - 1).fireTime();
         Map<Instant, Long> ran = runs.stream().collect(Collectors.groupingBy(StartedRun::fireTime,

@@ -11,6 +11,7 @@ import io.jobguard.internal.Counts;
 import io.jobguard.internal.TimeBounds;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -24,8 +25,13 @@ import java.util.function.UnaryOperator;
  * meaningful: an annotation's {@code type} always beats the defaults, and {@code keepAlive} is on only
  * when no source turns it off, unless the job's own setting turns it on.
  *
- * <p>The job recovers lost fire times (its options carry {@link RecoveryOptions}) exactly when a
- * misfire policy or a delivery is set by some source. Every value is parsed and checked, whether it
+ * <p>The job recovers lost fire times (its options carry {@link RecoveryOptions}) when a misfire
+ * policy or a delivery is set by some source. A job for which neither is set is accounted by default
+ * ({@link MisfirePolicy#SKIP}, {@link Delivery#AT_MOST_ONCE}: each fire time nobody started is
+ * reported {@code MISSED} once, none runs late) when its fire times are at least twice the skew
+ * tolerance apart ({@link Accounting}): then every node's clock has passed a fire time by at least
+ * the tolerance before a later firing can find it unhandled, so no late node is still about to run
+ * it (docs/missed-fire-times.md, "Accounting by default"). Every value is parsed and checked, whether it
  * is used or not, and a refusal is an {@link IllegalArgumentException} naming the source and the job
  * ({@code @ClusterSingleton(misfirePolicy) of job 'nightly' is "LATER", not one of [...]}), so Spring
  * and Quartz refuse the same value with the same message. This is the only reader of the annotation's
@@ -46,10 +52,18 @@ public final class JobOptionsResolver {
      * @param defaults     the defaults; must set {@link JobAttribute#LEASE}
      * @param cooldown     the fixed-delay cool-down the schedule implies, zero for none
      * @param schedule     the job's grid of fire times for its recovery, or null (fixed delay, or not known)
+     * @param accounting   when a job without a misfire policy or delivery is accounted by default; null: never
      */
     public record Sources(String defaultName, OptionSource own, ClusterSingleton annotation,
                           UnaryOperator<String> placeholders, OptionSource defaults, Duration cooldown,
-                          FireTimeSchedule schedule) {
+                          FireTimeSchedule schedule, Accounting accounting) {
+
+        /** Sources without accounting by default. */
+        public Sources(String defaultName, OptionSource own, ClusterSingleton annotation,
+                       UnaryOperator<String> placeholders, OptionSource defaults, Duration cooldown,
+                       FireTimeSchedule schedule) {
+            this(defaultName, own, annotation, placeholders, defaults, cooldown, schedule, null);
+        }
 
         /** Replaces null sources with {@link OptionSource#NONE}, null placeholders with identity, null cool-down with zero. */
         public Sources {
@@ -61,10 +75,50 @@ public final class JobOptionsResolver {
     }
 
     /**
+     * Accounting by default: a job with a grid whose consecutive fire times, over the next
+     * {@value #SCANNED_FIRE_TIMES} (or the next {@value #SCANNED_DAYS} days), are all at least twice
+     * {@code skewTolerance} apart reports what nobody started without a setting.
+     *
+     * @param skewTolerance the engine's skew tolerance
+     * @param from          where the scan of the grid starts (the engine clock's now)
+     */
+    public record Accounting(Duration skewTolerance, Instant from) {
+
+        /** Checks both are given. */
+        public Accounting {
+            Objects.requireNonNull(skewTolerance, "skewTolerance");
+            Objects.requireNonNull(from, "from");
+        }
+
+        /** Whether the grid's fire times are at least twice the skew tolerance apart, as far as scanned. */
+        boolean farApart(FireTimeSchedule schedule) {
+            Duration least = skewTolerance.multipliedBy(2);
+            Instant horizon = from.plus(Duration.ofDays(SCANNED_DAYS));
+            Instant previous = schedule.next(from);
+            for (int i = 0; previous != null && i < SCANNED_FIRE_TIMES; i++) {
+                Instant next = schedule.next(previous);
+                if (next == null || next.isAfter(horizon)) {
+                    return true;
+                }
+                if (Duration.between(previous, next).compareTo(least) < 0) {
+                    return false;
+                }
+                previous = next;
+            }
+            return previous != null;
+        }
+    }
+
+    /** How many fire times {@link Accounting} looks at, at most: the scan stops at the first gap too short. */
+    static final int SCANNED_FIRE_TIMES = 1_000;
+    /** How far ahead {@link Accounting} looks, at most. */
+    static final int SCANNED_DAYS = 400;
+
+    /**
      * Resolves a job's options.
      *
      * @param sources the job's sources
-     * @return the options, with recovery when a misfire policy or a delivery is set
+     * @return the options, with recovery when a misfire policy or a delivery is set, or by default (see above)
      * @throws IllegalArgumentException naming the source, the job and the value when one is invalid
      */
     public static JobOptions resolve(Sources sources) {
@@ -100,6 +154,11 @@ public final class JobOptionsResolver {
                 .cooldown(sources.cooldown());
         if (type != null) {
             builder.type(type);
+        }
+        if (policy == null && delivery == null && sources.accounting() != null && sources.schedule() != null
+                && sources.accounting().farApart(sources.schedule())) {
+            policy = MisfirePolicy.SKIP;
+            delivery = Delivery.AT_MOST_ONCE;
         }
         if (policy != null || delivery != null) {
             builder.recovery(RecoveryOptions.builder().misfirePolicy(policy).delivery(delivery).catchUpWindow(window)

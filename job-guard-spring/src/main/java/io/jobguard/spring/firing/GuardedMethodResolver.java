@@ -100,7 +100,8 @@ final class GuardedMethodResolver {
         try {
             JobOptions resolved = JobOptionsResolver.resolve(new JobOptionsResolver.Sources(
                     beanClass.getSimpleName() + "." + method.getName(), settings.own(), annotation, this::resolve,
-                    defaults, cooldown, grid));
+                    defaults, cooldown, grid, new JobOptionsResolver.Accounting(config.skewTolerance(),
+                    config.clock().instant())));
             JobOptions options = customizers.apply(resolved.toBuilder().recovery(null).build(), method);
             GuardedJob job = new GuardedJob(beanClass, method, options, schedule, config.clock());
             job.recovery(resolved.recovery());

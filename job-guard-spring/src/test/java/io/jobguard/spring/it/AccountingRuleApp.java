@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A node for {@link AccountingRuleIT}: an every-2-seconds cron job with no recovery setting of its own; the test sets
- * the accounting rule (jobguard.misfire-policy=SKIP, delivery AT_MOST_ONCE) for every job; every run its body starts is written to {@link #RUNS}, the test's own ledger.
+ * A node for {@link AccountingRuleIT}: an every-2-seconds cron job with no recovery setting of its own (the test sets
+ * the accounting rule for every job, or leaves it to the default); every run its body starts is written to
+ * {@link #RUNS}, the test's own ledger.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration

@@ -30,13 +30,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Accounting by default: a job with no recovery setting (job-guard's defaults; only the Redis command timeout is
- * shortened to 1 s, so a firing while Redis is down is refused in a second instead of Lettuce's 60). Two Boot nodes
- * fire an every-2-seconds job; Redis is stopped (its data saved, as a persistent Redis keeps it) for several fire
- * times, during which both nodes get {@code STORE_ERROR}, and started again. The check knows only the schedule's
- * grid, the runs the job's body recorded and what job-guard reported: every fire time from the first run to the
- * last ran exactly once or is {@code MISSED} exactly once in the job's history and in {@code jobguard.job.runs}
- * (summed over the nodes), never both; none ran late (no catch-up).
+ * The accounting rule, set ({@code SKIP} + {@code AT_MOST_ONCE}) or by default (a job whose fire times are at least
+ * twice the skew tolerance apart): two Boot nodes fire an every-2-seconds job (only the Redis command timeout is
+ * shortened to 1 s, so a firing while Redis is down is refused in a second instead of Lettuce's 60); Redis is stopped
+ * (its data saved, as a persistent Redis keeps it) for several fire times, during which both nodes get
+ * {@code STORE_ERROR}, and started again. The check knows only the schedule's grid, the runs the job's body recorded
+ * and what job-guard reported: every fire time from the first run to the last ran exactly once or is {@code MISSED}
+ * exactly once in the job's history and in {@code jobguard.job.runs} (summed over the nodes), never both; none ran
+ * late (no catch-up).
  */
 @WithRedis
 class AccountingRuleIT {
@@ -44,19 +45,34 @@ class AccountingRuleIT {
     private static final Duration PERIOD = Duration.ofSeconds(2);
     private static final JobId ID = new JobId("accounting", "report");
 
-    private static List<String> props(String node) {
-        // the accounting rule, opt-in: SKIP reports each fire time nobody started MISSED once and runs none late
-        return List.of("jobguard.node-id=" + node, "jobguard.namespace=accounting", "spring.data.redis.timeout=1s",
-                "jobguard.misfire-policy=SKIP", "jobguard.delivery=AT_MOST_ONCE");
+    private static List<String> props(String node, String... more) {
+        List<String> props = new ArrayList<>(List.of("jobguard.node-id=" + node, "jobguard.namespace=accounting",
+                "spring.data.redis.timeout=1s"));
+        props.addAll(List.of(more));
+        return props;
     }
 
     @Test
     void fireTimesNobodyRanDuringARedisOutageAreReportedMissedOnceEach(RedisServerProcess redis) {
+        // the accounting rule, set for every job: SKIP reports each fire time nobody started MISSED once, runs none late
+        String[] rule = {"jobguard.misfire-policy=SKIP", "jobguard.delivery=AT_MOST_ONCE"};
+        everyFireTimeOfAnOutageIsAccountedFor(redis, "set", props("a", rule), props("b", rule));
+    }
+
+    @Test
+    void aJobWhoseFireTimesAreTwiceTheSkewToleranceApartIsAccountedForByDefault(RedisServerProcess redis) {
+        // no recovery setting: the every-2-seconds job is accounted for because the skew tolerance is 1 s
+        everyFireTimeOfAnOutageIsAccountedFor(redis, "default", props("a", "jobguard.skew-tolerance=1s"),
+                props("b", "jobguard.skew-tolerance=1s"));
+    }
+
+    private void everyFireTimeOfAnOutageIsAccountedFor(RedisServerProcess redis, String label, List<String> a,
+                                                       List<String> b) {
         AccountingRuleApp.RUNS.clear();
         List<JobEvent> events = new CopyOnWriteArrayList<>();
         List<MeterRegistry> meters = new ArrayList<>();
         Set<Instant> refused = new TreeSet<>();
-        try (Nodes nodes = Nodes.start(redis, AccountingRuleApp.class, List.of(props("a"), props("b")))) {
+        try (Nodes nodes = Nodes.start(redis, AccountingRuleApp.class, List.of(a, b))) {
             for (ConfigurableApplicationContext node : nodes.contexts()) {
                 node.getBean(JobGuard.class).addListener(events::add);
                 meters.add(node.getBean(MeterRegistry.class));
@@ -87,7 +103,7 @@ class AccountingRuleIT {
                     .tag(MetricNames.TAG_OUTCOME, RunOutcome.MISSED.name()).counter();
             return c == null ? 0 : c.count();
         }).sum();
-        System.out.printf("[measure] default accounting: refused by both nodes %s; MISSED %s; ran %s%n", refused,
+        System.out.printf("[measure] accounting (%s): refused by both nodes %s; MISSED %s; ran %s%n", label, refused,
                 missedEvents.keySet(), ran.keySet());
 
         List<String> problems = new ArrayList<>();

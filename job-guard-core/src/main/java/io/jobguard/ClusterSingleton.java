@@ -73,7 +73,8 @@ public @interface ClusterSingleton {
     /**
      * What happens to fire times nobody started ({@link MisfirePolicy}: {@code SKIP},
      * {@code RUN_LATEST}, {@code RUN_ALL}). Setting it (here or in properties) turns the recovery of
-     * missed fire times on for the job.
+     * missed fire times on for the job; a job whose fire times are at least twice the skew tolerance apart
+     * has it on by default, as {@code SKIP} (each fire time nobody started reported {@code MISSED} once).
      *
      * @return the policy's name, or empty for the configured default
      */

@@ -31,7 +31,7 @@ import java.util.function.UnaryOperator;
  * reported {@code MISSED} once, none runs late) when its fire times are at least twice the skew
  * tolerance apart ({@link Accounting}): then every node's clock has passed a fire time by at least
  * the tolerance before a later firing can find it unhandled, so no late node is still about to run
- * it (docs/missed-fire-times.md, "Accounting by default"). Every value is parsed and checked, whether it
+ * it (docs/missed-fire-times.md, "Configuration"). Every value is parsed and checked, whether it
  * is used or not, and a refusal is an {@link IllegalArgumentException} naming the source and the job
  * ({@code @ClusterSingleton(misfirePolicy) of job 'nightly' is "LATER", not one of [...]}), so Spring
  * and Quartz refuse the same value with the same message. This is the only reader of the annotation's

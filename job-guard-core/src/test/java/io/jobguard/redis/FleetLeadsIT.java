@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.jobguard.redis.LossProbes.CONFIGURED;
 import static io.jobguard.redis.LossProbes.awaitRedis;
@@ -103,8 +102,7 @@ class FleetLeadsIT {
         RedisLeaseStore b = store();
         twoNodesOnTime(a, b);
         // B's wall clock steps 2 s ahead; it fires at once by its new clock and stops
-        AtomicLong step = new AtomicLong(2_000);
-        b.fleetLeads().wallClock(() -> System.currentTimeMillis() + step.get());
+        stepTwoSecondsAhead(b);
         steppedBTakesAFireTimeAheadAndStopsThenTheLossKeepsSkewTolerance(a, b);
     }
 
@@ -114,12 +112,15 @@ class FleetLeadsIT {
         RedisLeaseStore b = store();
         twoNodesOnTime(a, b);
         // B's clock steps 2 s ahead while it admits nothing: its periodic publication sees the step first
-        AtomicLong step = new AtomicLong(2_000);
-        b.fleetLeads().wallClock(() -> System.currentTimeMillis() + step.get());
+        stepTwoSecondsAhead(b);
         await().atMost(Duration.ofSeconds(5)).until(() -> String.valueOf(redis.call("HGET", "jgtest:leads", "b"))
                 .endsWith("|-1"));
         // B's next admission still waits until the fleet has read its unknown lead, so A cannot judge without it
         steppedBTakesAFireTimeAheadAndStopsThenTheLossKeepsSkewTolerance(a, b);
+    }
+
+    private static void stepTwoSecondsAhead(RedisLeaseStore node) {
+        node.fleetLeads().wallClock(() -> System.currentTimeMillis() + 2_000);
     }
 
     /** B, its clock stepped 2 s ahead, takes a fire time 2 s ahead and stops; after a flush A keeps skew-tolerance. */

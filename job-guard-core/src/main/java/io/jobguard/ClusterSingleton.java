@@ -72,9 +72,9 @@ public @interface ClusterSingleton {
 
     /**
      * What happens to fire times nobody started ({@link MisfirePolicy}: {@code SKIP},
-     * {@code RUN_LATEST}, {@code RUN_ALL}). Setting it (here or in properties) turns the recovery of
-     * missed fire times on for the job; a job whose fire times are at least twice the skew tolerance apart
-     * has it on by default, as {@code SKIP} (each fire time nobody started reported {@code MISSED} once).
+     * {@code RUN_LATEST}, {@code RUN_ALL}). A job with a grid of fire times (cron, fixed rate, a Quartz
+     * trigger) recovers missed fire times by default, as {@code SKIP} (each fire time nobody started
+     * reported {@code MISSED} once, none run late); setting it here or in properties chooses another policy.
      *
      * @return the policy's name, or empty for the configured default
      */

@@ -229,6 +229,13 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
         return call(() -> fireHistory.read(job, max), "read recent fire times of " + job);
     }
 
+    /** {@inheritDoc} Judged from the fleet's published lateness ({@code jobguard:leads}), read every half second. */
+    @Override
+    public Optional<Instant> reachedByLaterNodes() {
+        long reached = fleetLeads.reachedByLaterNodes();
+        return reached == Long.MAX_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(reached));
+    }
+
     @Override
     public Optional<RunRecord> runRecord(JobId job) {
         releases.awaitBeforeRead(job);

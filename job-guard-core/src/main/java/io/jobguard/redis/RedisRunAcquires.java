@@ -53,6 +53,9 @@ final class RedisRunAcquires {
         RedisLeaseStore.call(() -> fleetLeads.beforeAdmission(r.nodeId(),
                 RunAcquireArguments.millis(r.nominalFireTime()), epochs.lastSeen(r.job()).isEmpty()),
                 "publish this node's clock lead");
+        if (mode.kind() == AcquireMode.Kind.REGULAR) {
+            fleetLeads.regularAsk(RunAcquireArguments.millis(r.nominalFireTime()));
+        }
         RedisRunReleases.InFlight release = releases.inFlight(r.job());
         AcquireResult result = acquireRun(r, mode, false);
         if (release != null && result.status() == AcquireResult.Status.BUSY && result.holder() != null

@@ -161,6 +161,19 @@ public interface LeaseStore extends AutoCloseable {
     }
 
     /**
+     * The latest fire time that every live node of the fleet whose schedule runs later than this node's (its clock
+     * lags) has already fired, as far as the store knows; a later fire time the job's record shows unhandled may
+     * still be fired on time by such a node: it is due, not missed, and the recovery of missed fire times runs it
+     * instead of reporting it. By default empty: the store knows of no node that fires later (every node's clock is
+     * taken to agree with this one's).
+     *
+     * @return the fire time, or empty when no live node is known to fire later than this one
+     */
+    default Optional<Instant> reachedByLaterNodes() {
+        return Optional.empty();
+    }
+
+    /**
      * Records that {@code nodeId} fires {@code job} on {@code schedule}, and returns what every node that
      * published within the last {@code ttl} (by the store's clock) said, this one included; claims older than
      * {@code ttl} are forgotten, so a node that stopped publishing drops out. By default nothing is shared and the

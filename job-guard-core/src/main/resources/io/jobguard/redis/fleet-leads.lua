@@ -2,11 +2,13 @@
 -- node every half second, whatever the number of jobs, so each node knows the fleet's leads in memory when
 -- Redis loses its data (and with it this hash).
 --
--- KEYS[1] the leads hash of the key prefix: field = node id, value = '<published-at millis>|<lead millis>'
---         (lead -1: unknown, the node's clock stepped); field '~lineage' = '<created millis>|new' or
+-- KEYS[1] the leads hash of the key prefix: field = node id, value = '<published-at millis>|<lead millis>|<lateness
+--         millis>' (lead -1: unknown, the node's clock stepped; lateness: how late the node fires, signed; nodes of
+--         earlier releases publish no lateness); field '~lineage' = '<created millis>|new' or
 --         '<created millis>|lost': when this hash was created, i.e. no later than the loss that emptied it
 -- ARGV[1] node id    ARGV[2] its lead (ms, -1 unknown)    ARGV[3] retention (ms)
 -- ARGV[4] the lineage this node saw last ('' if none): a node that saw another one marks a new lineage 'lost'
+-- ARGV[5] its lateness (ms, signed; absent from nodes of earlier releases)
 --
 -- Returns {now, lineage, node, value, node, value, ...}: the entries published within the retention.
 -- Older entries are deleted; the hash has no TTL (its lineage must outlive quiet times, as an epoch does).
@@ -24,7 +26,11 @@ elseif ARGV[4] ~= '' and ARGV[4] ~= lineage and string.match(lineage, '|new$') t
   lineage = string.match(lineage, '^(%d+)|') .. '|lost'
   redis.call('HSET', KEYS[1], '~lineage', lineage)
 end
-redis.call('HSET', KEYS[1], ARGV[1], string.format('%d', now) .. '|' .. ARGV[2])
+local value = string.format('%d', now) .. '|' .. ARGV[2]
+if ARGV[5] then
+  value = value .. '|' .. ARGV[5]
+end
+redis.call('HSET', KEYS[1], ARGV[1], value)
 local all = redis.call('HGETALL', KEYS[1])
 local out = {now, lineage}
 local retention = tonumber(ARGV[3])

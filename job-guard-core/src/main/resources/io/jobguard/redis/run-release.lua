@@ -18,10 +18,12 @@
 -- keeps it that far ahead of the lease, so it outlives a release (which happens before the lease expires) by at least
 -- the retention.
 --
--- The state's c (the latest fire time completed) is written without reading it: while this token holds the lease no
--- other run of the job started, so no later fire time has completed.
+-- The state's c (the latest fire time completed) only moves forward: a node whose clock lags may run an earlier fire
+-- time after a later one ran (its marker was free and the record had passed the fire time before it), and its release
+-- must not set c back below st, which would make the later run look started and never completed (a false ABANDONED,
+-- or under at-least-once a second run of it).
 --
--- Cost: a release runs four commands: GET, DEL (lease and waiters), HSET, LPUSH; LTRIM now and then, SET of the
+-- Cost: a release runs five commands: GET, DEL (lease and waiters), HGET, HSET, LPUSH; LTRIM now and then, SET of the
 -- cool-down for a fixed-delay job, PUBLISH only when a caller on another node waits for this job.
 --
 -- Returns 1 if released, 0 if the lease had been lost (expired or held by another token), 2 if released while
@@ -34,8 +36,14 @@ end
 local freed = redis.call('DEL', KEYS[1], KEYS[2])
 local reply = 1
 local fireTime = string.match(lease, '^jg1|[^|]*|(%d+)|')
-if fireTime and type(redis.pcall('HSET', KEYS[3], 'c', fireTime)) == 'table' then
-  reply = 2
+if fireTime then
+  local completed = redis.pcall('HGET', KEYS[3], 'c')
+  if type(completed) == 'table' then
+    reply = 2
+  elseif (not completed or tonumber(fireTime) > tonumber(completed))
+      and type(redis.pcall('HSET', KEYS[3], 'c', fireTime)) == 'table' then
+    reply = 2
+  end
 end
 local size = tonumber(ARGV[7])
 if size > 0 then

@@ -5,6 +5,7 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.GuardType;
 import io.jobguard.JobOptions;
 import io.jobguard.MisfirePolicy;
+import io.jobguard.RecoveryOptions;
 import io.jobguard.internal.options.JobAttribute;
 import io.jobguard.internal.options.JobOptionsResolver;
 import io.jobguard.internal.options.OptionSource;
@@ -13,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,48 +88,36 @@ class JobOptionsResolverTest {
                 .hasMessageStartingWith("own.wait-for of job 'Jobs.run': cannot parse duration 'soon'");
     }
 
-    private static JobOptions resolveOnGrid(OptionSource own, FireTimeSchedule grid, JobOptionsResolver.Accounting accounting) {
+    private static JobOptions resolveOnGrid(OptionSource own, FireTimeSchedule grid) {
         return JobOptionsResolver.resolve(new JobOptionsResolver.Sources("Jobs.run", own, null, null, LEASE_DEFAULT,
-                null, grid, accounting));
+                null, grid));
     }
 
     private static FireTimeSchedule every(Duration period) {
         return after -> Instant.ofEpochMilli((after.toEpochMilli() / period.toMillis() + 1) * period.toMillis());
     }
 
-    private static final JobOptionsResolver.Accounting FIVE_MINUTES =
-            new JobOptionsResolver.Accounting(Duration.ofMinutes(5), Instant.parse("2026-11-29T00:00:00Z"));
-
     @Test
-    void aJobWhoseFireTimesAreTwiceTheSkewToleranceApartIsAccountedByDefault() {
-        JobOptions tenMinutes = resolveOnGrid(null, every(Duration.ofMinutes(10)), FIVE_MINUTES);
-        assertThat(tenMinutes.recovery()).isNotNull();
-        assertThat(tenMinutes.recovery().misfirePolicy()).isEqualTo(MisfirePolicy.SKIP);
-        assertThat(tenMinutes.recovery().delivery()).isEqualTo(Delivery.AT_MOST_ONCE);
-        assertThat(resolveOnGrid(null, every(Duration.ofDays(1)), FIVE_MINUTES).recovery()).isNotNull();
-    }
-
-    @Test
-    void aJobWithFireTimesCloserThanTwiceTheSkewToleranceIsNotAccountedByDefault() {
-        assertThat(resolveOnGrid(null, every(Duration.ofMinutes(9)), FIVE_MINUTES).recovery()).isNull();
-        // hourly, except two fire times a minute apart at 02:00 and 02:01 every day
-        FireTimeSchedule mostlyHourly = after -> {
-            Instant hourly = every(Duration.ofHours(1)).next(after);
-            Instant twoOhOne = after.truncatedTo(ChronoUnit.DAYS).plus(Duration.ofMinutes(121));
-            return after.isBefore(twoOhOne) && twoOhOne.isBefore(hourly) ? twoOhOne : hourly;
-        };
-        assertThat(resolveOnGrid(null, mostlyHourly, FIVE_MINUTES).recovery()).isNull();
-        assertThat(resolveOnGrid(null, every(Duration.ofMinutes(10)), null).recovery()).as("accounting off").isNull();
-        assertThat(resolveOnGrid(null, null, FIVE_MINUTES).recovery()).as("no grid (fixed delay)").isNull();
+    void aJobWithAGridAndNoRecoverySettingIsAccountedByDefault() {
+        for (Duration period : List.of(Duration.ofSeconds(1), Duration.ofMinutes(10), Duration.ofDays(1))) {
+            FireTimeSchedule grid = every(period);
+            JobOptions accounted = resolveOnGrid(null, grid);
+            assertThat(accounted.recovery()).as("every %s", period).isNotNull();
+            assertThat(accounted.recovery().misfirePolicy()).isEqualTo(MisfirePolicy.SKIP);
+            assertThat(accounted.recovery().delivery()).isEqualTo(Delivery.AT_MOST_ONCE);
+            assertThat(accounted.recovery().catchUpWindow()).isEqualTo(RecoveryOptions.DEFAULT_CATCH_UP_WINDOW);
+            assertThat(accounted.recovery().schedule()).isSameAs(grid);
+        }
+        assertThat(resolveOnGrid(null, null).recovery()).as("no grid (fixed delay)").isNull();
     }
 
     @Test
     void aSettingOfTheJobBeatsTheAccountingByDefault() {
         JobOptions runAll = resolveOnGrid(map(Map.of(JobAttribute.MISFIRE_POLICY, "RUN_ALL"), "own"),
-                every(Duration.ofHours(1)), FIVE_MINUTES);
+                every(Duration.ofHours(1)));
         assertThat(runAll.recovery().misfirePolicy()).isEqualTo(MisfirePolicy.RUN_ALL);
         JobOptions leastOnce = resolveOnGrid(map(Map.of(JobAttribute.DELIVERY, "AT_LEAST_ONCE"), "own"),
-                every(Duration.ofHours(1)), FIVE_MINUTES);
+                every(Duration.ofSeconds(1)));
         assertThat(leastOnce.recovery().delivery()).isEqualTo(Delivery.AT_LEAST_ONCE);
     }
 }

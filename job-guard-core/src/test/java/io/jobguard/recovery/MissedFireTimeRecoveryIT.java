@@ -32,13 +32,18 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -340,6 +345,32 @@ class MissedFireTimeRecoveryIT {
     }
 
     /**
+     * A node whose clock lags runs an earlier fire time after a later one ran and completed (its marker was free, and
+     * the record had passed the fire time before it): its release does not set the latest completed fire time back, so
+     * the next firing finds nothing that started and never completed: no ABANDONED, and under at-least-once no second
+     * run of the later fire time.
+     */
+    @Test
+    void aRunOfAnEarlierFireTimeCompletingLastDoesNotMakeTheLaterRunLookDead() {
+        Node a = node("a", 0);
+        Node b = node("b", 0);
+        Instant base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(10);
+        List<Instant> t = List.of(base, base.plusSeconds(1), base.plusSeconds(2));
+        String jobName = "out-of-order";
+        JobOptions job = JobOptions.builder(jobName, Duration.ofSeconds(10)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_LEAST_ONCE).maxAttempts(3).schedule(grid(t)).build();
+        assertThat(fire(a, job, recovery, t.get(1))).isEqualTo(RunOutcome.RAN);
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.guard().currentLease(jobName).isEmpty());
+        // b's clock lags: it fires t0 after t1 ran (the first fire time of the grid: no gap before it)
+        assertThat(fire(b, job, recovery, t.get(0))).isEqualTo(RunOutcome.RAN);
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.guard().currentLease(jobName).isEmpty());
+        assertThat(fire(a, job, recovery, t.get(2))).isEqualTo(RunOutcome.RAN);
+        assertThat(runsOf(t.get(1))).as("runs of t1").hasSize(1);
+        assertThat(events).noneMatch(e -> e.outcome() == RunOutcome.ABANDONED || e.outcome() == RunOutcome.RETRIED);
+    }
+
+    /**
      * Every-second fire times in a row on two nodes with recovery on (RUN_ALL, AT_LEAST_ONCE) and
      * nothing to recover: each firing costs one script call to acquire and one to release on the node
      * that runs it, one on the node that finds it taken, as without recovery (the checks run inside
@@ -413,6 +444,115 @@ class MissedFireTimeRecoveryIT {
         assertThat(history).filteredOn(e -> e.outcome().equals("HISTORY_LOST")).extracting(RunHistory.FireEntry::nominalFireTime)
                 .containsExactlyInAnyOrder(t.get(1), t.get(2), t.get(3));
         assertThat(runs).hasSize(1);
+    }
+
+    /** Every second, on the second. */
+    private static final FireTimeSchedule EVERY_SECOND = after -> after.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+
+    /**
+     * Fires the job on {@code node} at every fire time of {@link #EVERY_SECOND} as the node's clock reaches it, as its
+     * scheduler would, until {@code stop} returns true for the outcome: each fire time and its outcome are added to
+     * {@code fired}.
+     */
+    private Future<?> fireOnItsClock(ScheduledExecutorService scheduler, Node node, JobOptions job,
+                                     RecoveryOptions recovery, Map<Instant, RunOutcome> fired,
+                                     Predicate<Map<Instant, RunOutcome>> stop) {
+        Clock clock = node.guard().config().clock();
+        Instant next = EVERY_SECOND.next(clock.instant());
+        return scheduler.schedule(() -> {
+            fired.put(next, fire(node, job, recovery, next));
+            if (!stop.test(fired)) {
+                fireOnItsClock(scheduler, node, job, recovery, fired, stop);
+            }
+        }, Duration.between(clock.instant(), next).toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * A node whose clock leads by more than the period fires a job that a node with a lagging clock ran until now: the
+     * fire times after the last one run, which it finds unhandled, are ones the lagging node has not fired yet. They
+     * are due, not missed: the leading node runs them at once, in order, then its own; none is reported MISSED, none
+     * runs twice, and the leading node keeps the job (the lagging node finds its fire times taken).
+     */
+    @Test
+    void fireTimesANodeWhoseClockLagsHasNotReachedAreRunNotReportedMissed() {
+        Node late = node("late", -2_000);
+        Node early = node("early", 3_000);
+        JobOptions job = JobOptions.builder("lagging", Duration.ofSeconds(5)).build();
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_MOST_ONCE).schedule(EVERY_SECOND).build();
+        Map<Instant, RunOutcome> firedLate = new ConcurrentSkipListMap<>();
+        Map<Instant, RunOutcome> firedEarly = new ConcurrentSkipListMap<>();
+        AtomicReference<Instant> lastOfEarly = new AtomicReference<>(Instant.MAX);
+        ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
+        try {
+            fireOnItsClock(scheduler, late, job, recovery, firedLate,
+                    fired -> ((ConcurrentSkipListMap<Instant, RunOutcome>) fired).lastKey().compareTo(lastOfEarly.get()) >= 0);
+            // the late node has run fire times (and published how late it fires: the early node reads it at its
+            // first firing)
+            await().atMost(Duration.ofSeconds(20)).until(() -> firedLate.size() >= 3);
+            fireOnItsClock(scheduler, early, job, recovery, firedEarly, fired -> fired.size() >= 3);
+            await().atMost(Duration.ofSeconds(20)).until(() -> firedEarly.size() >= 3);
+            lastOfEarly.set(((ConcurrentSkipListMap<Instant, RunOutcome>) firedEarly).lastKey());
+            await().atMost(Duration.ofSeconds(20)).until(() -> firedLate.containsKey(lastOfEarly.get()));
+        } finally {
+            scheduler.shutdownNow();
+        }
+        assertThat(firedEarly.values()).as("the early node's firings").containsOnly(RunOutcome.RAN);
+        assertThat(events).noneMatch(e -> e.outcome() == RunOutcome.MISSED || e.outcome() == RunOutcome.CAUGHT_UP);
+        Instant first = ((ConcurrentSkipListMap<Instant, RunOutcome>) firedLate).firstKey();
+        Instant firstOfEarly = ((ConcurrentSkipListMap<Instant, RunOutcome>) firedEarly).firstKey();
+        for (Instant t = first; !t.isAfter(lastOfEarly.get()); t = t.plusSeconds(1)) {
+            assertThat(runsOf(t)).as("runs of %s", t).hasSize(1);
+        }
+        assertThat(runsOf(firstOfEarly.minusSeconds(1))).as("the fire time before the early node's first")
+                .singleElement().satisfies(r -> assertThat(r).contains(" early "));
+    }
+
+    /**
+     * After a gap, a node whose clock leads reports MISSED the fire times every node has passed and runs, at once, those
+     * a live node whose clock lags has not reached yet (that node publishes how late it fires but runs other jobs):
+     * every fire time of the gap has one outcome, the old ones MISSED, the young ones run.
+     */
+    @Test
+    void aGapIsMissedWhereEveryNodePassedItAndRunWhereALaggingNodeHasNotReachedIt() {
+        Node late = node("late", -2_000);
+        Node early = node("early", 3_000);
+        RecoveryOptions recovery = RecoveryOptions.builder().misfirePolicy(MisfirePolicy.SKIP)
+                .delivery(Delivery.AT_MOST_ONCE).schedule(EVERY_SECOND).build();
+        JobOptions other = JobOptions.builder("other", Duration.ofSeconds(5)).build();
+        JobOptions job = JobOptions.builder("solo", Duration.ofSeconds(5)).build();
+        Instant clockOfEarly = early.guard().config().clock().instant().truncatedTo(ChronoUnit.SECONDS);
+        // the job ran before the gap, 4 s before the early node's clock now
+        assertThat(fire(early, job, recovery, clockOfEarly.minusSeconds(4))).isEqualTo(RunOutcome.RAN);
+        Map<Instant, RunOutcome> firedOther = new ConcurrentSkipListMap<>();
+        Map<Instant, RunOutcome> firedEarly = new ConcurrentSkipListMap<>();
+        ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
+        try {
+            fireOnItsClock(scheduler, late, other, recovery, firedOther, fired -> false);
+            await().atMost(Duration.ofSeconds(20)).until(() -> firedOther.size() >= 2
+                    && early.store().reachedByLaterNodes().isPresent());
+            fireOnItsClock(scheduler, early, job, recovery, firedEarly, fired -> true);
+            await().atMost(Duration.ofSeconds(20)).until(() -> firedEarly.size() == 1);
+        } finally {
+            scheduler.shutdownNow();
+        }
+        Instant firing = firedEarly.keySet().iterator().next();
+        assertThat(firedEarly.get(firing)).as("the early node's firing").isEqualTo(RunOutcome.RAN);
+        List<Instant> missed = events.stream().filter(e -> e.outcome() == RunOutcome.MISSED && e.job().equals("solo"))
+                .map(JobEvent::nominalFireTime).toList();
+        List<Instant> ran = new ArrayList<>();
+        for (Instant t = clockOfEarly.minusSeconds(3); t.isBefore(firing); t = t.plusSeconds(1)) {
+            boolean isMissed = missed.contains(t);
+            // the late node runs only the other job
+            assertThat(runsOf(t)).filteredOn(r -> r.contains(" early ")).as("runs of %s (MISSED: %s)", t, isMissed)
+                    .hasSize(isMissed ? 0 : 1);
+            if (!isMissed) {
+                ran.add(t);
+            }
+        }
+        assertThat(ran).as("run: the fire times the late node (2 s behind) has not reached").isNotEmpty();
+        assertThat(missed).as("MISSED once each, the oldest of the gap").doesNotHaveDuplicates().isNotEmpty()
+                .allSatisfy(t -> assertThat(t).isBefore(ran.get(0)));
     }
 
     /** Thrown by a store hook: the node dies there. */

@@ -105,6 +105,11 @@ final class UnreachableStore implements LeaseStore {
     }
 
     @Override
+    public Optional<Instant> reachedByLaterNodes() {
+        return real.reachedByLaterNodes();
+    }
+
+    @Override
     public Optional<RunRecord> runRecord(JobId job) {
         return real.runRecord(job);
     }

@@ -126,7 +126,7 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
         this.name = builder.name;
         Duration lease = builder.lease != null ? builder.lease : builder.jobGuard.config().defaultLease();
         this.admission = QuartzAdmission.create(builder.jobGuard,
-                new QuartzJobOptions(builder.guard, builder.type, lease, builder.waitFor, builder.jobGuard.config()));
+                new QuartzJobOptions(builder.guard, builder.type, lease, builder.waitFor));
     }
 
     /**

@@ -2,7 +2,6 @@ package io.jobguard.quartz;
 
 import io.jobguard.ClusterSingleton;
 import io.jobguard.GuardType;
-import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.options.JobAttribute;
@@ -35,27 +34,16 @@ final class QuartzJobOptions {
     private final GuardType defaultType;
     private final Duration defaultLease;
     private final Duration defaultWaitFor;
-    private final JobGuardConfig engine;
     /** At most this many jobs are remembered: schedulers that add a job per firing (unique names) stay bounded. */
     static final int MAX_SEEN = 10_000;
 
     private final Map<String, JobOptions> seen = new RecentJobs();
 
     QuartzJobOptions(Matcher<JobKey> guardMatcher, GuardType defaultType, Duration defaultLease, Duration defaultWaitFor) {
-        this(guardMatcher, defaultType, defaultLease, defaultWaitFor, null);
-    }
-
-    /**
-     * @param engine the engine's configuration: its skew tolerance and clock decide which jobs are accounted by
-     *               default ({@link JobOptionsResolver.Accounting}); null: none is
-     */
-    QuartzJobOptions(Matcher<JobKey> guardMatcher, GuardType defaultType, Duration defaultLease, Duration defaultWaitFor,
-                     JobGuardConfig engine) {
         this.guardMatcher = guardMatcher;
         this.defaultType = defaultType;
         this.defaultLease = defaultLease;
         this.defaultWaitFor = defaultWaitFor;
-        this.engine = engine;
     }
 
     /**
@@ -89,8 +77,8 @@ final class QuartzJobOptions {
      * Resolves the options a firing of one of the job's triggers is guarded with: with the job's recovery of
      * lost fire times on the trigger's grid, when a misfire policy or a delivery is set (by the recovery entries
      * of the merged {@code JobDataMap}, by {@code @ClusterSingleton}, or, for the misfire policy, by the
-     * trigger's misfire instruction; see {@link QuartzRecovery#fromTrigger}), or by default when the trigger's fire
-     * times are at least twice the skew tolerance apart ({@link JobOptionsResolver.Accounting}).
+     * trigger's misfire instruction; see {@link QuartzRecovery#fromTrigger}), or by default (the accounting rule,
+     * {@link JobOptionsResolver}).
      *
      * @param detail  the job
      * @param trigger the trigger
@@ -136,8 +124,7 @@ final class QuartzJobOptions {
             }
         };
         JobOptions options = JobOptionsResolver.resolve(new JobOptionsResolver.Sources(quartzName, entries, annotation,
-                null, defaults, Duration.ZERO, trigger == null ? null : QuartzRecovery.schedule(trigger),
-                engine == null ? null : new JobOptionsResolver.Accounting(engine.skewTolerance(), engine.clock().instant())));
+                null, defaults, Duration.ZERO, trigger == null ? null : QuartzRecovery.schedule(trigger)));
         JobOptions remembered = options.recovery() == null ? options : options.toBuilder().recovery(null).build();
         synchronized (seen) {
             seen.put(quartzName, remembered);

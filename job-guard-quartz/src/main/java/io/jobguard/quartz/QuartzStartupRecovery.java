@@ -22,7 +22,7 @@ import java.util.Date;
  * recovery pass: when the scheduler starts (at install, if it runs already), every guarded job gets
  * one extra firing marked {@value #MARKER}; job-guard vetoes that firing itself and, on the Quartz
  * worker it was given, asks {@link JobGuard#recoverMissedFireTimes} for each of the job's triggers that has a
- * misfire policy or a delivery (set, or the accounting by default for a sparse trigger). So a fire time that
+ * misfire policy or a delivery (set, or the accounting rule by default). So a fire time that
  * fell into a cluster-wide outage runs (or is reported {@code MISSED}) when the first node comes back, not at
  * the job's next firing, which for a daily job is outside any shorter window; a catch-up runs exactly as one found at a regular firing
  * does (the job's own {@code execute}, {@code RunContext.current()} naming the missed fire time).

@@ -79,8 +79,12 @@ class QuartzGuardBehaviourIT {
         assertThat(recorder.nodesByFireTime).containsOnlyKeys(first, first.plusSeconds(4));
         assertThat(recorder.nodesByFireTime.values()).allSatisfy(n -> assertThat(n).hasSize(1));
         assertThat(events).filteredOn(e -> e.nominalFireTime().equals(first.plusSeconds(2)))
+                .filteredOn(e -> e.outcome() != RunOutcome.MISSED)
                 .as("the firing that overlapped the first run, on every node").hasSize(3)
                 .extracting(JobEvent::outcome).containsOnly(RunOutcome.BUSY);
+        // nobody ran it: by default it is accounted for, MISSED once in the cluster (by the next firing that found it)
+        assertThat(events).filteredOn(e -> e.nominalFireTime().equals(first.plusSeconds(2)))
+                .filteredOn(e -> e.outcome() == RunOutcome.MISSED).hasSize(1);
     }
 
     @Test
@@ -209,7 +213,10 @@ class QuartzGuardBehaviourIT {
 
             @Override
             public boolean vetoJobExecution(Trigger trigger, JobExecutionContext context) {
-                asked.incrementAndGet();
+                // job-guard's start-up recovery firing (every guarded job with a grid has one) is not the one asked about
+                if (!trigger.getJobDataMap().containsKey(QuartzStartupRecovery.MARKER)) {
+                    asked.incrementAndGet();
+                }
                 return true;
             }
         }, EverythingMatcher.allTriggers());

@@ -27,8 +27,8 @@ import static org.awaitility.Awaitility.await;
  * Missed fire times on Quartz: a cron job every 2 s (skew tolerance 1 s); every node is down across at least 3 fire
  * times; when two nodes come back, the first regular firing (or the start-up pass) finds the gap. With
  * {@code jobguard.misfirePolicy = RUN_ALL} in its JobDataMap each missed fire time runs once in the cluster, in order,
- * before it; with no recovery setting, the job's fire times being twice the skew tolerance apart, each is reported
- * {@code MISSED} once and none runs late (the accounting by default).
+ * before it; with no recovery setting each is reported {@code MISSED} once and none runs late (the accounting rule, by
+ * default).
  */
 @WithRedis
 class QuartzMissedFireTimeRecoveryIT {

@@ -15,6 +15,7 @@ import org.quartz.TriggerBuilder;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,9 +57,13 @@ class QuartzRecoveryTest {
     }
 
     @Test
-    void jobDataMapEntriesWinAndAJobWithNeitherPolicyNorDeliveryHasNoRecovery() {
-        Trigger plain = cron(CronScheduleBuilder.cronSchedule("0 0 2 * * ?"));
-        assertThat(resolve(Map.of(), plain)).isNull();
+    void jobDataMapEntriesWinAndAJobWithNeitherPolicyNorDeliveryIsAccountedForWithoutRunningLate() {
+        for (String cron : List.of("0 0 2 * * ?", "* * * * * ?")) {
+            RecoveryOptions accounted = resolve(Map.of(), cron(CronScheduleBuilder.cronSchedule(cron)));
+            assertThat(accounted.misfirePolicy()).as(cron).isEqualTo(MisfirePolicy.SKIP);
+            assertThat(accounted.delivery()).as(cron).isEqualTo(Delivery.AT_MOST_ONCE);
+            assertThat(accounted.schedule()).as(cron).isNotNull();
+        }
         RecoveryOptions options = resolve(Map.of(
                 ClusterSingletonListener.MISFIRE_POLICY, "run_all", ClusterSingletonListener.DELIVERY, "AT_LEAST_ONCE",
                 ClusterSingletonListener.CATCH_UP_WINDOW, "3h", ClusterSingletonListener.CATCH_UP_MAX, "5"),

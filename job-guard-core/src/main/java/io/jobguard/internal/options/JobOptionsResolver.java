@@ -11,7 +11,6 @@ import io.jobguard.internal.Counts;
 import io.jobguard.internal.TimeBounds;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -26,12 +25,10 @@ import java.util.function.UnaryOperator;
  * when no source turns it off, unless the job's own setting turns it on.
  *
  * <p>The job recovers lost fire times (its options carry {@link RecoveryOptions}) when a misfire
- * policy or a delivery is set by some source. A job for which neither is set is accounted by default
- * ({@link MisfirePolicy#SKIP}, {@link Delivery#AT_MOST_ONCE}: each fire time nobody started is
- * reported {@code MISSED} once, none runs late) when its fire times are at least twice the skew
- * tolerance apart ({@link Accounting}): then every node's clock has passed a fire time by at least
- * the tolerance before a later firing can find it unhandled, so no late node is still about to run
- * it (docs/missed-fire-times.md, "Configuration"). Every value is parsed and checked, whether it
+ * policy or a delivery is set by some source. A job with a grid of fire times for which neither is
+ * set follows the accounting rule by default ({@link MisfirePolicy#SKIP}, {@link Delivery#AT_MOST_ONCE}:
+ * each fire time nobody started is reported {@code MISSED} once, none runs late; docs/missed-fire-times.md,
+ * "Configuration"). Every value is parsed and checked, whether it
  * is used or not, and a refusal is an {@link IllegalArgumentException} naming the source and the job
  * ({@code @ClusterSingleton(misfirePolicy) of job 'nightly' is "LATER", not one of [...]}), so Spring
  * and Quartz refuse the same value with the same message. This is the only reader of the annotation's
@@ -52,18 +49,10 @@ public final class JobOptionsResolver {
      * @param defaults     the defaults; must set {@link JobAttribute#LEASE}
      * @param cooldown     the fixed-delay cool-down the schedule implies, zero for none
      * @param schedule     the job's grid of fire times for its recovery, or null (fixed delay, or not known)
-     * @param accounting   when a job without a misfire policy or delivery is accounted by default; null: never
      */
     public record Sources(String defaultName, OptionSource own, ClusterSingleton annotation,
                           UnaryOperator<String> placeholders, OptionSource defaults, Duration cooldown,
-                          FireTimeSchedule schedule, Accounting accounting) {
-
-        /** Sources without accounting by default. */
-        public Sources(String defaultName, OptionSource own, ClusterSingleton annotation,
-                       UnaryOperator<String> placeholders, OptionSource defaults, Duration cooldown,
-                       FireTimeSchedule schedule) {
-            this(defaultName, own, annotation, placeholders, defaults, cooldown, schedule, null);
-        }
+                          FireTimeSchedule schedule) {
 
         /** Replaces null sources with {@link OptionSource#NONE}, null placeholders with identity, null cool-down with zero. */
         public Sources {
@@ -73,46 +62,6 @@ public final class JobOptionsResolver {
             cooldown = cooldown == null ? Duration.ZERO : cooldown;
         }
     }
-
-    /**
-     * Accounting by default: a job with a grid whose consecutive fire times, over the next
-     * {@value #SCANNED_FIRE_TIMES} (or the next {@value #SCANNED_DAYS} days), are all at least twice
-     * {@code skewTolerance} apart reports what nobody started without a setting.
-     *
-     * @param skewTolerance the engine's skew tolerance
-     * @param from          where the scan of the grid starts (the engine clock's now)
-     */
-    public record Accounting(Duration skewTolerance, Instant from) {
-
-        /** Checks both are given. */
-        public Accounting {
-            Objects.requireNonNull(skewTolerance, "skewTolerance");
-            Objects.requireNonNull(from, "from");
-        }
-
-        /** Whether the grid's fire times are at least twice the skew tolerance apart, as far as scanned. */
-        boolean farApart(FireTimeSchedule schedule) {
-            Duration least = skewTolerance.multipliedBy(2);
-            Instant horizon = from.plus(Duration.ofDays(SCANNED_DAYS));
-            Instant previous = schedule.next(from);
-            for (int i = 0; previous != null && i < SCANNED_FIRE_TIMES; i++) {
-                Instant next = schedule.next(previous);
-                if (next == null || next.isAfter(horizon)) {
-                    return true;
-                }
-                if (Duration.between(previous, next).compareTo(least) < 0) {
-                    return false;
-                }
-                previous = next;
-            }
-            return previous != null;
-        }
-    }
-
-    /** How many fire times {@link Accounting} looks at, at most: the scan stops at the first gap too short. */
-    static final int SCANNED_FIRE_TIMES = 1_000;
-    /** How far ahead {@link Accounting} looks, at most. */
-    static final int SCANNED_DAYS = 400;
 
     /**
      * Resolves a job's options.
@@ -155,8 +104,7 @@ public final class JobOptionsResolver {
         if (type != null) {
             builder.type(type);
         }
-        if (policy == null && delivery == null && sources.accounting() != null && sources.schedule() != null
-                && sources.accounting().farApart(sources.schedule())) {
+        if (policy == null && delivery == null && sources.schedule() != null) {
             policy = MisfirePolicy.SKIP;
             delivery = Delivery.AT_MOST_ONCE;
         }

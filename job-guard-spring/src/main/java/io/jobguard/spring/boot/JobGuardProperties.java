@@ -42,14 +42,12 @@ import java.util.Map;
  * @param scheduleCheckInterval  How often this node publishes its job schedules to Redis and compares them with the
  *                               other nodes' (WARN when they differ, e.g. a cron in another zone); a node counts for
  *                               three intervals after it last published.
- * @param misfirePolicy          What happens to fire times nobody started; unset: no recovery unless a
- *                               job sets one, except SKIP for a job whose fire times are at least twice the skew
- *                               tolerance apart.
+ * @param misfirePolicy          What happens to fire times nobody started; unset: SKIP for a job with a grid of fire
+ *                               times (cron, fixed rate) unless the job sets one; a fixed-delay job has no recovery.
  * @param catchUpWindow          How old a missed fire time may be and still be run or reported (default 1 hour).
  * @param catchUpMax             The most missed fire times RUN_ALL runs at once (default 10).
- * @param delivery               What happens to a run that started and never completed; unset: no recovery unless a
- *                               job sets one, except AT_MOST_ONCE for a job whose fire times are at least twice the
- *                               skew tolerance apart.
+ * @param delivery               What happens to a run that started and never completed; unset: AT_MOST_ONCE for a
+ *                               job with a grid of fire times unless the job sets one.
  * @param jobs                   Per-job overrides, by job name; use brackets for names with dots:
  *                               jobguard.jobs[Reports.nightly].lease=10m.
  * @param actuator               The actuator endpoint.

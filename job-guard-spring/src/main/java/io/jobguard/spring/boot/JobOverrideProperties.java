@@ -17,12 +17,12 @@ import java.time.Duration;
  *                       skipped.
  * @param type           RETURN or WAIT.
  * @param keepAlive      Whether the lease is renewed while the run is alive.
- * @param misfirePolicy  What happens to fire times nobody started; unset: no recovery unless a job sets
- *                       one.
+ * @param misfirePolicy  What happens to fire times nobody started; unset: the annotation's, else
+ *                       jobguard.misfire-policy, else SKIP for a job with a grid of fire times.
  * @param catchUpWindow  How old a missed fire time may be and still be run or reported (default 1 hour).
  * @param catchUpMax     The most missed fire times RUN_ALL runs at once (default 10).
- * @param delivery       What happens to a run that started and never completed; unset: no recovery unless a job
- *                       sets one.
+ * @param delivery       What happens to a run that started and never completed; unset: the
+ *                       annotation's, else jobguard.delivery, else AT_MOST_ONCE for a job with a grid of fire times.
  */
 public record JobOverrideProperties(Duration lease, Duration waitFor, Duration busyGrace, GuardType type,
                                     Boolean keepAlive, MisfirePolicy misfirePolicy, Duration catchUpWindow,

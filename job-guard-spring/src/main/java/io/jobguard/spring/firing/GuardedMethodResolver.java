@@ -100,8 +100,7 @@ final class GuardedMethodResolver {
         try {
             JobOptions resolved = JobOptionsResolver.resolve(new JobOptionsResolver.Sources(
                     beanClass.getSimpleName() + "." + method.getName(), settings.own(), annotation, this::resolve,
-                    defaults, cooldown, grid, new JobOptionsResolver.Accounting(config.skewTolerance(),
-                    config.clock().instant())));
+                    defaults, cooldown, grid));
             JobOptions options = customizers.apply(resolved.toBuilder().recovery(null).build(), method);
             GuardedJob job = new GuardedJob(beanClass, method, options, schedule, config.clock());
             job.recovery(resolved.recovery());

@@ -50,6 +50,7 @@ public final class FleetLeads implements AutoCloseable {
     private final ScriptRunner scripts;
     private final LeadShards shards;
     private final LossWindows windows;
+    private final FleetLateness lateness = new FleetLateness();
     private final Set<String> nodes = ConcurrentHashMap.newKeySet();
     private final Object lock = new Object();
     private volatile ScheduledExecutorService timer;
@@ -159,6 +160,36 @@ public final class FleetLeads implements AutoCloseable {
     /** Added to the interval when a node waits for the fleet to read its lead: one read's own time. */
     static final long READ_SLACK_MILLIS = 100;
 
+    /**
+     * Records a regular ask of this node (not a catch-up or a retry): how late it fires, which the fleet reads at this
+     * node's next publication.
+     *
+     * @param nominalFireTimeMillis the fire time asked for
+     */
+    public void regularAsk(long nominalFireTimeMillis) {
+        long redisNow = windows.redisNow();
+        if (redisNow >= 0) {
+            lateness.asked(nominalFireTimeMillis, redisNow);
+        }
+    }
+
+    /**
+     * The latest fire time (Redis millis) that every live node firing later than this one has reached
+     * ({@link FleetLateness}), or {@link Long#MAX_VALUE} when no live node fires later or the fleet was never read.
+     *
+     * @return the fire time
+     */
+    public long reachedByLaterNodes() {
+        long redisNow = windows.redisNow();
+        return redisNow < 0 ? Long.MAX_VALUE
+                : lateness.reachedByLaterNodes(nodes, redisNow, ownLateness(), RETENTION_MILLIS);
+    }
+
+    private long ownLateness() {
+        long redisNow = windows.redisNow();
+        return redisNow < 0 ? -windows.offset() : lateness.own(redisNow, windows.offset());
+    }
+
     /** Replaces the wall clock this node's offset and steps are read from (tests step it). */
     public void wallClock(LongSupplier clock) {
         this.wall = clock; // the next check sees the difference as a step
@@ -254,7 +285,8 @@ public final class FleetLeads implements AutoCloseable {
         long sent = wall.getAsLong();
         long lead = windows.publishedLead();
         List<Object> reply = scripts.run(PUBLISH, ReturnType.MULTI, List.of(shard.key()), List.of(node,
-                Long.toString(lead), Long.toString(RETENTION_MILLIS), windows.lineage(shard.name())));
+                Long.toString(lead), Long.toString(RETENTION_MILLIS), windows.lineage(shard.name()),
+                Long.toString(ownLateness())));
         long at = ScriptRunner.number(reply.get(0));
         lastPublishedLead = lead;
         // this node's clock minus Redis': a fire time taken now on time has about this lead
@@ -262,13 +294,17 @@ public final class FleetLeads implements AutoCloseable {
         String lineage = ScriptRunner.text(reply.get(1));
         Map<String, long[]> entries = new HashMap<>();
         for (int i = 2; i + 1 < reply.size(); i += 2) {
-            String value = ScriptRunner.text(reply.get(i + 1));
-            int bar = value.indexOf('|');
+            String name = ScriptRunner.text(reply.get(i));
+            // '<published at>|<lead>', and '|<lateness>' from nodes that publish it
+            String[] fields = ScriptRunner.text(reply.get(i + 1)).split("\\|", -1);
             try {
-                entries.put(ScriptRunner.text(reply.get(i)), new long[] {Long.parseLong(value.substring(0, bar)),
-                        Long.parseLong(value.substring(bar + 1))});
+                long publishedAt = Long.parseLong(fields[0]);
+                entries.put(name, new long[] {publishedAt, Long.parseLong(fields[1])});
+                if (fields.length > 2 && !fields[2].isEmpty()) {
+                    lateness.viewed(name, publishedAt, Long.parseLong(fields[2]));
+                }
             } catch (RuntimeException e) {
-                entries.put(ScriptRunner.text(reply.get(i)), new long[] {at, -1});
+                entries.put(name, new long[] {at, -1});
             }
         }
         windows.fleetViewed(at, shard.name(), lineage, entries);

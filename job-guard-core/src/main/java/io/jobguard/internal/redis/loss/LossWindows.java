@@ -7,9 +7,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +49,7 @@ public final class LossWindows {
     private record Sight(String epoch, String lineage, String previousLineage) {
     }
 
-    private final Deque<long[]> ownLeads = new ArrayDeque<>();
+    private final RecentMaximum ownLeads = new RecentMaximum();
     private final Map<String, Known> fleet = new ConcurrentHashMap<>();
     private final Map<JobId, Map<String, Long>> holders = new ConcurrentHashMap<>();
     private final Map<JobId, Sight> sights = new ConcurrentHashMap<>();
@@ -78,12 +76,8 @@ public final class LossWindows {
     }
 
     /** Records one of this node's grants: fire time and the Redis time of the grant. */
-    public synchronized void granted(long nominalFireTimeMillis, long grantMillis) {
-        long lead = Math.max(0, nominalFireTimeMillis - grantMillis);
-        while (!ownLeads.isEmpty() && ownLeads.peekLast()[1] <= lead) {
-            ownLeads.pollLast();
-        }
-        ownLeads.addLast(new long[] {grantMillis, lead});
+    public void granted(long nominalFireTimeMillis, long grantMillis) {
+        ownLeads.add(grantMillis, Math.max(0, nominalFireTimeMillis - grantMillis));
     }
 
     /** Records a grant of another node that a reply named: a node seen taking fire times must be a publisher. */
@@ -94,16 +88,18 @@ public final class LossWindows {
     }
 
     /** This node's largest lead from its grants over the horizon, as of Redis time {@code now}. */
-    synchronized long ownLead(long now) {
-        while (!ownLeads.isEmpty() && ownLeads.peekFirst()[0] < now - horizonMillis) {
-            ownLeads.pollFirst();
-        }
-        return ownLeads.isEmpty() ? 0 : ownLeads.peekFirst()[1];
+    long ownLead(long now) {
+        return ownLeads.max(now, horizonMillis, 0);
     }
 
     /** Records this node's clock minus Redis' clock, measured by a publication. */
     void offset(long millis) {
         offsetMillis = millis;
+    }
+
+    /** This node's clock minus Redis' clock, as last measured. */
+    long offset() {
+        return offsetMillis;
     }
 
     /** Records a step of this node's wall clock: its lead is unknown for the horizon. */

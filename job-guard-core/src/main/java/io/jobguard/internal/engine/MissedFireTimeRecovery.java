@@ -52,11 +52,13 @@ public final class MissedFireTimeRecovery {
     private final RecoveryReports reports;
     /** One recovery owner per job on this node: the engine has one instance of this class, so one lock per job. */
     private final RecoveryOwners owners = new RecoveryOwners();
+    private final DueFireTimes due;
 
     /** The recovery of {@code guard}; created once, by the engine ({@link JobGuardEngine#missedFireTimeRecovery()}). */
     MissedFireTimeRecovery(RecoveryEngine guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.reports = new RecoveryReports(guard);
+        this.due = new DueFireTimes(guard);
     }
 
     /**
@@ -100,16 +102,13 @@ public final class MissedFireTimeRecovery {
                 case RETRY -> retry(job, found.record().started(), found.record().attempt(), body);
                 case ABANDONED -> reports.abandoned(job, recovery, found.record().started(), found.record().attempt());
                 case CATCH_UP -> {
-                    Instant handled = found.record().handled();
-                    Instant dueAfter = dueAfter(previous);
-                    if (dueAfter == null) {
-                        catchUp(job, recovery, handled, nominalFireTime, false, found.acquiredAt(), body);
-                    } else {
-                        // the gap's fire times after dueAfter are not missed: a live node whose clock lags this
-                        // one's has not fired them yet. Those before it are handled as the policy says; these are
-                        // due, and run here now, in order, as regular firings
-                        catchUp(job, recovery, handled, dueAfter, true, found.acquiredAt(), body);
-                        runDue(job, recovery, dueAfter, nominalFireTime, body);
+                    // fire times after dueAfter are not missed: a live node whose clock lags this one's has not fired
+                    // them yet. Those before it are handled as the policy says; these are due, and run here now
+                    Instant dueAfter = due.after(previous);
+                    catchUp(job, recovery, found.record().handled(), dueAfter != null ? dueAfter : nominalFireTime,
+                            dueAfter != null, found.acquiredAt(), body);
+                    if (dueAfter != null) {
+                        due.run(job, recovery, dueAfter, nominalFireTime, body);
                     }
                 }
                 default -> {
@@ -121,38 +120,6 @@ public final class MissedFireTimeRecovery {
         // turn as a missed one rather than overtaking catch-ups that are not done
         guard.report(job, nominalFireTime, RunOutcome.BUSY);
         return EngineAdmission.refused(RunOutcome.BUSY);
-    }
-
-    /**
-     * The latest fire time every live node whose clock lags this one's has reached
-     * ({@link io.jobguard.store.LeaseStore#reachedByLaterNodes}), when the gap's last fire time ({@code previous})
-     * lies after it; null when the whole gap is past for every node.
-     */
-    private Instant dueAfter(Instant previous) {
-        Optional<Instant> reached = guard.store().reachedByLaterNodes();
-        return reached.isPresent() && previous != null && previous.isAfter(reached.get()) ? reached.get() : null;
-    }
-
-    /**
-     * Runs the fire times after {@code after} and before {@code nominalFireTime} that a node whose clock lags has not
-     * fired yet, in order, each as the regular firing of its fire time (one node in the cluster wins it, as usual; one
-     * refused after a loss of the store's history is passed, the refusal recorded it); stops at the first that finds a
-     * gap before it, a held lease or an unreachable store: the caller's next round looks again.
-     */
-    private void runDue(JobOptions job, RecoveryOptions recovery, Instant after, Instant nominalFireTime, Runnable body) {
-        for (Instant due = recovery.schedule().next(after); due != null && due.isBefore(nominalFireTime);
-             due = recovery.schedule().next(due)) {
-            Instant before = CatchUpWindow.previous(recovery, due, guard.config().clock().instant());
-            EngineAdmission admission = guard.admit(job, due,
-                    AcquireMode.regular(before, delivery(recovery), recovery.maxAttempts()));
-            if (admission.granted()) {
-                log.debug("job-guard: job '{}' T={} node={} runs before T={}: a node whose clock lags this one's "
-                        + "has not fired it yet", job.name(), due, guard.config().nodeId(), nominalFireTime);
-                runBody(admission.permit(), body);
-            } else if (admission.refusal() != RunOutcome.ALREADY_RAN && admission.refusal() != RunOutcome.HISTORY_LOST) {
-                return; // ALREADY_RAN: the lagging node won it; HISTORY_LOST: refused after a loss, the record moved over it
-            }
-        }
     }
 
     /**
@@ -258,7 +225,7 @@ public final class MissedFireTimeRecovery {
         }
     }
 
-    private static AcquireMode.Delivery delivery(RecoveryOptions recovery) {
+    static AcquireMode.Delivery delivery(RecoveryOptions recovery) {
         return recovery.delivery() == Delivery.AT_LEAST_ONCE ? AcquireMode.Delivery.RETRY : AcquireMode.Delivery.REPORT;
     }
 
@@ -380,7 +347,7 @@ public final class MissedFireTimeRecovery {
         runBody(admission.permit(), body);
     }
 
-    private static void runBody(EnginePermit permit, Runnable body) {
+    static void runBody(EnginePermit permit, Runnable body) {
         try {
             body.run();
         } catch (RuntimeException e) {

@@ -23,6 +23,7 @@ module io.jobguard.core {
     exports io.jobguard.fencing;
     exports io.jobguard.memory;
     exports io.jobguard.micrometer;
+    exports io.jobguard.monitor;
     exports io.jobguard.redis;
     exports io.jobguard.redis.batch;
     exports io.jobguard.shedlock;

@@ -1,10 +1,5 @@
 package io.jobguard.redis;
 
-import io.jobguard.internal.redis.ScriptRunner;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisConnection;
-
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -93,21 +88,6 @@ public final class DurableAcquire {
         return replicas > 0;
     }
 
-    /**
-     * Waits on the connection that just wrote the lease.
-     *
-     * @return how many replicas acknowledged, or -1 on Redis Cluster (not supported)
-     */
-    long await(RedisConnection connection) {
-        if (connection instanceof RedisClusterConnection) {
-            return -1;
-        }
-        byte[][] args = {bytes(Integer.toString(replicas)), bytes(Long.toString(Math.max(1, timeout.toMillis())))};
-        Object acked = LettuceWait.handles(connection) ? LettuceWait.await(connection, args)
-                : connection.execute("WAIT", args);
-        return acked == null ? 0 : ScriptRunner.number(acked);
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof DurableAcquire d && replicas == d.replicas && timeout.equals(d.timeout);
@@ -121,10 +101,6 @@ public final class DurableAcquire {
     @Override
     public String toString() {
         return "DurableAcquire[replicas=" + replicas + ", timeout=" + timeout + "]";
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Builds a {@link DurableAcquire}; every setter validates its value at once. Not thread-safe. */

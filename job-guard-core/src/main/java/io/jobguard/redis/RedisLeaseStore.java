@@ -1,24 +1,34 @@
 package io.jobguard.redis;
 
-import io.jobguard.internal.RateLimitedLog;
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.RedisEndpoints;
 import io.jobguard.internal.redis.ReleaseNotifications;
 import io.jobguard.internal.redis.ScriptRunner;
-import io.jobguard.internal.redis.loss.FleetLeads;
-import io.jobguard.internal.redis.loss.LeadShards;
+import io.jobguard.internal.redis.StoreCalls;
+import io.jobguard.internal.redis.fleet.FleetLeads;
+import io.jobguard.internal.redis.fleet.LeadShards;
 import io.jobguard.internal.redis.loss.LossWindows;
+import io.jobguard.internal.redis.run.Layout1Migration;
+import io.jobguard.internal.redis.run.RedisFireHistory;
+import io.jobguard.internal.redis.run.RedisPauseFlags;
+import io.jobguard.internal.redis.run.RedisRunAcquires;
+import io.jobguard.internal.redis.run.RedisRunReads;
+import io.jobguard.internal.redis.run.RedisRunReleases;
+import io.jobguard.internal.redis.run.ReleaseWaiters;
+import io.jobguard.internal.redis.run.ReplicaAcknowledgement;
+import io.jobguard.internal.redis.run.RunAcquireArguments;
+import io.jobguard.internal.redis.run.SchedulePublications;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
-import io.jobguard.store.OperatorControl;
-import io.jobguard.store.RunHistory;
 import io.jobguard.store.LeaseStoreException;
+import io.jobguard.store.OperatorControl;
 import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RunHistory;
 import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.store.RunRecord;
 import io.jobguard.store.ScheduleClaim;
@@ -82,7 +92,8 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
         this.lossWindows = new LossWindows(leadShards::shardOf);
         this.fleetLeads = new FleetLeads(scripts, leadShards, lossWindows);
         this.publications = new SchedulePublications(scripts, keys, lossWindows);
-        this.acquires = new RedisRunAcquires(scripts, keys, durable, lossWindows, fleetLeads, releases, waiters);
+        this.acquires = new RedisRunAcquires(scripts, keys,
+                new ReplicaAcknowledgement(durable.replicas(), durable.timeout()), lossWindows, fleetLeads, releases, waiters);
     }
 
     /**
@@ -157,7 +168,7 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
      * @throws LeaseStoreException if Redis cannot be read or a layout-1 key holds another type (named)
      */
     public int migrateLayout1() {
-        return call(() -> new Layout1Migration(scripts, keys).migrateAll(), "migrate key layout 1 under " + keys.prefix());
+        return StoreCalls.call(() -> new Layout1Migration(scripts, keys).migrateAll(), "migrate key layout 1 under " + keys.prefix());
     }
 
     FleetLeads fleetLeads() { // tests step its wall clock
@@ -166,7 +177,7 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
 
     @Override
     public boolean renewRun(RunLeaseRequest r) {
-        Long renewed = call(() -> scripts.run(RENEW, ReturnType.INTEGER,
+        Long renewed = StoreCalls.call(() -> scripts.run(RENEW, ReturnType.INTEGER,
                 List.of(keys.of(r.job(), JobKey.RUN_LEASE), keys.fireMarker(r.job(), r.nominalFireTime())),
                 // the lease and marker TTL in the acquire's milliseconds
                 List.of(r.ownerToken(), Long.toString(RunAcquireArguments.millis(r.lease())),
@@ -200,7 +211,7 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
     @Override
     public Optional<LeaseRecord> currentRunLease(JobId job) {
         releases.awaitBeforeRead(job);
-        return call(() -> reads.currentRunLease(job), "read run lease of " + job);
+        return StoreCalls.call(() -> reads.currentRunLease(job), "read run lease of " + job);
     }
 
     @Override
@@ -210,14 +221,14 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
         }
         releases.awaitBeforeRead(job);
         // entries carry an outcome once released ('o|...') and fire times decided without a run ('n|...'): runs only
-        return call(() -> fireHistory.entries(job, max).stream().map(RedisFireHistory::leaseOf)
+        return StoreCalls.call(() -> fireHistory.entries(job, max).stream().map(RedisFireHistory::leaseOf)
                 .filter(Objects::nonNull).toList(), "read recent fire times of " + job);
     }
 
     @Override
     public void recordOutcome(JobId job, Instant nominalFireTime, String nodeId, String outcome, int historySize) {
         releases.awaitBeforeRead(job);
-        call(() -> {
+        StoreCalls.call(() -> {
             fireHistory.record(job, nominalFireTime, nodeId, outcome, historySize);
             return null;
         }, "record outcome " + outcome + " of " + job);
@@ -226,7 +237,7 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
     @Override
     public List<FireEntry> fireHistory(JobId job, int max) {
         releases.awaitBeforeRead(job);
-        return call(() -> fireHistory.read(job, max), "read recent fire times of " + job);
+        return StoreCalls.call(() -> fireHistory.read(job, max), "read recent fire times of " + job);
     }
 
     /** {@inheritDoc} Judged from the fleet's published lateness ({@code jobguard:leads}), read every half second. */
@@ -239,12 +250,12 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
     @Override
     public Optional<RunRecord> runRecord(JobId job) {
         releases.awaitBeforeRead(job);
-        return call(() -> reads.runRecord(job), "read the run record of " + job);
+        return StoreCalls.call(() -> reads.runRecord(job), "read the run record of " + job);
     }
 
     @Override
     public boolean forceReleaseRun(JobId job) {
-        Long deleted = call(() -> scripts.run(FORCE_RELEASE, ReturnType.INTEGER,
+        Long deleted = StoreCalls.call(() -> scripts.run(FORCE_RELEASE, ReturnType.INTEGER,
                 List.of(keys.of(job, JobKey.RUN_LEASE)), List.of(keys.releaseChannel(), keys.runReleaseTopic(job))),
                 "force-release run lease of " + job);
         return deleted != null && deleted == 1L;
@@ -252,12 +263,12 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
 
     @Override
     public List<ScheduleClaim> publishSchedule(JobId job, String nodeId, String schedule, Duration ttl) {
-        return call(() -> publications.publish(job, nodeId, schedule, ttl), "publish the schedule of " + job);
+        return StoreCalls.call(() -> publications.publish(job, nodeId, schedule, ttl), "publish the schedule of " + job);
     }
 
     @Override
     public Instant serverTime() {
-        Long millis = call(() -> {
+        Long millis = StoreCalls.call(() -> {
             try (RedisConnection c = scripts.connectionFactory().getConnection()) {
                 return c.serverCommands().time(TimeUnit.MILLISECONDS);
             }
@@ -270,17 +281,17 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
 
     @Override
     public boolean pause(JobId job, String nodeId, String by) {
-        return call(() -> pauseFlags.pause(job, nodeId, by), "pause " + job);
+        return StoreCalls.call(() -> pauseFlags.pause(job, nodeId, by), "pause " + job);
     }
 
     @Override
     public boolean resume(JobId job) {
-        return call(() -> pauseFlags.resume(job), "resume " + job);
+        return StoreCalls.call(() -> pauseFlags.resume(job), "resume " + job);
     }
 
     @Override
     public Optional<Pause> paused(JobId job) {
-        return call(() -> pauseFlags.paused(job), "read the pause flag of " + job);
+        return StoreCalls.call(() -> pauseFlags.paused(job), "read the pause flag of " + job);
     }
 
     @Override
@@ -315,19 +326,5 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
             case COOLDOWN -> keys.of(r.job(), JobKey.COOLDOWN);
             default -> keys.of(r.job(), JobKey.RUN_LEASE);
         };
-    }
-
-    /** The client's own message is often only "Error in execution": carry Redis's words (NOPERM, WRONGTYPE). */
-    static LeaseStoreException failed(String what, Throwable cause) {
-        return cause instanceof LeaseStoreException e ? e
-                : new LeaseStoreException("job-guard could not " + what + ": " + RateLimitedLog.causeChain(cause), cause);
-    }
-
-    static <T> T call(java.util.function.Supplier<T> op, String what) {
-        try {
-            return op.get();
-        } catch (RuntimeException e) {
-            throw failed(what, e);
-        }
     }
 }

@@ -178,7 +178,7 @@ public interface LeaseStore extends AutoCloseable {
      * published within the last {@code ttl} (by the store's clock) said, this one included; claims older than
      * {@code ttl} are forgotten, so a node that stopped publishing drops out. By default nothing is shared and the
      * answer is empty: with a store that does not override it, nodes that fire a job on different schedules are not reported
-     * ({@code io.jobguard.ScheduleAgreementMonitor} finds no peers).
+     * ({@code io.jobguard.monitor.ScheduleAgreementMonitor} finds no peers).
      *
      * @param job      the job
      * @param nodeId   the publishing node

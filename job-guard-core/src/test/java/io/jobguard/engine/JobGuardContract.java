@@ -1,17 +1,17 @@
 package io.jobguard.engine;
 
 import io.jobguard.Admission;
+import io.jobguard.FiringPermit;
 import io.jobguard.GuardType;
 import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
-import io.jobguard.FiringPermit;
 import io.jobguard.NodeConfig;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
-import io.jobguard.ScheduleAgreementMonitor;
+import io.jobguard.monitor.ScheduleAgreementMonitor;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;

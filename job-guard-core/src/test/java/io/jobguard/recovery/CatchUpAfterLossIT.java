@@ -7,16 +7,16 @@ import ch.qos.logback.core.read.ListAppender;
 import io.jobguard.Admission;
 import io.jobguard.Delivery;
 import io.jobguard.FireTimeSchedule;
+import io.jobguard.FiringPermit;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
-import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.NodeConfig;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
+import io.jobguard.internal.engine.MissedFireTimeRecovery;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
@@ -78,7 +78,7 @@ class CatchUpAfterLossIT {
     private final RedisServerProcess redis;
     private final List<Node> nodes = new ArrayList<>();
     private final ListAppender<ILoggingEvent> windows = new ListAppender<>();
-    private final Logger windowsLogger = (Logger) LoggerFactory.getLogger("io.jobguard.redis.LossWindows");
+    private final Logger windowsLogger = (Logger) LoggerFactory.getLogger("io.jobguard.internal.redis.loss.LossWindows");
     /** Set once Redis lost its data: the next call that decides fire times without a run kills its node. */
     private final AtomicBoolean killArmed = new AtomicBoolean();
     /** What the kill hit: node, decision and fire time, for the report. */

@@ -1,8 +1,8 @@
 package io.jobguard.redis;
 
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
-import io.jobguard.internal.redis.loss.LeadShards;
+import io.jobguard.internal.redis.KeySchema;
+import io.jobguard.internal.redis.fleet.LeadShards;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.testing.RedisClusterProcess;
 import io.jobguard.testing.RedisServerProcess;

@@ -1,6 +1,6 @@
 package io.jobguard.redis;
 
-import io.jobguard.internal.redis.loss.FleetLeads;
+import io.jobguard.internal.redis.fleet.FleetLeads;
 
 import java.util.function.LongSupplier;
 

@@ -1,6 +1,6 @@
 package io.jobguard.redis;
 
-import io.jobguard.internal.redis.loss.FleetLeads;
+import io.jobguard.internal.redis.fleet.FleetLeads;
 import io.jobguard.internal.redis.loss.LossWindows;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;

@@ -4,7 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.jobguard.internal.redis.loss.FleetLeads;
+import io.jobguard.internal.redis.fleet.FleetLeads;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
@@ -78,7 +78,7 @@ class MeasuredLossWindowIT {
 
     @Test
     void theFirstFiringAfterTheLossBeyondTheFleetsLeadRunsAndAFireTimeThatMayHaveRunIsRefused() {
-        Logger logger = (Logger) LoggerFactory.getLogger("io.jobguard.redis.LossWindows");
+        Logger logger = (Logger) LoggerFactory.getLogger("io.jobguard.internal.redis.loss.LossWindows");
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         logger.addAppender(logged);

@@ -1,6 +1,6 @@
 package io.jobguard.quartz;
 
-import io.jobguard.ScheduleAgreementMonitor;
+import io.jobguard.monitor.ScheduleAgreementMonitor;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.Test;

@@ -19,7 +19,7 @@ import java.util.Optional;
 final class DueFireTimes {
 
     /** The category of the recovery's other lines. */
-    private static final Logger log = LoggerFactory.getLogger(MissedFireTimeRecovery.class);
+    private static final Logger log = LoggerFactory.getLogger(DueFireTimes.class);
 
     private final RecoveryEngine guard;
 

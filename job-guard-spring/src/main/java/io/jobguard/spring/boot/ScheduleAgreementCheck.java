@@ -1,12 +1,12 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.JobGuard;
-import io.jobguard.ScheduleAgreementMonitor;
+import io.jobguard.internal.RateLimitedLog;
+import io.jobguard.monitor.ScheduleAgreementMonitor;
 import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.firing.GuardedJob;
 import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.spring.firing.ScheduleSpec;
-import io.jobguard.internal.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,5 +1,8 @@
 package io.jobguard.internal.redis.loss;
 
+import io.jobguard.internal.redis.fleet.FleetLeads;
+import io.jobguard.internal.redis.fleet.LeadShards;
+import io.jobguard.internal.redis.fleet.RecentMaximum;
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;
 import org.slf4j.Logger;
@@ -26,13 +29,13 @@ import java.util.function.Function;
 public final class LossWindows {
 
     /** The logger category of releases before the move to this package, which log configurations name. */
-    private static final Logger log = LoggerFactory.getLogger("io.jobguard.redis.LossWindows");
+    private static final Logger log = LoggerFactory.getLogger(LossWindows.class);
 
     /** Marks a schedule publication that carries the publisher's lead: {@code jglead:<millis>|<schedule>}. */
     static final String PREFIX = "jglead:";
 
     /** Added to the measured lead: scheduler jitter and the error of the measured clock offset. */
-    static final long MARGIN_MILLIS = 250;
+    public static final long MARGIN_MILLIS = 250;
 
     /** The window judged for one acquisition: refuse fire times before {@code anchor + millis}; anchor -1: the epoch's. */
     public record Window(long anchor, long millis) {
@@ -93,22 +96,22 @@ public final class LossWindows {
     }
 
     /** Records this node's clock minus Redis' clock, measured by a publication. */
-    void offset(long millis) {
+    public void offset(long millis) {
         offsetMillis = millis;
     }
 
     /** This node's clock minus Redis' clock, as last measured. */
-    long offset() {
+    public long offset() {
         return offsetMillis;
     }
 
     /** Records a step of this node's wall clock: its lead is unknown for the horizon. */
-    void clockStepped(long nanos) {
+    public void clockStepped(long nanos) {
         stepNanos = nanos;
     }
 
     /** The lead this node publishes: -1 (unknown) for a horizon after a clock step. */
-    long publishedLead() {
+    public long publishedLead() {
         long step = stepNanos;
         if (step != Long.MIN_VALUE && System.nanoTime() - step < horizonMillis * 1_000_000L) {
             return -1;
@@ -118,7 +121,7 @@ public final class LossWindows {
     }
 
     /** The largest lead this node knows of a node other than {@code own} (0 if none), over the horizon. */
-    long fleetMax(Set<String> own) {
+    public long fleetMax(Set<String> own) {
         long max = 0;
         for (Map.Entry<String, Known> e : fleet.entrySet()) {
             if (!own.contains(e.getKey()) && e.getValue().lastAt >= lastViewAt - horizonMillis) {
@@ -147,7 +150,7 @@ public final class LossWindows {
     }
 
     /** The lineage of the shard's leads hash this node read last ({@code ""} if none). */
-    String lineage(String shard) {
+    public String lineage(String shard) {
         return lineages.getOrDefault(shard, "");
     }
 
@@ -202,7 +205,7 @@ public final class LossWindows {
      * @param lineage the leads hash's lineage
      * @param entries per node: {published-at, lead}
      */
-    void fleetViewed(long at, String shard, String lineage, Map<String, long[]> entries) {
+    public void fleetViewed(long at, String shard, String lineage, Map<String, long[]> entries) {
         lineages.put(shard, lineage);
         firstLineages.putIfAbsent(shard, lineage);
         if (firstViewAt < 0) {
@@ -222,7 +225,7 @@ public final class LossWindows {
     }
 
     /** This node's estimate of Redis' clock now, from its last read (-1 if none). */
-    long redisNow() {
+    public long redisNow() {
         return lastViewAt < 0 ? -1 : lastViewAt + (System.nanoTime() - lastViewNanos) / 1_000_000L;
     }
 
@@ -338,7 +341,7 @@ public final class LossWindows {
      *
      * @return the Redis time to wait for, or -1 when waiting cannot help
      */
-    long worthWaitingUntil(JobId job, String created) {
+    public long worthWaitingUntil(JobId job, String created) {
         long epoch;
         try {
             epoch = Long.parseLong(created);

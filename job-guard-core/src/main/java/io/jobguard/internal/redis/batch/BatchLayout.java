@@ -1,4 +1,4 @@
-package io.jobguard.redis.batch;
+package io.jobguard.internal.redis.batch;
 
 import io.jobguard.batch.BatchLockConfig;
 import io.jobguard.internal.RateLimitedLog;
@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Where a {@link RedisBatchLocks} keeps its keys, chosen once: one hash tag per namespace, or
+ * Where a {@link BatchLockEngine} keeps its keys, chosen once: one hash tag per namespace, or
  * spread over 16 buckets. Unless the configuration says, the mode follows the topology (spread on a
  * Redis Cluster whose slots sit on several masters, one hash tag otherwise), and the first node to
  * choose records its mode under {@code <prefix>:batch-mode}; every later node with the same prefix

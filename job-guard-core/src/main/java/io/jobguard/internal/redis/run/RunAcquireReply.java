@@ -1,9 +1,9 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.ScriptRunner;
-import io.jobguard.store.AcquireResult;
 import io.jobguard.store.AcquireResult.Status;
+import io.jobguard.store.AcquireResult;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.RunRecord;
 

@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
 import io.jobguard.store.JobId;
 import io.jobguard.store.ReleaseWatch;
@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code run-acquire.lua} to mark the job's waiters key on a BUSY reply, and only then does the holder's release
  * publish: a release that nobody waits for sends no message.
  */
-final class ReleaseWaiters {
+public final class ReleaseWaiters {
 
     private final Map<JobId, Integer> open = new ConcurrentHashMap<>();
 
@@ -23,7 +23,7 @@ final class ReleaseWaiters {
     }
 
     /** Counts the watch as one waiter of the job until it is closed. */
-    ReleaseWatch watch(JobId job, ReleaseWatch watch) {
+    public ReleaseWatch watch(JobId job, ReleaseWatch watch) {
         open.merge(job, 1, Integer::sum);
         return new ReleaseWatch() {
             private boolean closed;

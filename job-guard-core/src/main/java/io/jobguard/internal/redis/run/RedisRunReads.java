@@ -1,9 +1,10 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.RunRecord;
@@ -18,9 +19,9 @@ import java.util.Optional;
  * plain reads of one job's keys for operators and the recovery pass, never on a firing's path. The
  * store wraps each call so that a failure names the Redis and what was read.
  */
-record RedisRunReads(ScriptRunner scripts, KeySchema keys) {
+public record RedisRunReads(ScriptRunner scripts, KeySchema keys) {
 
-    Optional<LeaseRecord> currentRunLease(JobId job) {
+    public Optional<LeaseRecord> currentRunLease(JobId job) {
         byte[] key = bytes(keys.of(job, JobKey.RUN_LEASE));
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             String raw = readString(c, key);
@@ -32,7 +33,7 @@ record RedisRunReads(ScriptRunner scripts, KeySchema keys) {
         }
     }
 
-    Optional<RunRecord> runRecord(JobId job) {
+    public Optional<RunRecord> runRecord(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             Map<byte[], byte[]> raw = c.hashCommands().hGetAll(bytes(keys.of(job, JobKey.STATE)));
             return RunRecordFields.record(raw);

@@ -1,4 +1,4 @@
-package io.jobguard.redis.batch;
+package io.jobguard.internal.redis.batch;
 
 import io.jobguard.batch.BatchConflict;
 import io.jobguard.batch.BatchLease;
@@ -20,7 +20,7 @@ final class RedisBatchLease implements BatchLease {
 
     private static final Logger log = LoggerFactory.getLogger(RedisBatchLease.class);
 
-    private final RedisBatchLocks locks;
+    private final BatchLockEngine locks;
     private final String namespace;
     private final String token;
     private final String value;
@@ -38,7 +38,7 @@ final class RedisBatchLease implements BatchLease {
     private volatile long validUntilNanos;
     private volatile KeepAlive.Handle keepAlive;
 
-    RedisBatchLease(RedisBatchLocks locks, BatchPlan plan, String token, String value, String fence,
+    public RedisBatchLease(BatchLockEngine locks, BatchPlan plan, String token, String value, String fence,
                     String acquiredAt, Duration lease, long startNanos, Set<String> recordBases,
                     Set<String> aloneBases) {
         this.locks = locks;
@@ -95,7 +95,7 @@ final class RedisBatchLease implements BatchLease {
             return false;
         }
         long start = System.nanoTime();
-        int lostBases = locks.renew(namespace, recordBases, token, value, RedisBatchLocks.millis(lease));
+        int lostBases = locks.renew(namespace, recordBases, token, value, BatchLockEngine.millis(lease));
         if (lostBases == 0) {
             validUntilNanos = start + lease.toNanos();
             return true;
@@ -129,7 +129,7 @@ final class RedisBatchLease implements BatchLease {
             return List.of();
         }
         BatchPlan plan = locks.plan(namespace, fresh, keys.size());
-        BatchChunks.Outcome outcome = locks.extend(plan, token, fence, acquiredAt, RedisBatchLocks.millis(lease),
+        BatchChunks.Outcome outcome = locks.extend(plan, token, fence, acquiredAt, BatchLockEngine.millis(lease),
                 recordBases, aloneBases);
         if (outcome.leaseGone()) {
             markLost();

@@ -1,4 +1,4 @@
-package io.jobguard.redis.batch;
+package io.jobguard.internal.redis.batch;
 
 import io.jobguard.internal.RateLimitedLog;
 import io.jobguard.internal.redis.KeySchema;

@@ -1,8 +1,9 @@
-package io.jobguard.internal.redis.loss;
+package io.jobguard.internal.redis.fleet;
 
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.RedisEndpoints;
+import io.jobguard.internal.redis.loss.LossWindows;
 import io.jobguard.store.JobId;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;

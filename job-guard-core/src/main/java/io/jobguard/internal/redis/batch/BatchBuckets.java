@@ -1,4 +1,4 @@
-package io.jobguard.redis.batch;
+package io.jobguard.internal.redis.batch;
 
 import io.jobguard.batch.BatchConflict;
 import io.jobguard.internal.redis.KeySchema;
@@ -31,7 +31,7 @@ import java.util.concurrent.RejectedExecutionException;
  * meanwhile be refused because of keys this attempt held for a moment; it is never granted a key
  * this attempt holds, because each key is taken by one atomic script on the master that owns it.
  * Nothing waits while holding anything, so there is no deadlock; two overlapping batches that both
- * lose are re-tried by {@code RedisBatchLocks} in the fixed bucket order (one call after another),
+ * lose are re-tried by {@link BatchLockEngine} in the fixed bucket order (one call after another),
  * where the batch that first takes the lowest shared bucket wins.
  */
 final class BatchBuckets {

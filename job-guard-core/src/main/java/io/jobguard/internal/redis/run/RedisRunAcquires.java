@@ -1,11 +1,13 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
-import io.jobguard.internal.redis.loss.FleetLeads;
+import io.jobguard.internal.redis.StoreCalls;
+import io.jobguard.internal.redis.fleet.FleetLeads;
 import io.jobguard.internal.redis.loss.HistoryEpochs;
 import io.jobguard.internal.redis.loss.LossWindows;
+import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
@@ -24,20 +26,20 @@ import java.util.List;
  * fleet's clock leads, and what the reply teaches it; a first meeting with a lost epoch is judged again once the
  * fleet's leads are re-published; with durable acquire, a grant too few replicas acknowledged is given back.
  */
-final class RedisRunAcquires {
+public final class RedisRunAcquires {
 
     private static final LuaScript ACQUIRE = LuaScript.load("run-acquire");
 
     private final ScriptRunner scripts;
     private final KeySchema keys;
-    private final DurableAcquire durable;
+    private final ReplicaAcknowledgement durable;
     private final HistoryEpochs epochs = new HistoryEpochs();
     private final LossWindows lossWindows;
     private final FleetLeads fleetLeads;
     private final RedisRunReleases releases;
     private final ReleaseWaiters waiters;
 
-    RedisRunAcquires(ScriptRunner scripts, KeySchema keys, DurableAcquire durable, LossWindows lossWindows,
+    public RedisRunAcquires(ScriptRunner scripts, KeySchema keys, ReplicaAcknowledgement durable, LossWindows lossWindows,
                      FleetLeads fleetLeads, RedisRunReleases releases, ReleaseWaiters waiters) {
         this.scripts = scripts;
         this.keys = keys;
@@ -49,8 +51,8 @@ final class RedisRunAcquires {
     }
 
     /** The store's acquire: see {@link RedisLeaseStore#acquireRun(RunLeaseRequest, AcquireMode)}. */
-    AcquireResult acquire(RunLeaseRequest r, AcquireMode mode) {
-        RedisLeaseStore.call(() -> fleetLeads.beforeAdmission(r.nodeId(),
+    public AcquireResult acquire(RunLeaseRequest r, AcquireMode mode) {
+        StoreCalls.call(() -> fleetLeads.beforeAdmission(r.nodeId(),
                 RunAcquireArguments.millis(r.nominalFireTime()), epochs.lastSeen(r.job()).isEmpty()),
                 "publish this node's clock lead");
         if (mode.kind() == AcquireMode.Kind.REGULAR) {
@@ -78,7 +80,7 @@ final class RedisRunAcquires {
         LossWindows.Window window = lossWindows.window(job, lastEpoch, RunAcquireArguments.configuredWindowMillis(r));
         RunAcquireArguments arguments = new RunAcquireArguments(r, mode, lastEpoch, window, epochs.highestToken(job),
                 epochs.handled(job), waiters.waiting(job));
-        List<Object> reply = RedisLeaseStore.call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
+        List<Object> reply = StoreCalls.call(() -> scripts.<List<Object>>run(ACQUIRE, ReturnType.MULTI,
                 keys.runAcquire(job, r.nominalFireTime()), arguments.argv(),
                 (connection, answer) -> {
                     if (durable.enabled() && "ACQUIRED".equals(ScriptRunner.text(answer.get(0)))) {

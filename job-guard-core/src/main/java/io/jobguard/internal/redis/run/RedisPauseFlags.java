@@ -1,7 +1,7 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.store.JobId;
 import io.jobguard.store.OperatorControl;
@@ -17,12 +17,12 @@ import java.util.concurrent.TimeUnit;
  * same {@code HMGET} as the rest of the job's state. Value {@code '<paused-at millis>|<node>|<by>'}, no TTL: a pause lasts
  * until an operator resumes the job (a lost flag, e.g. after a restart without persistence, resumes it).
  */
-record RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
+public record RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
 
     /** The state hash's field of the pause flag. */
     private static final String FIELD = "p";
 
-    boolean pause(JobId job, String nodeId, String by) {
+    public boolean pause(JobId job, String nodeId, String by) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             Long now = c.serverCommands().time(TimeUnit.MILLISECONDS);
             String value = (now == null ? 0 : now) + "|" + nodeId + "|" + by.replace('|', '/');
@@ -31,14 +31,14 @@ record RedisPauseFlags(ScriptRunner scripts, KeySchema keys) {
         }
     }
 
-    boolean resume(JobId job) {
+    public boolean resume(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             Long deleted = c.hashCommands().hDel(bytes(keys.of(job, JobKey.STATE)), bytes(FIELD));
             return deleted != null && deleted > 0;
         }
     }
 
-    Optional<OperatorControl.Pause> paused(JobId job) {
+    public Optional<OperatorControl.Pause> paused(JobId job) {
         try (RedisConnection c = scripts.connectionFactory().getConnection()) {
             byte[] raw = c.hashCommands().hGet(bytes(keys.of(job, JobKey.STATE)), bytes(FIELD));
             if (raw == null) {

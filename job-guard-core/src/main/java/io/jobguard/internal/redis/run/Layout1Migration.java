@@ -1,7 +1,7 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.Layout1Key;
+import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.RedisEndpoints;
 import io.jobguard.internal.redis.ScriptRunner;
@@ -25,12 +25,12 @@ import java.util.Map;
  * beside nodes of layout 2 (a job already moved has no layout-1 key left; the script merges without ever moving the
  * state back). Not safe beside nodes of layout 1, which would write the keys again: stop those first.
  */
-record Layout1Migration(ScriptRunner scripts, KeySchema keys) {
+public record Layout1Migration(ScriptRunner scripts, KeySchema keys) {
 
     private static final LuaScript MIGRATE = LuaScript.load("layout-migrate");
 
     /** Migrates every job found; returns how many had layout-1 keys. */
-    int migrateAll() {
+    public int migrateAll() {
         Map<String, List<String>> jobs = new LinkedHashMap<>();
         for (Layout1Key kind : Layout1Key.values()) {
             for (String key : scan(keys.layout1Pattern(kind))) {

@@ -1,5 +1,6 @@
-package io.jobguard;
+package io.jobguard.monitor;
 
+import io.jobguard.JobGuard;
 import io.jobguard.internal.DaemonThreads;
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;

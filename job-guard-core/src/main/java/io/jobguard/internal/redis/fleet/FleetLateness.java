@@ -1,5 +1,6 @@
-package io.jobguard.internal.redis.loss;
+package io.jobguard.internal.redis.fleet;
 
+import io.jobguard.internal.redis.loss.LossWindows;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
 import io.jobguard.internal.redis.loss.LossWindows;
 import io.jobguard.store.AcquireMode;
@@ -22,7 +22,7 @@ import java.util.StringJoiner;
  * @param handled      the latest fire time this node saw handled for the job, epoch millis, {@code ""} if none
  * @param waiting      whether a caller on this node waits for the lease's release
  */
-record RunAcquireArguments(RunLeaseRequest request, AcquireMode mode, String lastEpoch, LossWindows.Window window,
+public record RunAcquireArguments(RunLeaseRequest request, AcquireMode mode, String lastEpoch, LossWindows.Window window,
                            String highestToken, String handled, boolean waiting) {
 
     /**
@@ -31,7 +31,7 @@ record RunAcquireArguments(RunLeaseRequest request, AcquireMode mode, String las
      * @param nominalFireTime the fire time
      * @return its epoch milliseconds
      */
-    static long millis(Instant nominalFireTime) {
+    public static long millis(Instant nominalFireTime) {
         return nominalFireTime.toEpochMilli();
     }
 
@@ -41,7 +41,7 @@ record RunAcquireArguments(RunLeaseRequest request, AcquireMode mode, String las
      * @param duration the duration
      * @return its milliseconds, at least 1
      */
-    static long millis(Duration duration) {
+    public static long millis(Duration duration) {
         return Math.max(1, duration.toMillis());
     }
 

@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerOutput;

@@ -1,11 +1,13 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
 import io.jobguard.internal.RateLimitedLog;
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ReleaseNotifications;
 import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.internal.redis.StoreCalls;
+import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
 import io.jobguard.store.RunLeaseRequest;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -31,7 +33,7 @@ import java.util.concurrent.TimeoutException;
  * the lease (owner only), records completion and the run's history entry (outcome and duration), starts the
  * cool-down and, when a caller on another node waits for the job, publishes the release.
  */
-final class RedisRunReleases {
+public final class RedisRunReleases {
 
     private static final LuaScript RELEASE = LuaScript.load("run-release");
 
@@ -42,7 +44,7 @@ final class RedisRunReleases {
      */
     private static final Duration READ_AFTER_RELEASE_WAIT = Duration.ofSeconds(10);
 
-    private static final Logger log = LoggerFactory.getLogger(RedisLeaseStore.class);
+    private static final Logger log = LoggerFactory.getLogger(RedisRunReleases.class);
 
     private final RateLimitedLog foreignKeys = new RateLimitedLog(Clock.systemUTC(), Duration.ofMinutes(1));
     private final ScriptRunner scripts;
@@ -55,16 +57,16 @@ final class RedisRunReleases {
     /** Releases sent by {@link #releaseAsync} and not answered yet, by job (at most one per job). */
     private final Map<JobId, InFlight> inFlight = new ConcurrentHashMap<>();
 
-    RedisRunReleases(ScriptRunner scripts, KeySchema keys, ReleaseNotifications notifications) {
+    public RedisRunReleases(ScriptRunner scripts, KeySchema keys, ReleaseNotifications notifications) {
         this.scripts = scripts;
         this.keys = keys;
         this.notifications = notifications;
     }
 
-    boolean release(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
+    public boolean release(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
         List<String> keyList = releaseKeys(r);
         List<String> argList = releaseArgs(r, cooldown, outcome, runTime);
-        Long released = RedisLeaseStore.call(() -> scripts.run(RELEASE, ReturnType.INTEGER, keyList, argList),
+        Long released = StoreCalls.call(() -> scripts.run(RELEASE, ReturnType.INTEGER, keyList, argList),
                 "release run lease of " + r.job());
         return released(r, cooldown, released);
     }
@@ -79,7 +81,7 @@ final class RedisRunReleases {
      * still holds the job ({@link #inFlight}). Elsewhere (Jedis, a factory with dedicated connections) it is the synchronous {@link #release},
      * already completed.
      */
-    CompletionStage<Boolean> releaseAsync(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
+    public CompletionStage<Boolean> releaseAsync(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
         RedisConnectionFactory factory = scripts.connectionFactory();
         if (!LettuceRelease.handles(factory)) {
             try {
@@ -94,7 +96,7 @@ final class RedisRunReleases {
             reply = LettuceRelease.evalsha(factory, RELEASE, bytes(releaseKeys(r)),
                     bytes(releaseArgs(r, cooldown, outcome, runTime)));
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(RedisLeaseStore.failed(what, e));
+            return CompletableFuture.failedFuture(StoreCalls.failed(what, e));
         }
         JobId job = r.job();
         InFlight sent = new InFlight(r.ownerToken(), reply);
@@ -102,7 +104,7 @@ final class RedisRunReleases {
         reply.whenComplete((released, failure) -> inFlight.remove(job, sent));
         return reply.handle((released, failure) -> {
             if (failure != null) {
-                throw RedisLeaseStore.failed(what, failure instanceof CompletionException && failure.getCause() != null
+                throw StoreCalls.failed(what, failure instanceof CompletionException && failure.getCause() != null
                         ? failure.getCause() : failure);
             }
             return released(r, cooldown, released);
@@ -143,7 +145,7 @@ final class RedisRunReleases {
     }
 
     /** {@link #awaitInFlight} before a read of the job's lease, history or run record. */
-    void awaitBeforeRead(JobId job) {
+    public void awaitBeforeRead(JobId job) {
         awaitInFlight(job, READ_AFTER_RELEASE_WAIT);
     }
 

@@ -1,13 +1,13 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LeaseValues;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
-import io.jobguard.store.RunHistory.FireEntry;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.RunHistory.FireEntry;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -24,7 +24,7 @@ import java.util.List;
  * {@code o|<outcome>|<duration ms>|} by {@code run-release.lua}, and {@code n|<outcome>|<T>|<at>|<node>}
  * from {@code history-note.lua} for a fire time decided without a run.
  */
-final class RedisFireHistory {
+public final class RedisFireHistory {
 
     /** Outcome of a run that started and was not released with an outcome. */
     static final String STARTED = "STARTED";
@@ -36,17 +36,17 @@ final class RedisFireHistory {
     private final ScriptRunner scripts;
     private final KeySchema keys;
 
-    RedisFireHistory(ScriptRunner scripts, KeySchema keys) {
+    public RedisFireHistory(ScriptRunner scripts, KeySchema keys) {
         this.scripts = scripts;
         this.keys = keys;
     }
 
-    void record(JobId job, Instant nominalFireTime, String nodeId, String outcome, int historySize) {
+    public void record(JobId job, Instant nominalFireTime, String nodeId, String outcome, int historySize) {
         scripts.run(NOTE, ReturnType.INTEGER, List.of(keys.of(job, JobKey.HISTORY)), List.of(outcome,
                 Long.toString(nominalFireTime.toEpochMilli()), nodeId, Integer.toString(Math.max(0, historySize))));
     }
 
-    List<FireEntry> read(JobId job, int max) {
+    public List<FireEntry> read(JobId job, int max) {
         List<FireEntry> out = new ArrayList<>();
         for (String raw : entries(job, max)) {
             FireEntry entry = entry(raw);
@@ -62,7 +62,7 @@ final class RedisFireHistory {
      * then the list's entries. The lease is read before the list, so a run released in between is listed once, by
      * its entry.
      */
-    List<String> entries(JobId job, int max) {
+    public List<String> entries(JobId job, int max) {
         List<String> out = new ArrayList<>();
         if (max <= 0) {
             return out;
@@ -101,7 +101,7 @@ final class RedisFireHistory {
      * @param raw the entry
      * @return the lease record (foreign for a value job-guard did not write), or null
      */
-    static LeaseRecord leaseOf(String raw) {
+    public static LeaseRecord leaseOf(String raw) {
         if (raw.startsWith(NOTE_PREFIX)) {
             return null;
         }

@@ -1,4 +1,4 @@
-package io.jobguard.internal.redis.loss;
+package io.jobguard.internal.redis.fleet;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -7,12 +7,12 @@ import java.util.Deque;
  * The largest value recorded within a sliding horizon: a deque of (time, value) pairs, each smaller than the one
  * before it, so adding and reading cost amortized constant time. Thread-safe.
  */
-final class RecentMaximum {
+public final class RecentMaximum {
 
     private final Deque<long[]> values = new ArrayDeque<>();
 
     /** Records {@code value} at {@code at}; an earlier value no larger than it can never be the maximum again. */
-    synchronized void add(long at, long value) {
+    public synchronized void add(long at, long value) {
         while (!values.isEmpty() && values.peekLast()[1] <= value) {
             values.pollLast();
         }
@@ -23,7 +23,7 @@ final class RecentMaximum {
      * The largest value recorded at or after {@code now - horizon}, or {@code none} when there is none; values older
      * than that are dropped.
      */
-    synchronized long max(long now, long horizon, long none) {
+    public synchronized long max(long now, long horizon, long none) {
         while (!values.isEmpty() && values.peekFirst()[0] < now - horizon) {
             values.pollFirst();
         }

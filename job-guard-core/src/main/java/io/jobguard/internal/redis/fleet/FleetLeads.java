@@ -1,7 +1,8 @@
-package io.jobguard.internal.redis.loss;
+package io.jobguard.internal.redis.fleet;
 
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
+import io.jobguard.internal.redis.loss.LossWindows;
 import io.jobguard.store.JobId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,7 @@ import java.util.function.LongSupplier;
 public final class FleetLeads implements AutoCloseable {
 
     /** The logger category of releases before the move to this package, which log configurations name. */
-    private static final Logger log = LoggerFactory.getLogger("io.jobguard.redis.FleetLeads");
+    private static final Logger log = LoggerFactory.getLogger(FleetLeads.class);
     private static final LuaScript PUBLISH = LuaScript.load("fleet-leads");
 
     /** How often each node publishes and reads the fleet's leads. */

@@ -1,4 +1,4 @@
-package io.jobguard.redis.batch;
+package io.jobguard.internal.redis.batch;
 
 import io.jobguard.batch.BatchConflict;
 import io.jobguard.internal.RateLimitedLog;
@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The chunk protocol behind {@link RedisBatchLocks}: a plan's chunks are locked one script call each,
+ * The chunk protocol behind {@link BatchLockEngine}: a plan's chunks are locked one script call each,
  * in the plan's global order, and whatever one call locked is rolled back before a conflict or a
  * failure is reported, so a refused batch leaves nothing held; release is owner-checked chunk by chunk
  * and never throws (keys left behind expire with their lease record).

@@ -1,10 +1,10 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
-import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;
+import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
-import io.jobguard.internal.redis.loss.FleetLeads;
+import io.jobguard.internal.redis.fleet.FleetLeads;
 import io.jobguard.internal.redis.loss.LossWindows;
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;
@@ -19,7 +19,7 @@ import java.util.List;
  * This node's schedule publications ({@code schedule-publish.lua}). Each still carries the node's clock lead (read by
  * nodes of earlier versions); the leads this version judges a loss by come from {@link FleetLeads}.
  */
-final class SchedulePublications {
+public final class SchedulePublications {
 
     private static final LuaScript PUBLISH_SCHEDULE = LuaScript.load("schedule-publish");
 
@@ -27,14 +27,14 @@ final class SchedulePublications {
     private final KeySchema keys;
     private final LossWindows lossWindows;
 
-    SchedulePublications(ScriptRunner scripts, KeySchema keys, LossWindows lossWindows) {
+    public SchedulePublications(ScriptRunner scripts, KeySchema keys, LossWindows lossWindows) {
         this.scripts = scripts;
         this.keys = keys;
         this.lossWindows = lossWindows;
     }
 
     /** Publishes the node's schedule of the job and returns every live node's claim ({@code LeaseStore#publishSchedule}). */
-    List<ScheduleClaim> publish(JobId job, String nodeId, String schedule, Duration ttl) {
+    public List<ScheduleClaim> publish(JobId job, String nodeId, String schedule, Duration ttl) {
         List<Object> reply = scripts.run(PUBLISH_SCHEDULE, ReturnType.MULTI, List.of(keys.of(job, JobKey.SCHEDULES)),
                 List.of(nodeId, lossWindows.publication(schedule), Long.toString(Math.max(1, ttl.toMillis()))));
         List<ScheduleClaim> claims = new ArrayList<>();

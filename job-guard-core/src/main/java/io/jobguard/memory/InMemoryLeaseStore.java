@@ -32,8 +32,9 @@ import java.util.function.LongSupplier;
  * in-JVM signals. Thread-safe.
  *
  * <p>Of the optional capabilities it offers {@link RunHistory} (its fire history has no outcomes) and
- * {@link OperatorControl}'s force release; it cannot pause jobs (pausing keeps that capability's defaults),
- * keeps no run record (nothing to recover) and shares no schedules.
+ * {@link OperatorControl}'s force release; it cannot pause jobs (pausing keeps that capability's defaults). It
+ * lacks {@code RunRecovery} (it keeps no run record: nothing is recovered), {@code OutcomeRecording} (no outcomes on
+ * its history) and {@code FleetView} (one JVM has no fleet to share schedules or clock leads with).
  *
  * <p>It guards nothing across processes: two JVMs with an in-memory store each run every firing.
  * It is therefore never chosen silently: the Spring module uses it only when the application sets
@@ -141,6 +142,17 @@ public final class InMemoryLeaseStore implements LeaseStore, RunHistory, Operato
     public ReleaseWatch watchRunReleases(JobId job) {
         Objects.requireNonNull(job, "job");
         return signals.watch(job);
+    }
+
+    /** {@inheritDoc} A description of the in-memory entry. */
+    @Override
+    public String blockingKey(RunLeaseRequest r, AcquireResult.Status status) {
+        String entry = switch (status) {
+            case ALREADY_RAN -> "fire-time marker of " + r.nominalFireTime();
+            case COOLDOWN -> "cool-down";
+            default -> "run lease";
+        };
+        return "the in-memory " + entry + " of " + r.job();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.jobguard.monitor;
 
 import io.jobguard.JobGuard;
 import io.jobguard.internal.DaemonThreads;
+import io.jobguard.store.FleetView;
 import io.jobguard.store.JobId;
 import io.jobguard.store.ScheduleClaim;
 import org.slf4j.Logger;
@@ -108,8 +109,9 @@ public final class ScheduleAgreementMonitor implements AutoCloseable {
     private Map<String, List<String>> othersOf(String job, String mine) {
         String node = guard.config().nodeId();
         // a store that cannot share schedules between nodes has no peers to compare with: the check stays silent
-        List<ScheduleClaim> claims = guard.store().publishSchedule(new JobId(guard.config().namespace(), job), node, mine,
-                claimTtl);
+        List<ScheduleClaim> claims = guard.store().capability(FleetView.class)
+                .map(fleet -> fleet.publishSchedule(new JobId(guard.config().namespace(), job), node, mine, claimTtl))
+                .orElse(List.of());
         Map<String, List<String>> others = claims.stream()
                 .filter(c -> !c.nodeId().equals(node) && !c.schedule().equals(mine))
                 .collect(Collectors.groupingBy(ScheduleClaim::schedule, TreeMap::new,

@@ -22,15 +22,18 @@ import io.jobguard.internal.redis.run.RunAcquireArguments;
 import io.jobguard.internal.redis.run.SchedulePublications;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
+import io.jobguard.store.FleetView;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.LeaseStoreException;
 import io.jobguard.store.OperatorControl;
+import io.jobguard.store.OutcomeRecording;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunHistory;
 import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.store.RunRecord;
+import io.jobguard.store.RunRecovery;
 import io.jobguard.store.ScheduleClaim;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -57,10 +60,12 @@ import java.util.concurrent.TimeUnit;
  * failover to a replica that missed writes, eviction) and fire times that may have run before the
  * loss are refused as {@link AcquireResult.Status#HISTORY_LOST}.
  *
- * <p>The connection factory is not closed by this store; {@link #close()} only ends the release
- * subscription.
+ * <p>It has every optional capability ({@link RunRecovery}, {@link OutcomeRecording}, {@link FleetView},
+ * {@link RunHistory}, {@link OperatorControl}). The connection factory is not closed by this store; {@link #close()}
+ * only ends the release subscription.
  */
-public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorControl {
+public final class RedisLeaseStore implements LeaseStore, RunRecovery, OutcomeRecording, FleetView, RunHistory,
+        OperatorControl {
 
     private static final LuaScript RENEW = LuaScript.load("run-renew");
     private static final LuaScript FORCE_RELEASE = LuaScript.load("run-force-release");
@@ -191,12 +196,7 @@ public final class RedisLeaseStore implements LeaseStore, RunHistory, OperatorCo
         return releases.release(r, cooldown, "", Duration.ZERO);
     }
 
-    /** See {@link RedisRunReleases#releaseAsync}: seen by this node's next acquire of the job, nobody waits for it. */
-    @Override
-    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown) {
-        return releases.releaseAsync(r, cooldown, "", Duration.ZERO);
-    }
-
+    /** {@inheritDoc} Seen by this node's next acquire of the job ({@code RedisRunReleases#releaseAsync}). */
     @Override
     public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown, String outcome,
                                                     Duration runTime) {

@@ -50,10 +50,11 @@ import java.util.function.Predicate;
  *       leases longer than the runs.</li>
  *   <li>Owner-only release is as strong as the provider's unlock (ShedLock's JDBC unlock is not
  *       owner-checked); this store never unlocks a run lock whose lease it knows has passed.</li>
- *   <li>The store offers no optional capability: no {@code RunHistory} or {@code OperatorControl}, because
+ *   <li>The store offers no optional capability. No {@code RunHistory} or {@code OperatorControl}, because
  *       the SPI cannot read or delete another node's locks, and a view of this node's own leases would be a
- *       wrong cluster-wide answer. Its release watch sees this store's own releases; it keeps no run record
- *       (nothing to recover), no outcomes and no schedules.</li>
+ *       wrong cluster-wide answer; no {@code RunRecovery} (it keeps no run record: nothing is recovered), no
+ *       {@code OutcomeRecording} (no outcomes on a history) and no {@code FleetView} (no schedules or clock
+ *       leads shared). Its release watch sees this store's own releases.</li>
  *   <li>{@link #serverTime()} is the given clock, which is also the {@code createdAt} of every lock
  *       configuration; prefer a provider that measures time on its server (JDBC
  *       {@code usingDbTime()}), so that skewed nodes agree on expiry.</li>
@@ -258,6 +259,16 @@ public final class ShedLockLeaseStore implements LeaseStore {
     @Override
     public ReleaseWatch watchRunReleases(JobId job) {
         return signals.watch(job);
+    }
+
+    /** {@inheritDoc} The ShedLock lock's name. */
+    @Override
+    public String blockingKey(RunLeaseRequest r, AcquireResult.Status status) {
+        return "ShedLock lock " + switch (status) {
+            case ALREADY_RAN -> markerName(r);
+            case COOLDOWN -> cooldownName(r.job());
+            default -> runName(r.job());
+        };
     }
 
     @Override

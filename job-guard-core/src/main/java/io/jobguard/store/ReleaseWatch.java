@@ -21,4 +21,25 @@ public interface ReleaseWatch extends AutoCloseable {
     /** Stops watching; never throws. */
     @Override
     void close();
+
+    /**
+     * The watch of a store that cannot signal releases: {@link #await} sleeps the whole wait and answers
+     * {@code false}, so that a waiting firing polls the store once per wait.
+     *
+     * @return a watch that never signals
+     */
+    static ReleaseWatch never() {
+        return new ReleaseWatch() {
+            @Override
+            public boolean await(Duration max) throws InterruptedException {
+                Thread.sleep(max.toMillis(), (int) (max.toNanos() % 1_000_000L));
+                return false;
+            }
+
+            @Override
+            public void close() {
+                // nothing was registered
+            }
+        };
+    }
 }

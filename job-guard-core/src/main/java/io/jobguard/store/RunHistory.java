@@ -31,8 +31,8 @@ public interface RunHistory {
 
     /**
      * The job's recent fire times with their outcomes, newest decision first: the runs with the outcome and
-     * duration {@link LeaseStore#releaseRunAsync(RunLeaseRequest, Duration, String, Duration)} recorded, and the
-     * fire times decided without a run that {@link LeaseStore#recordOutcome} recorded. By default the
+     * duration {@link OutcomeRecording#releaseRunAsync(RunLeaseRequest, Duration, String, Duration)} recorded,
+     * and the fire times decided without a run that {@link OutcomeRecording#recordOutcome} recorded. By default the
      * {@link #recentFires} without outcome or duration (both null), for a store that keeps no outcomes.
      *
      * @param job the job

@@ -13,6 +13,7 @@ import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.monitor.ScheduleAgreementMonitor;
 import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.FleetView;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.ScheduleClaim;
@@ -444,7 +445,7 @@ abstract class JobGuardContract extends OnRedisTopology {
         assertThat(current.checkNow()).isEqualTo(Map.of("rate", Map.of("fixedRate PT10S", List.of("a"))));
         // claims live three intervals by Redis time; node a never publishes again
         await().atMost(Duration.ofSeconds(5)).until(() -> current.checkNow().isEmpty());
-        assertThat(b.store().publishSchedule(new JobId(b.config().namespace(), "rate"), "b", "fixedRate PT5S",
+        assertThat(b.store().capability(FleetView.class).orElseThrow().publishSchedule(new JobId(b.config().namespace(), "rate"), "b", "fixedRate PT5S",
                 Duration.ofSeconds(1))).extracting(ScheduleClaim::nodeId).containsExactly("b");
     }
 

@@ -9,6 +9,8 @@ import io.jobguard.NodeConfig;
 import io.jobguard.RunOutcome;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.LeaseStore;
+import io.jobguard.store.JobId;
+import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +54,7 @@ class WaitWithoutReleaseSignalsTest {
     }
 
     /**
-     * A store that neither signals releases (the default {@code watchRunReleases}, so the engine polls)
+     * A store that neither signals releases ({@link ReleaseWatch#never()}, so the engine polls)
      * nor says when a blocking lease ends.
      */
     private static final class SilentStore implements LeaseStore {
@@ -81,6 +83,16 @@ class WaitWithoutReleaseSignalsTest {
         @Override
         public boolean releaseRun(RunLeaseRequest request, Duration cooldown) {
             return delegate.releaseRun(request, cooldown);
+        }
+
+        @Override
+        public ReleaseWatch watchRunReleases(JobId job) {
+            return ReleaseWatch.never();
+        }
+
+        @Override
+        public String blockingKey(RunLeaseRequest request, AcquireResult.Status status) {
+            return delegate.blockingKey(request, status);
         }
 
         @Override

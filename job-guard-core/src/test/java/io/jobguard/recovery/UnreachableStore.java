@@ -2,12 +2,15 @@ package io.jobguard.recovery;
 
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
+import io.jobguard.store.FleetView;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.LeaseStoreException;
+import io.jobguard.store.OutcomeRecording;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.store.RunRecord;
+import io.jobguard.store.RunRecovery;
 import io.jobguard.store.ScheduleClaim;
 
 import java.time.Duration;
@@ -28,7 +31,7 @@ import java.util.function.Consumer;
  * store's history that passed over fire times before its own, it runs {@code afterDeclaring}: the test kills the node
  * there, between deciding and reporting or running.
  */
-final class UnreachableStore implements LeaseStore {
+final class UnreachableStore implements LeaseStore, RunRecovery, OutcomeRecording, FleetView {
 
     private final LeaseStore real;
     private final BooleanSupplier unreachable;
@@ -61,7 +64,7 @@ final class UnreachableStore implements LeaseStore {
             failed.accept(mode.kind() + " T=" + request.nominalFireTime().toEpochMilli());
             throw new LeaseStoreException("Redis unreachable (injected before the call was sent)");
         }
-        AcquireResult result = real.acquireRun(request, mode);
+        AcquireResult result = real.capability(RunRecovery.class).orElseThrow().acquireRun(request, mode);
         boolean declares = !mode.declaredLost().isEmpty() || !mode.declaredMissed().isEmpty();
         // a refusal after a loss that moved the run record over fire times before it (its record names where they
         // start) decides them too
@@ -84,19 +87,14 @@ final class UnreachableStore implements LeaseStore {
     }
 
     @Override
-    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown) {
-        return real.releaseRunAsync(request, cooldown);
-    }
-
-    @Override
     public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown, String outcome,
                                                     Duration runTime) {
-        return real.releaseRunAsync(request, cooldown, outcome, runTime);
+        return outcomes().releaseRunAsync(request, cooldown, outcome, runTime);
     }
 
     @Override
     public void recordOutcome(JobId job, Instant fireTime, String nodeId, String outcome, int historySize) {
-        real.recordOutcome(job, fireTime, nodeId, outcome, historySize);
+        outcomes().recordOutcome(job, fireTime, nodeId, outcome, historySize);
     }
 
     @Override
@@ -106,17 +104,17 @@ final class UnreachableStore implements LeaseStore {
 
     @Override
     public Optional<Instant> reachedByLaterNodes() {
-        return real.reachedByLaterNodes();
+        return fleet().reachedByLaterNodes();
     }
 
     @Override
     public Optional<RunRecord> runRecord(JobId job) {
-        return real.runRecord(job);
+        return real.capability(RunRecovery.class).orElseThrow().runRecord(job);
     }
 
     @Override
     public List<ScheduleClaim> publishSchedule(JobId job, String nodeId, String schedule, Duration ttl) {
-        return real.publishSchedule(job, nodeId, schedule, ttl);
+        return fleet().publishSchedule(job, nodeId, schedule, ttl);
     }
 
     @Override
@@ -130,8 +128,27 @@ final class UnreachableStore implements LeaseStore {
     }
 
     @Override
+    public void admissionClosed() {
+        fleet().admissionClosed();
+    }
+
+    @Override
+    public String blockingKey(RunLeaseRequest request, AcquireResult.Status status) {
+        return real.blockingKey(request, status);
+    }
+
+    /** Itself for the capabilities whose calls it passes on (the real store has them), the real store's otherwise. */
+    @Override
     public <T> Optional<T> capability(Class<T> type) {
-        return real.capability(type);
+        return type.isInstance(this) ? Optional.of(type.cast(this)) : real.capability(type);
+    }
+
+    private OutcomeRecording outcomes() {
+        return real.capability(OutcomeRecording.class).orElseThrow();
+    }
+
+    private FleetView fleet() {
+        return real.capability(FleetView.class).orElseThrow();
     }
 
     /** The real store is closed with its node. */

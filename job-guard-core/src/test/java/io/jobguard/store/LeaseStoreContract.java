@@ -42,13 +42,15 @@ public abstract class LeaseStoreContract {
     protected abstract LeaseStore newStore(String nodeId);
 
     /**
-     * The optional capabilities ({@link RunHistory}, {@link OperatorControl}) the store offers.
+     * The optional capabilities ({@link RunRecovery}, {@link OutcomeRecording}, {@link FleetView}, {@link RunHistory},
+     * {@link OperatorControl}) the store offers.
      *
      * @return the capability interfaces
      */
     protected abstract Set<Class<?>> capabilities();
 
-    private static final List<Class<?>> ALL_CAPABILITIES = List.of(RunHistory.class, OperatorControl.class);
+    private static final List<Class<?>> ALL_CAPABILITIES = List.of(RunRecovery.class, OutcomeRecording.class,
+            FleetView.class, RunHistory.class, OperatorControl.class);
 
     /**
      * Runs {@code check} on the capability when the store declares it; otherwise asserts it is truly absent

@@ -25,7 +25,7 @@ class RedisLeaseStoreIT extends LeaseStoreContract {
 
     @Override
     protected Set<Class<?>> capabilities() {
-        return Set.of(RunHistory.class, OperatorControl.class);
+        return Set.of(RunRecovery.class, OutcomeRecording.class, FleetView.class, RunHistory.class, OperatorControl.class);
     }
 
     @Override

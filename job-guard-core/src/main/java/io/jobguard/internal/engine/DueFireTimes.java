@@ -11,7 +11,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Fire times a live node whose clock lags this one's has not fired yet ({@link io.jobguard.store.LeaseStore#reachedByLaterNodes}):
+ * Fire times a live node whose clock lags this one's has not fired yet ({@link io.jobguard.store.FleetView#reachedByLaterNodes}):
  * a regular firing that finds them unhandled finds them due, not missed, and runs them, in order, each as the regular
  * firing of its fire time, before its own (docs/missed-fire-times.md, "Fire times a lagging node has not reached are
  * due, not missed"). Used by {@link MissedFireTimeRecovery}, as the job's recovery owner on this node.
@@ -32,7 +32,7 @@ final class DueFireTimes {
      * ({@code previous}) lies after it; null when the whole gap is past for every node.
      */
     Instant after(Instant previous) {
-        Optional<Instant> reached = guard.store().reachedByLaterNodes();
+        Optional<Instant> reached = guard.capabilities().reachedByLaterNodes();
         return reached.isPresent() && previous != null && previous.isAfter(reached.get()) ? reached.get() : null;
     }
 

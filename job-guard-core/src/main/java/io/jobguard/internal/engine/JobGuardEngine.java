@@ -52,6 +52,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     private final JobGuardConfig config;
     private final List<JobGuardListener> listeners = new CopyOnWriteArrayList<>();
     private final KeepAlive keepAlive = new KeepAlive();
+    private final StoreCapabilities capabilities;
     private final RunLifecycle runs;
     private final FiringWarnings warnings;
     private final ReleaseWaits releaseWaits;
@@ -62,11 +63,12 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     public JobGuardEngine(LeaseStore store, JobGuardConfig config) {
         this.store = Objects.requireNonNull(store, "store");
+        this.capabilities = StoreCapabilities.of(store);
         this.config = Objects.requireNonNull(config, "config");
         this.warnings = new FiringWarnings(store, config);
         this.releaseWaits = new ReleaseWaits(store, config);
         this.lostReplies = new LostReplies(store, keepAlive);
-        this.runs = new RunLifecycle(store, config, listeners, keepAlive);
+        this.runs = new RunLifecycle(capabilities, config, listeners, keepAlive);
         this.missed = new MissedFireTimeRecovery(this);
     }
 
@@ -106,6 +108,11 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     @Override
     public LeaseStore store() {
         return store;
+    }
+
+    @Override
+    public StoreCapabilities capabilities() {
+        return capabilities;
     }
 
     @Override
@@ -163,7 +170,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
             while (true) {
                 sent = System.nanoTime();
                 acquireSent = true;
-                AcquireResult result = store.acquireRun(request, mode);
+                AcquireResult result = capabilities.acquireRun(request, mode);
                 acquireSent = false;
                 warnings.blockedByForeignValue(job, request, result);
                 switch (result.status()) {
@@ -342,7 +349,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         try {
             return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
         } finally {
-            store.admissionClosed();
+            capabilities.admissionClosed();
         }
     }
 
@@ -360,7 +367,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     public void close() {
         try {
             runs.flushReleases(Duration.ofSeconds(5));
-            store.admissionClosed();
+            capabilities.admissionClosed();
         } finally {
             keepAlive.close();
         }

@@ -11,7 +11,6 @@ import io.jobguard.RunOutcome;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
-import io.jobguard.store.LeaseStore;
 import io.jobguard.store.RunRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -361,8 +360,8 @@ public final class MissedFireTimeRecovery {
         permit.finish(null);
     }
 
-    /** The job's run record; a store that keeps {@link LeaseStore#runRecord}'s default has none: nothing to recover. */
+    /** The job's run record; a store without {@link io.jobguard.store.RunRecovery} has none: nothing to recover. */
     private Optional<RunRecord> runRecord(JobOptions job) {
-        return guard.store().runRecord(new JobId(guard.config().namespace(), job.name()));
+        return guard.capabilities().runRecord(new JobId(guard.config().namespace(), job.name()));
     }
 }

@@ -4,7 +4,6 @@ import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
 import io.jobguard.store.AcquireMode;
-import io.jobguard.store.LeaseStore;
 
 import java.time.Instant;
 
@@ -23,11 +22,11 @@ interface RecoveryEngine {
     JobGuardConfig config();
 
     /**
-     * Returns the store the engine admits firings through.
+     * Returns the store the engine admits firings through, with its optional capabilities.
      *
-     * @return the store
+     * @return the store's capabilities
      */
-    LeaseStore store();
+    StoreCapabilities capabilities();
 
     /**
      * Admits one fire time of a job for one kind of attempt, with its recovery checks.

@@ -42,6 +42,7 @@ final class RunLifecycle {
     private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
 
     private final LeaseStore store;
+    private final StoreCapabilities capabilities;
     private final JobGuardConfig config;
     private final List<JobGuardListener> listeners;
     private final KeepAlive keepAlive;
@@ -53,8 +54,10 @@ final class RunLifecycle {
     private final RateLimitedLog releaseFailures;
     private final RateLimitedLog listenerFailures;
 
-    RunLifecycle(LeaseStore store, JobGuardConfig config, List<JobGuardListener> listeners, KeepAlive keepAlive) {
-        this.store = store;
+    RunLifecycle(StoreCapabilities capabilities, JobGuardConfig config, List<JobGuardListener> listeners,
+                 KeepAlive keepAlive) {
+        this.capabilities = capabilities;
+        this.store = capabilities.store();
         this.config = config;
         this.listeners = listeners;
         this.keepAlive = keepAlive;
@@ -110,7 +113,7 @@ final class RunLifecycle {
             CompletableFuture<Boolean> release;
             try {
                 // with the run's outcome and duration on its history entry when the store keeps them (same call)
-                release = store.releaseRunAsync(request, job.cooldown(), outcome.name(), Duration.ofNanos(runNanos))
+                release = capabilities.releaseRun(request, job.cooldown(), outcome.name(), Duration.ofNanos(runNanos))
                         .toCompletableFuture();
             } catch (RuntimeException e) {
                 release = CompletableFuture.failedFuture(e);
@@ -224,14 +227,14 @@ final class RunLifecycle {
     /**
      * Keeps a fire time decided without a run in the job's recent fire times: one extra, rare store call,
      * only for decisions that settle a fire time for good (paused, history lost, missed, abandoned, ...),
-     * never on a firing that runs. Stores that keep {@link LeaseStore#recordOutcome}'s default keep none.
+     * never on a firing that runs. A store without {@link io.jobguard.store.OutcomeRecording} keeps none.
      */
     void recordOutcome(JobOptions job, Instant nominalFireTime, RunOutcome outcome) {
         if (config.historySize() <= 0) {
             return;
         }
         try {
-            store.recordOutcome(new JobId(config.namespace(), job.name()), nominalFireTime, config.nodeId(),
+            capabilities.recordOutcome(new JobId(config.namespace(), job.name()), nominalFireTime, config.nodeId(),
                     outcome.name(), config.historySize());
         } catch (RuntimeException e) {
             releaseFailures.warn(log, "history-failure|" + job.name(),

@@ -33,7 +33,7 @@ public final class SchedulePublications {
         this.lossWindows = lossWindows;
     }
 
-    /** Publishes the node's schedule of the job and returns every live node's claim ({@code LeaseStore#publishSchedule}). */
+    /** Publishes the node's schedule of the job and returns every live node's claim ({@code FleetView#publishSchedule}). */
     public List<ScheduleClaim> publish(JobId job, String nodeId, String schedule, Duration ttl) {
         List<Object> reply = scripts.run(PUBLISH_SCHEDULE, ReturnType.MULTI, List.of(keys.of(job, JobKey.SCHEDULES)),
                 List.of(nodeId, lossWindows.publication(schedule), Long.toString(Math.max(1, ttl.toMillis()))));

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
  * {@code JobGuard.admit(options, fireTime)}, {@code Type#method}) is declared in some {@code src/main} or
  * {@code src/test} tree of the repository, or is a JDK or library type on this test's class path; a
  * method named with its type is declared in that type's source file (not merely called there). The module table
- * lists exactly the reactor's modules, and for examples and compatibility exactly their modules. A class renamed,
- * moved into another name or removed, or a module added or removed, without the document following fails here with
- * the name.
+ * lists exactly the reactor's modules, and for examples and compatibility exactly their modules, and the packages of
+ * the library modules' main code each have a row. A class renamed, moved into another name or removed, a module or a
+ * package added or removed, without the document following fails here with the name.
  */
 class ArchitectureDocTest {
 
@@ -45,6 +45,9 @@ class ArchitectureDocTest {
     /** Spring Boot's types the document names, which are not on core's class path (each Boot line has its own). */
     private static final Set<String> SPRING_BOOT_TYPES = Set.of("Health", "HealthIndicator",
             "ClientResourcesBuilderCustomizer");
+    /** The modules whose every package has a row in the package table. */
+    private static final List<String> LIBRARY_MODULES = List.of("job-guard-core", "job-guard-spring",
+            "job-guard-quartz", "job-guard-spring-boot3");
 
     @Test
     void namesOnlyTypesThatExist() throws IOException {
@@ -107,6 +110,42 @@ class ArchitectureDocTest {
             assertThat(listed).as("the modules of %s listed in its row of docs/architecture.md", module)
                     .containsExactlyInAnyOrderElementsOf(children);
         }
+    }
+
+    /**
+     * Every package of the library modules' main code (job-guard-core, -spring, -quartz, -spring-boot3) has a row of
+     * its own in the table under "## Modules and packages": it is backticked, fully qualified, in a row's second cell;
+     * and every package a row names exists.
+     */
+    @Test
+    void packageTableListsEveryLibraryPackage() throws IOException {
+        Path root = RepositorySources.root();
+        Set<String> packages = new TreeSet<>();
+        for (String module : LIBRARY_MODULES) {
+            Path sources = root.resolve(module).resolve("src/main/java");
+            for (Path file : RepositorySources.javaFiles(root.resolve(module), "src/main/java")) {
+                if (!file.getFileName().toString().equals("module-info.java")) {
+                    packages.add(sources.relativize(file.getParent()).toString().replace('/', '.'));
+                }
+            }
+        }
+        assertThat(packages).as("library packages found").contains("io.jobguard", "io.jobguard.spring.firing");
+        String doc = Files.readString(root.resolve("docs/architecture.md"), StandardCharsets.UTF_8);
+        Set<String> rows = new TreeSet<>();
+        int start = doc.indexOf("## Modules and packages");
+        for (String line : doc.substring(start).lines().dropWhile(l -> !l.startsWith("|")).takeWhile(l -> l.startsWith("|"))
+                .skip(2).toList()) {
+            Matcher name = BACKTICKED.matcher(line.split("\\|")[2]);
+            while (name.find()) {
+                if (name.group(1).startsWith("io.jobguard")) {
+                    rows.add(name.group(1));
+                }
+            }
+        }
+        assertThat(packages.stream().filter(p -> !rows.contains(p)).toList())
+                .as("library packages without a row in docs/architecture.md").isEmpty();
+        assertThat(rows.stream().filter(p -> !packages.contains(p)).toList())
+                .as("packages named in docs/architecture.md's table that no library module has").isEmpty();
     }
 
     /**

@@ -74,11 +74,27 @@ public final class ChildJvm implements AutoCloseable {
      */
     public static ChildJvm start(String name, List<String> jvmOptions, Class<?> mainClass, List<String> args)
             throws IOException {
+        return start(name, jvmOptions, System.getProperty("java.class.path"), mainClass, args);
+    }
+
+    /**
+     * Starts {@code mainClass} in a JVM of its own on the given class path, e.g. this JVM's without one module.
+     *
+     * @param name       what failure messages and the output thread call the child
+     * @param jvmOptions options before {@code -cp}
+     * @param classPath  the child's class path
+     * @param mainClass  a class with a {@code main} method on that class path
+     * @param args       the arguments of {@code main}
+     * @return the started child
+     * @throws IOException if the {@code java} process cannot be started
+     */
+    public static ChildJvm start(String name, List<String> jvmOptions, String classPath, Class<?> mainClass,
+                                 List<String> args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath);
         command.add(mainClass.getName());
         command.addAll(args);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

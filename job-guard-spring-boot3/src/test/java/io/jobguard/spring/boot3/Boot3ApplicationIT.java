@@ -6,6 +6,9 @@ import io.jobguard.testing.WithRedis;
 import io.lettuce.core.resource.ClientResources;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -28,16 +31,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A Spring Boot 3.5 application with the Quickstart's setup (web, actuator, data-redis, one guarded
  * {@code @Scheduled} method) starts, runs its guarded job, reports the {@code jobguard} health indicator with the
- * same details as on Boot 4, and gets job-guard's reconnect backoff on Boot's Lettuce client. The integration tests
+ * same details as on Boot 4, and gets job-guard's reconnect backoff on Boot's Lettuce client; its startup says nothing
+ * is missing ({@link WithoutThisModuleIT}: without this module it does). The integration tests
  * of job-guard-spring and job-guard-quartz run on this line too (module compatibility/boot-3.5).
  */
 @WithRedis
+@ExtendWith(OutputCaptureExtension.class)
 class Boot3ApplicationIT {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
-    void startsRunsItsGuardedJobAndReportsHealth(RedisServerProcess redis) throws Exception {
+    void startsRunsItsGuardedJobAndReportsHealth(RedisServerProcess redis, CapturedOutput output) throws Exception {
         assertThat(SpringBootVersion.getVersion()).as("the Boot line under test").startsWith("3.5.");
         App.RUNS.set(0);
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(App.class)
@@ -63,6 +68,8 @@ class Boot3ApplicationIT {
             Duration attempt = app.getBean(ClientResources.class).reconnectDelay().createDelay(30);
             assertThat(attempt).as("the 30th reconnect attempt waits at most jobguard.redis.reconnect-delay-max")
                     .isLessThanOrEqualTo(Duration.ofMillis(300)).isPositive();
+            assertThat(output.getAll()).as("the startup report, with this module present")
+                    .contains("job-guard on:").doesNotContain("without job-guard-spring-boot3");
         }
     }
 

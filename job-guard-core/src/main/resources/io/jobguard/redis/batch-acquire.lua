@@ -3,17 +3,21 @@
 -- carries the Redis TTL (PX), so a crashed holder's keys turn free when its record expires, and a
 -- refused call writes nothing. Keys this lease already holds count as held.
 --
--- KEYS[1] hash of locked keys (field = business key, value = owner token)
--- KEYS[2] this lease's record             KEYS[3] fencing counter, KEYS[4] lease index (if ARGV[7] = '1')
--- ARGV[1] owner token                     ARGV[2] node id            ARGV[3] lease (ms)
--- ARGV[4] fencing token, or '' to take the next one from KEYS[3]
--- ARGV[5] acquired-at (epoch ms), or '' to read Redis TIME
--- ARGV[6] how many conflicting keys to report at most
--- ARGV[7] '1' if KEYS[3] and KEYS[4] are given
--- ARGV[8] '1' to create the lease record (first chunk of a lease in this slot); '0' when it must exist
--- ARGV[9] key prefix of lease records (a holder's record is ARGV[9] .. token; same hash tag as KEYS[1])
--- ARGV[10] the holders marker (the value of the hash's field '', longer than 64 bytes; see below)
--- ARGV[11..] the business keys
+-- KEYS[1] held: hash of locked keys (field = business key, value = owner token)
+-- KEYS[2] record: this lease's record
+-- KEYS[3] counterKey: fencing counter (if ARGV[7] = '1')
+-- KEYS[4] indexKey: lease index (if ARGV[7] = '1')
+-- ARGV[1] token: owner token
+-- ARGV[2] nodeId: node id
+-- ARGV[3] leaseMs: lease (ms)
+-- ARGV[4] fencingToken: fencing token, or '' to take the next one from KEYS[3]
+-- ARGV[5] acquiredAt: acquired-at (epoch ms), or '' to read Redis TIME
+-- ARGV[6] maxConflicts: how many conflicting keys to report at most
+-- ARGV[7] indexed: '1' if KEYS[3] and KEYS[4] are given
+-- ARGV[8] creates: '1' to create the lease record (first chunk of a lease in this slot); '0' when it must exist
+-- ARGV[9] recordPrefix: key prefix of lease records (a holder's record is ARGV[9] .. token; same hash tag as KEYS[1])
+-- ARGV[10] holdersMarker: the holders marker (the value of the hash's field '', longer than 64 bytes; see below)
+-- ARGV[11..] first: the business keys, ARGV[first] to ARGV[#ARGV]
 --
 -- Returns {1, fencingToken, acquiredAt, alone}: every key is now held by this lease; alone is 1 when
 --           the hash holds this lease's keys alone (the marker names it), else 0;
@@ -35,37 +39,54 @@
 -- max(counter + 1, Redis TIME in microseconds), which assumes the Redis servers' clocks differ by
 -- less than the time the loss and the way back take. Exact in Lua's doubles until the year 2255.
 
+-- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV but
+-- the business keys, by their positions from first to n.
+local held = KEYS[1]
+local record = KEYS[2]
+local counterKey = KEYS[3]
+local indexKey = KEYS[4]
+local token = ARGV[1]
+local nodeId = ARGV[2]
+local leaseMs = ARGV[3]
+local fencingToken = ARGV[4]
+local acquiredAt = ARGV[5]
+local maxConflicts = ARGV[6]
+local indexed = ARGV[7]
+local creates = ARGV[8]
+local recordPrefix = ARGV[9]
+local holdersMarker = ARGV[10]
+local first = 11
+
 -- BEGIN key type check (all before the first write; checkCounter and checkType are in prelude.lua)
-if ARGV[7] == '1' then
-  local problem = checkCounter(KEYS[3]) or checkType(KEYS[4], 'zset')
+if indexed == '1' then
+  local problem = checkCounter(counterKey) or checkType(indexKey, 'zset')
   if problem then
     return redis.error_reply(problem)
   end
 end
 -- END key type check
 
-local held, record = KEYS[1], KEYS[2]
-local token, ms = ARGV[1], tonumber(ARGV[3])
-local first, n = 11, #ARGV
+local ms = tonumber(leaseMs)
+local n = #ARGV
 local call = redis.call
 local SLICE = 1000
 
-if ARGV[8] ~= '1' and call('EXISTS', record) == 0 then
+if creates ~= '1' and call('EXISTS', record) == 0 then
   return {-1, 0, 0}
 end
 local kind = call('TYPE', held).ok
 if kind ~= 'hash' and kind ~= 'none' then
   return {0, 0, 0, 1, 'non-hash value at ' .. held, call('PTTL', held)}
 end
-local alone = ARGV[10] .. token
+local alone = holdersMarker .. token
 local marker = alone
 if kind == 'hash' and call('HGET', held, '') ~= alone then
-  marker = ARGV[10]
+  marker = holdersMarker
 end
 
 -- Unless the hash holds only this lease's keys: one HMGET per slice; a holder's record is read
 -- once per distinct holder.
-local cap = tonumber(ARGV[6])
+local cap = tonumber(maxConflicts)
 local holders = {}
 local reply = {0, 0, 0}
 local found = 0
@@ -76,11 +97,11 @@ for from = first, marker == alone and first - 1 or n, SLICE do
     if owner and owner ~= token then
       local holder = holders[owner]
       if holder == nil then
-        local ok, value = pcall(call, 'GET', ARGV[9] .. owner)
+        local ok, value = pcall(call, 'GET', recordPrefix .. owner)
         if not ok then
           value = 'non-string value'
         end
-        holder = value and {value, call('PTTL', ARGV[9] .. owner)} or false
+        holder = value and {value, call('PTTL', recordPrefix .. owner)} or false
         holders[owner] = holder
       end
       if holder then
@@ -99,14 +120,14 @@ if found > 0 then
   return reply
 end
 
-local fence = ARGV[4]
+local fence = fencingToken
 if fence == '' then
   local _, micros = serverTime()
-  local last = tonumber(call('GET', KEYS[3]) or '0') or 0
+  local last = tonumber(call('GET', counterKey) or '0') or 0
   fence = string.format('%d', math.max(last + 1, micros))
-  call('SET', KEYS[3], fence)
+  call('SET', counterKey, fence)
 end
-local at = ARGV[5]
+local at = acquiredAt
 if at == '' then
   at = string.format('%d', (serverTime()))
 end
@@ -130,13 +151,13 @@ end
 if call('PTTL', held) < ms then
   call('PEXPIRE', held, ms)
 end
-if ARGV[8] == '1' then
-  local value = 'jg1|' .. token .. '||' .. at .. '|' .. fence .. '|' .. ARGV[2]
+if creates == '1' then
+  local value = 'jg1|' .. token .. '||' .. at .. '|' .. fence .. '|' .. nodeId
   call('SET', record, value, 'PX', ms)
-  if ARGV[7] == '1' then
+  if indexed == '1' then
     local now = serverTime()
-    call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
-    call('ZADD', KEYS[4], now + ms, value)
+    call('ZREMRANGEBYSCORE', indexKey, '-inf', now)
+    call('ZADD', indexKey, now + ms, value)
   end
 end
 return {1, tonumber(fence), tonumber(at), marker == alone and 1 or 0}

@@ -8,38 +8,55 @@
 -- every field but the marker is this lease's: the whole hash goes with one UNLINK, the lease's other
 -- chunks here need no call, and nothing is read or deleted key by key.
 --
--- KEYS[1] hash of locked keys             KEYS[2] this lease's record
--- KEYS[3] lease index (if ARGV[3] = '1')
--- ARGV[1] owner token
--- ARGV[2] '1' to end the lease here (delete the record, unindex); '0' to drop only these fields
+-- KEYS[1] held: hash of locked keys
+-- KEYS[2] record: this lease's record
+-- KEYS[3] indexKey: lease index (if ARGV[3] = '1')
+-- ARGV[1] token: owner token
+-- ARGV[2] ends: '1' to end the lease here (delete the record, unindex); '0' to drop only these fields
 --         (rolling back keys an extension had just taken)
--- ARGV[3] '1' if KEYS[3] is given        ARGV[4] the lease's index entry, or ''
--- ARGV[5] notification channel           ARGV[6] notification message, or '' to publish nothing
--- ARGV[7] '1' if this lease set every one of these keys (a completed chunk); '0' if unsure (a call
+-- ARGV[3] indexed: '1' if KEYS[3] is given
+-- ARGV[4] indexEntry: the lease's index entry, or ''
+-- ARGV[5] channel: notification channel
+-- ARGV[6] message: notification message, or '' to publish nothing
+-- ARGV[7] complete: '1' if this lease set every one of these keys (a completed chunk); '0' if unsure (a call
 --         that failed on its way), which forces the owner check
--- ARGV[8] the holders marker (batch-acquire.lua's ARGV[10]) if the lease ends here (every key it
+-- ARGV[8] holdersMarker: the holders marker (batch-acquire.lua's ARGV[10]) if the lease ends here (every key it
 --         holds in this hash is to be released) and this is the first of its chunks here; '' otherwise
--- ARGV[9..] the business keys; none for a first call that only tries the whole release (sent when the
---         lease's last acquire call found the hash holding its keys alone)
+-- ARGV[9..] first: the business keys, ARGV[first] to ARGV[#ARGV]; none for a first call that only tries the whole
+--         release (sent when the lease's last acquire call found the hash holding its keys alone)
 --
 -- Returns the number of keys released, or -1 when the lease ended here as a whole: the hash held
 -- only its keys and is gone with its record and index entry (ARGV[6] published), so the lease's
 -- other chunks here are released too.
 
+-- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV but
+-- the business keys, by their positions from first to n.
+local held = KEYS[1]
+local record = KEYS[2]
+local indexKey = KEYS[3]
+local token = ARGV[1]
+local ends = ARGV[2]
+local indexed = ARGV[3]
+local indexEntry = ARGV[4]
+local channel = ARGV[5]
+local message = ARGV[6]
+local complete = ARGV[7]
+local holdersMarker = ARGV[8]
+local first = 9
+
 -- BEGIN key type check (all before the first write; checkType is in prelude.lua)
-local problem = ARGV[3] == '1' and checkType(KEYS[3], 'zset')
+local problem = indexed == '1' and checkType(indexKey, 'zset')
 if problem then
   return redis.error_reply(problem)
 end
 -- END key type check
 
-local held, token = KEYS[1], ARGV[1]
-local first, n = 9, #ARGV
+local n = #ARGV
 local call = redis.call
 local SLICE = 1000
 local released = 0
 local kind = call('TYPE', held).ok
-local whole = kind == 'hash' and ARGV[8] ~= '' and call('HGET', held, '') == ARGV[8] .. token
+local whole = kind == 'hash' and holdersMarker ~= '' and call('HGET', held, '') == holdersMarker .. token
 
 if whole then
   -- UNLINK: the hash may hold 100,000 fields, which DEL would free inside this call (tens of ms on a
@@ -47,7 +64,7 @@ if whole then
   call('UNLINK', held)
   released = -1
 elseif kind == 'hash' then
-  local trusted = ARGV[7] == '1' and call('EXISTS', KEYS[2]) == 1
+  local trusted = complete == '1' and call('EXISTS', record) == 1
   for from = first, n, SLICE do
     local to = math.min(from + SLICE - 1, n)
     if trusted then
@@ -70,16 +87,16 @@ elseif kind == 'hash' then
     call('DEL', held)
   end
 end
-if whole or ARGV[2] == '1' then
-  call('DEL', KEYS[2])
-  if ARGV[3] == '1' and ARGV[4] ~= '' then
-    call('ZREM', KEYS[3], ARGV[4])
+if whole or ends == '1' then
+  call('DEL', record)
+  if indexed == '1' and indexEntry ~= '' then
+    call('ZREM', indexKey, indexEntry)
   end
 end
 -- A first chunk that did not end the lease leaves its other chunks held: no wake-up yet.
-if ARGV[6] ~= '' and (whole or ARGV[8] == '' or ARGV[2] == '1') then
+if message ~= '' and (whole or holdersMarker == '' or ends == '1') then
   -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
   -- the release has happened all the same and waiters fall back to polling
-  redis.pcall('PUBLISH', ARGV[5], ARGV[6])
+  redis.pcall('PUBLISH', channel, message)
 end
 return released

@@ -1,40 +1,49 @@
 -- Takes the run lease of one job for one nominal fire time, atomically.
 --
--- KEYS[1] run lease (string, TTL)    KEYS[2] fire-time marker (string, TTL)
--- KEYS[3] the job's state (hash, key layout 2, no TTL; fields below)
--- KEYS[4] cool-down (string, TTL)    KEYS[5] release waiters (string, TTL: set while a WAIT caller waits)
--- KEYS[6], KEYS[7], KEYS[8] the job's epoch, fencing counter and run record in key layout 1 (read only when
---          KEYS[3] has no epoch: a job kept in layout 1 is refused until migrated, see below)
--- KEYS[9] the job's recent fire times (list, run-release.lua): written only by a call that decides fire times without
---          a run (ARGV[17], ARGV[18], ABANDONED, a HISTORY_LOST refusal that moves s)
--- ARGV[1] owner token      ARGV[2] node id            ARGV[3] nominal fire time (epoch millis)
--- ARGV[4] lease (ms)       ARGV[5] marker TTL (ms): lease + the marker's retention after the run
--- ARGV[6] the epoch this node saw last for the job ('<created millis>', '' if none)
--- ARGV[7] history-loss window (ms): after a loss, fire times before epoch start + window are refused
--- ARGV[8] the highest fencing token this node saw for the job ('0' if none)
--- ARGV[9] gap check: the schedule's fire time immediately before ARGV[3] (epoch millis), '' for none
---          (none when it is older than the catch-up window): a regular firing is granted only once the
+-- KEYS[1] leaseKey: run lease (string, TTL)
+-- KEYS[2] markerKey: the fire time's marker (string, TTL)
+-- KEYS[3] stateKey: the job's state (hash, key layout 2, no TTL; fields below)
+-- KEYS[4] cooldownKey: cool-down (string, TTL)
+-- KEYS[5] waitersKey: release waiters (string, TTL: set while a WAIT caller waits)
+-- KEYS[6] layout1EpochKey: the job's epoch in key layout 1
+-- KEYS[7] layout1CounterKey: the job's fencing counter in key layout 1
+-- KEYS[8] layout1RecordKey: the job's run record in key layout 1 (KEYS[6..8] are read only when KEYS[3] has no
+--          epoch: a job kept in layout 1 is refused until migrated, see below)
+-- KEYS[9] historyKey: the job's recent fire times (list, run-release.lua): written only by a call that decides fire
+--          times without a run (ARGV[17], ARGV[18], ABANDONED, a HISTORY_LOST refusal that moves s)
+-- ARGV[1] ownerToken: owner token
+-- ARGV[2] nodeId: node id
+-- ARGV[3] fireTime: nominal fire time (epoch millis; T below)
+-- ARGV[4] leaseMs: lease (ms)
+-- ARGV[5] markerTtlMs: marker TTL (ms): lease + the marker's retention after the run
+-- ARGV[6] lastEpoch: the epoch this node saw last for the job ('<created millis>', '' if none)
+-- ARGV[7] lossWindowMs: history-loss window (ms): after a loss, fire times before epoch start + window are refused
+-- ARGV[8] highestToken: the highest fencing token this node saw for the job ('0' if none)
+-- ARGV[9] previousFireTime: gap check: the schedule's fire time immediately before ARGV[3] (epoch millis), '' for
+--          none (none when it is older than the catch-up window): a regular firing is granted only once the
 --          record's s has reached it, so it never moves s past fire times nobody handled
--- ARGV[10] delivery check: '' none, 'most' (report a run that died), 'least:<max attempts>' (retry it)
--- ARGV[11] mode: '' a regular firing, 'catchup:<s>' a missed fire time, granted only while the
+-- ARGV[10] delivery: delivery check: '' none, 'most' (report a run that died), 'least:<max attempts>' (retry it)
+-- ARGV[11] attempt: mode: '' a regular firing, 'catchup:<s>' a missed fire time, granted only while the
 --          record's s is still <s> (so catch-ups run in order, each once), 'miss:<s>' declare the fire
 --          times up to ARGV[3] missed (nothing runs), 'retry:<a>' run again the fire time whose
 --          attempt <a> started and never completed
--- ARGV[12] history-loss window (ms) used instead of ARGV[7] when the epoch is not the one in ARGV[6]:
---          ARGV[7] may be measured for that epoch only (LossWindows.java); '' = always ARGV[7]
--- ARGV[13] with ARGV[7], when the epoch is the one in ARGV[6]: the Redis time no earlier than the loss the window
---          counts from, if earlier than the epoch's creation (the fleet's leads hash was re-created by the same
+-- ARGV[12] configuredWindowMs: history-loss window (ms) used instead of ARGV[7] when the epoch is not the one in
+--          ARGV[6]: ARGV[7] may be measured for that epoch only (LossWindows.java); '' = always ARGV[7]
+-- ARGV[13] lossAnchor: with ARGV[7], when the epoch is the one in ARGV[6]: the Redis time no earlier than the loss the
+--          window counts from, if earlier than the epoch's creation (the fleet's leads hash was re-created by the same
 --          loss, LossWindows.java); '' = the epoch's creation
--- ARGV[14] the latest fire time this node saw handled for the job (epoch millis: granted, taken before, refused
---          HISTORY_LOST or declared missed), '' if none: restores the run record's s after a loss took it
--- ARGV[15] '1' when the caller waits for the lease's release (WAIT, or a RETURN firing's busy grace): a BUSY reply
---          then sets KEYS[5], so that the release publishes; '' otherwise (releases nobody waits for publish nothing)
--- ARGV[16] history size (entries of KEYS[9] kept): a reply ABANDONED, MISSED, a granted catch-up or a HISTORY_LOST
---          refusal that moves the record's s records the fire times it decides there
--- ARGV[17], ARGV[18] modes 'catchup' and 'miss': the fire times (epoch millis, comma-separated, ascending) this call
---          passes over as refused after a loss (HISTORY_LOST) and as missed (MISSED); recorded in KEYS[9] with the
---          grant or the declaration (a catch-up refused after a loss records both as HISTORY_LOST), in this same
---          call, so that a node that dies right after deciding leaves them recorded ('' for none)
+-- ARGV[14] handledFireTime: the latest fire time this node saw handled for the job (epoch millis: granted, taken
+--          before, refused HISTORY_LOST or declared missed), '' if none: restores the run record's s after a loss took it
+-- ARGV[15] waiting: '1' when the caller waits for the lease's release (WAIT, or a RETURN firing's busy grace): a BUSY
+--          reply then sets KEYS[5], so that the release publishes; '' otherwise (releases nobody waits for publish
+--          nothing)
+-- ARGV[16] historySize: history size (entries of KEYS[9] kept): a reply ABANDONED, MISSED, a granted catch-up or a
+--          HISTORY_LOST refusal that moves the record's s records the fire times it decides there
+-- ARGV[17] passedOverLost: modes 'catchup' and 'miss': the fire times (epoch millis, comma-separated, ascending) this
+--          call passes over as refused after a loss (HISTORY_LOST), '' for none
+-- ARGV[18] passedOverMissed: the same for the fire times it passes over as missed (MISSED). ARGV[17] and ARGV[18] are
+--          recorded in KEYS[9] with the grant or the declaration (a catch-up refused after a loss records both as
+--          HISTORY_LOST), in this same call, so that a node that dies right after deciding leaves them recorded
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
@@ -121,18 +130,48 @@
 -- Values are 'jg1|<token>|<T millis>|<acquired-at millis>|<fencing token>|<node id>'. A value of
 -- another shape or type is somebody else's and is reported, never parsed here.
 
+-- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV.
+local leaseKey = KEYS[1]
+local markerKey = KEYS[2]
+local stateKey = KEYS[3]
+local cooldownKey = KEYS[4]
+local waitersKey = KEYS[5]
+local layout1EpochKey = KEYS[6]
+local layout1CounterKey = KEYS[7]
+local layout1RecordKey = KEYS[8]
+local historyKey = KEYS[9]
+local ownerToken = ARGV[1]
+local nodeId = ARGV[2]
+local fireTime = ARGV[3]
+local leaseMs = ARGV[4]
+local markerTtlMs = ARGV[5]
+local lastEpoch = ARGV[6]
+local lossWindowMs = ARGV[7]
+local highestToken = ARGV[8]
+local previousFireTime = ARGV[9]
+local delivery = ARGV[10]
+local attempt = ARGV[11]
+local configuredWindowMs = ARGV[12]
+local lossAnchor = ARGV[13]
+local handledFireTime = ARGV[14]
+local waiting = ARGV[15]
+local historySize = ARGV[16]
+local passedOverLost = ARGV[17]
+local passedOverMissed = ARGV[18]
+
 -- Everything is read before the first write (Redis does not roll a script back when a command fails). MGET answers
 -- nil both for a missing key and for one of another type: the grant writes the marker and the lease with SET NX,
 -- which refuses a key of another type, so such a key reads as held by 'non-string value' (reported, never parsed).
-local values = redis.call('MGET', KEYS[1], KEYS[2], KEYS[4])
+local values = redis.call('MGET', leaseKey, markerKey, cooldownKey)
 local lease, marker, cooldown = values[1], values[2], values[3]
-local state = redis.pcall('HMGET', KEYS[3], 'e', 'f', 'p', 's', 'st', 'a', 'c', 'x', 'm')
+local state = redis.pcall('HMGET', stateKey, 'e', 'f', 'p', 's', 'st', 'a', 'c', 'x', 'm')
 if state.err then
-  return redis.error_reply(checkType(KEYS[3], 'hash') or state.err)
+  return redis.error_reply(checkType(stateKey, 'hash') or state.err)
 end
+-- The state's fields by their names in the hash (see the header); rec is the run record.
 local epoch, counter, paused = state[1], state[2], state[3]
-local rec = {state[4], state[5], state[6], state[7], state[8], state[9]}
-local problem = counter and counterProblem(KEYS[3] .. ' field f', counter)
+local rec = {s = state[4], st = state[5], a = state[6], c = state[7], x = state[8], m = state[9]}
+local problem = counter and counterProblem(stateKey .. ' field f', counter)
 if problem then
   return redis.error_reply(problem)
 end
@@ -147,10 +186,11 @@ if paused then
   return {'PAUSED', paused, -1, epoch and string.match(epoch, '^(%d+)|') or ''}
 end
 
-if not epoch and redis.call('EXISTS', KEYS[6], KEYS[7], KEYS[8]) > 0 then
-  return redis.error_reply('job-guard: ' .. KEYS[6] .. ', ' .. KEYS[7] .. ' or ' .. KEYS[8] .. ' exists: the job is kept in'
+if not epoch and redis.call('EXISTS', layout1EpochKey, layout1CounterKey, layout1RecordKey) > 0 then
+  return redis.error_reply('job-guard: ' .. layout1EpochKey .. ', ' .. layout1CounterKey .. ' or ' .. layout1RecordKey
+    .. ' exists: the job is kept in'
     .. ' key layout 1 (job-guard 0.x), which nodes of that version may still use; this node keeps jobs in layout 2 ('
-    .. KEYS[3] .. ') and runs nothing of the job until it is migrated: stop every node of the old version, then call'
+    .. stateKey .. ') and runs nothing of the job until it is migrated: stop every node of the old version, then call'
     .. ' RedisLeaseStore.migrateLayout1() (docs/names-and-keys.md, "Upgrading from key layout 1"); nothing was written')
 end
 
@@ -168,21 +208,21 @@ local created, kind
 if epoch then
   created, kind = string.match(epoch, '^(%d+)|(%a+)$')
   if not created then
-    return redis.error_reply('job-guard: ' .. KEYS[3] .. ' field e holds a value job-guard did not write')
+    return redis.error_reply('job-guard: ' .. stateKey .. ' field e holds a value job-guard did not write')
   end
-  if kind == 'new' and ARGV[6] ~= '' and ARGV[6] ~= created then
+  if kind == 'new' and lastEpoch ~= '' and lastEpoch ~= created then
     kind = 'lost'
     epoch = created .. '|' .. kind
-    redis.call('HSET', KEYS[3], 'e', epoch)
+    redis.call('HSET', stateKey, 'e', epoch)
   end
 else
   created = string.format('%d', clock())
-  kind = ARGV[6] == '' and 'new' or 'lost'
+  kind = lastEpoch == '' and 'new' or 'lost'
   epoch = created .. '|' .. kind
-  redis.call('HSET', KEYS[3], 'e', epoch)
+  redis.call('HSET', stateKey, 'e', epoch)
 end
 local last = tonumber(counter or '0')
-local seen = tonumber(ARGV[8]) or 0
+local seen = tonumber(highestToken) or 0
 if seen > last then
   -- a 'lost' epoch created after that token's grant (tokens are at least the grant's TIME in µs) already
   -- dates the loss: the nodes that each saw a higher token must not move it on, one after another
@@ -192,198 +232,235 @@ if seen > last then
     epoch = created .. '|' .. kind
   end
   last = seen
-  redis.call('HSET', KEYS[3], 'e', epoch, 'f', string.format('%d', seen))
+  redis.call('HSET', stateKey, 'e', epoch, 'f', string.format('%d', seen))
 end
 
 -- Decided fire times go to the recent fire times (KEYS[9]) in the call that decides them (noteDecided, prelude.lua), so
 -- a node that dies right after deciding leaves them recorded.
 local function recordDecided(at, outcome, fireTimes)
-  noteDecided(KEYS[9], tonumber(ARGV[16]) or 0, outcome, fireTimes, at, ARGV[2])
+  noteDecided(historyKey, tonumber(historySize) or 0, outcome, fireTimes, at, nodeId)
 end
 
 -- What a catch-up or a declaration passes over (ARGV[17], ARGV[18]).
 local function declare(at)
-  recordDecided(at, 'HISTORY_LOST', ARGV[17])
-  recordDecided(at, 'MISSED', ARGV[18])
+  recordDecided(at, 'HISTORY_LOST', passedOverLost)
+  recordDecided(at, 'MISSED', passedOverMissed)
 end
 
-local recS, recSt, recA = tonumber(rec[1]), tonumber(rec[2]), tonumber(rec[3]) or 1
-local recC = tonumber(rec[4]) or 0
-local T = tonumber(ARGV[3])
-local mode, modeArg = string.match(ARGV[11] or '', '^(%a+):(%d+)$')
+local recS, recSt, recA = tonumber(rec.s), tonumber(rec.st), tonumber(rec.a) or 1
+local recC = tonumber(rec.c) or 0
+local T = tonumber(fireTime)
+local mode, modeArg = string.match(attempt or '', '^(%a+):(%d+)$')
 local retrying = false
 if mode == 'miss' then
-  if rec[1] ~= modeArg then
-    return {'SUPERSEDED', rec[1] or '', '', created}
+  if rec.s ~= modeArg then
+    return {'SUPERSEDED', rec.s or '', '', created}
   end
-  redis.call('HSET', KEYS[3], 's', ARGV[3], 'm', ARGV[3])
+  redis.call('HSET', stateKey, 's', fireTime, 'm', fireTime)
   declare(clock())
   return {'MISSED', T, '', created}
 elseif mode == 'retry' then
-  if recSt ~= T or rec[3] ~= modeArg or recC >= T or rec[5] == rec[2] then
-    return {'SUPERSEDED', rec[1] or '', '', created}
+  if recSt ~= T or rec.a ~= modeArg or recC >= T or rec.x == rec.st then
+    return {'SUPERSEDED', rec.s or '', '', created}
   end
   if lease then
     -- a live lease: the run is not dead, or another node's retry holds it
-    return {'SUPERSEDED', rec[1] or '', '', created}
+    return {'SUPERSEDED', rec.s or '', '', created}
   end
   retrying = true
 end
 if marker and not retrying then
-  if owner(marker) == ARGV[1] and lease and owner(lease) == ARGV[1] then
+  if owner(marker) == ownerToken and lease and owner(lease) == ownerToken then
     -- The same attempt asks again (a re-executed Quartz firing): it keeps what it holds.
     local at, fence = string.match(lease, '^jg1|[^|]*|[^|]*|(%d+)|(%d+)|')
     return {'ACQUIRED', tonumber(at), tonumber(fence), created}
   end
-  if mode == 'catchup' and rec[1] == modeArg and (not recS or T > recS) then
+  if mode == 'catchup' and rec.s == modeArg and (not recS or T > recS) then
     -- the fire time was handled (its marker says so) though the record's s had not reached it (after a loss, a
     -- grant by a node with nothing to restore leaves s behind): s moves over it, so the gap check goes on
-    redis.call('HSET', KEYS[3], 's', ARGV[3])
+    redis.call('HSET', stateKey, 's', fireTime)
   end
-  return {'ALREADY_RAN', marker, redis.call('PTTL', KEYS[2]), created}
+  return {'ALREADY_RAN', marker, redis.call('PTTL', markerKey), created}
 end
+
+-- After a loss (a 'lost' epoch, see the header). Set by settleLoss() for the rest of the call:
+-- lostUntil: '' or, for a recovery call, the fire time from which fire times are no longer refused (HISTORY_LOST);
+-- unanchored: a recovery call of a node that remembers no handled fire time, on a record the loss took: its grant
+-- must not set s, or the fire times between what other nodes remember and this one would be passed over unreported.
 local lostUntil = ''
--- after a loss, a recovery call of a node that remembers no handled fire time, on a record the loss took: its grant
--- must not set s, or the fire times between what other nodes remember and this one would be passed over unreported
 local unanchored = false
-if kind == 'lost' then
-  local known = created == ARGV[6]
-  local window = (ARGV[12] ~= '' and not known) and ARGV[12] or ARGV[7]
+
+-- Until when the lost epoch refuses fire times (Redis time, epoch millis), and whether that window is the one this node
+-- judged for the epoch. It is not on the first call that meets an epoch the node did not know: its window is then the
+-- configured one and the node asks again with its judged one (RedisLeaseStore); a wider window must not move s over
+-- fire times that may run.
+local function lossWindowEnd()
+  local known = created == lastEpoch
+  local window = (configuredWindowMs ~= '' and not known) and configuredWindowMs or lossWindowMs
   local from = tonumber(created)
-  if known and ARGV[13] ~= '' then
-    from = math.min(from, tonumber(ARGV[13]))
+  if known and lossAnchor ~= '' then
+    from = math.min(from, tonumber(lossAnchor))
   end
-  local refusedUntil = from + tonumber(window)
-  -- The run record after a loss (see the header): a recovery call (gap check or catch-up) restores a record the
-  -- loss took from the caller's memory (ARGV[14]), and a refusal moves s over the fire time it refuses.
-  -- not on the first call that meets an epoch the node did not know: its window is the configured one and the node
-  -- asks again with its judged one (RedisLeaseStore); a wider window must not move s over fire times that may run
-  local judged = known or ARGV[12] == ''
-  local recovering = (ARGV[9] ~= '' or mode == 'catchup') and judged
+  return from + tonumber(window), known or configuredWindowMs == ''
+end
+
+-- Whether a recovery call restores the run record's s from the caller's memory (ARGV[14]) because the loss took it:
+-- returns the s to write, or nil (and marks the call unanchored when the caller remembers nothing to restore).
+local function restoredS(recovering)
+  if not recovering or recS then
+    return nil
+  end
+  if handledFireTime == '' then
+    unanchored = true
+    return nil
+  end
+  recS = tonumber(handledFireTime)
+  rec.s = handledFireTime
+  return handledFireTime
+end
+
+-- The reply to a fire time T the loss's window refuses (T < refusedUntil), and whether this call records T as refused,
+-- moving s to it (only a recovery call that finds s short of T does), with what a catch-up passes over. A regular
+-- firing whose gap check finds fire times before T that nobody handled gets CATCH_UP instead: the caller declares them
+-- first (a 'miss' call, which records them), so this refusal never passes over fire times it cannot record.
+local function refusalAfterLoss(refusedUntil, recovering)
+  if recovering and (not recS or T > recS) then
+    if recS and mode ~= 'catchup' and recS < tonumber(previousFireTime) then
+      return {'CATCH_UP', recS, lostUntil, created}, false, false
+    end
+    if recS and mode == 'catchup' then
+      return {'HISTORY_LOST', epoch, refusedUntil, rec.s, created}, true, true
+    end
+    return {'HISTORY_LOST', epoch, refusedUntil, '', created}, true, false
+  end
+  return {'HISTORY_LOST', epoch, refusedUntil, '', created}, false, false
+end
+
+-- The run record after a loss (see the header): a recovery call (gap check or catch-up) restores a record the loss took
+-- from the caller's memory (ARGV[14]), and a refusal moves s over the fire time it refuses. Writes at most one HSET of
+-- s (the restored one, or the refused fire time that moves it) and then records what this call refuses; returns the
+-- reply that ends the call, or nil when T is not refused and the call goes on.
+local function settleLoss()
+  local refusedUntil, judged = lossWindowEnd()
+  local recovering = (previousFireTime ~= '' or mode == 'catchup') and judged
   if recovering then
     lostUntil = string.format('%d', refusedUntil)
   end
-  local restored = recovering and not recS and ARGV[14] ~= ''
-  unanchored = recovering and not recS and ARGV[14] == ''
-  if restored then
-    recS = tonumber(ARGV[14])
-    rec[1] = ARGV[14]
-  end
-  local handled = restored and ARGV[14] or nil
+  local handled = restoredS(recovering)
   local reply, refusedHere, passedOver
   if T < refusedUntil then
-    if mode == 'catchup' and rec[1] ~= modeArg then
-      return {'SUPERSEDED', rec[1] or '', '', created}
+    if mode == 'catchup' and rec.s ~= modeArg then
+      return {'SUPERSEDED', rec.s or '', '', created}
     end
-    local after = ''
-    if recovering and (not recS or T > recS) then
-      if recS and mode ~= 'catchup' and recS < tonumber(ARGV[9]) then
-        -- fire times before this one that nobody handled: the caller declares them first (a 'miss' call, which
-        -- records them), so this refusal never passes over fire times it cannot record
-        reply = {'CATCH_UP', recS, lostUntil, created}
-      else
-        if recS and mode == 'catchup' then
-          after = rec[1]
-          passedOver = true
-        end
-        handled = ARGV[3]
-        refusedHere = true
-      end
+    reply, refusedHere, passedOver = refusalAfterLoss(refusedUntil, recovering)
+    if refusedHere then
+      handled = fireTime
     end
-    reply = reply or {'HISTORY_LOST', epoch, refusedUntil, after, created}
   end
-  -- one write of the record's s: the restored one, or the refused fire time that moves it
   if handled then
-    redis.call('HSET', KEYS[3], 's', handled)
+    redis.call('HSET', stateKey, 's', handled)
   end
   if refusedHere then
     -- the refused fire time that moves s is recorded here, so the record holds it even when the reply never reaches
     -- the caller; a catch-up's also what it passes over (ARGV[17], ARGV[18]), refused with it
     local at = clock()
     if passedOver then
-      recordDecided(at, 'HISTORY_LOST', ARGV[17])
-      recordDecided(at, 'HISTORY_LOST', ARGV[18])
+      recordDecided(at, 'HISTORY_LOST', passedOverLost)
+      recordDecided(at, 'HISTORY_LOST', passedOverMissed)
     end
-    recordDecided(at, 'HISTORY_LOST', ARGV[3])
+    recordDecided(at, 'HISTORY_LOST', fireTime)
   end
+  return reply
+end
+
+if kind == 'lost' then
+  local reply = settleLoss()
   if reply then
     return reply
   end
 end
-if lease and owner(lease) ~= ARGV[1] then
-  local pttl = redis.call('PTTL', KEYS[1])
-  if ARGV[15] == '1' then
+if lease and owner(lease) ~= ownerToken then
+  local pttl = redis.call('PTTL', leaseKey)
+  if waiting == '1' then
     -- a waiter: the release publishes while this key lives (past the lease's own expiry, when nobody releases)
-    redis.call('SET', KEYS[5], '1', 'PX', pttl > 0 and pttl + 1000 or 60000)
+    redis.call('SET', waitersKey, '1', 'PX', pttl > 0 and pttl + 1000 or 60000)
   end
   return {'BUSY', lease, pttl, created}
 end
 if cooldown then
-  return {'COOLDOWN', cooldown, redis.call('PTTL', KEYS[4]), created}
+  return {'COOLDOWN', cooldown, redis.call('PTTL', cooldownKey), created}
 end
 
--- Recovery checks before a grant: see the header.
-if mode == 'catchup' and rec[1] ~= modeArg then
-  return {'SUPERSEDED', rec[1] or '', '', created}
-end
-if mode == nil and rec[6] and T <= tonumber(rec[6]) then
-  -- declared missed (or passed over by a catch-up) up to m: a node this late must not run it now
-  return {'ALREADY_RAN', 'jg1|missed|' .. ARGV[3] .. '|0|0|declared-missed', -2, created}
-end
-if mode == nil and ARGV[10] ~= '' and recSt and recSt < T and recC < recSt and rec[5] ~= rec[2] then
-  local most = string.match(ARGV[10], '^least:(%d+)$')
-  if most and recA < tonumber(most) then
-    return {'RETRY', recSt, recA, created}
+-- The recovery checks before a grant (see the header): the reply that refuses the grant, or nil. A dead run found
+-- under delivery 'most' is reported here, once (field x, and the recent fire times).
+local function refusalBeforeGrant()
+  if mode == 'catchup' and rec.s ~= modeArg then
+    return {'SUPERSEDED', rec.s or '', '', created}
   end
-  redis.call('HSET', KEYS[3], 'x', rec[2])
-  recordDecided(clock(), 'ABANDONED', rec[2])
-  return {'ABANDONED', recSt, recA, created}
+  if mode == nil and rec.m and T <= tonumber(rec.m) then
+    -- declared missed (or passed over by a catch-up) up to m: a node this late must not run it now
+    return {'ALREADY_RAN', 'jg1|missed|' .. fireTime .. '|0|0|declared-missed', -2, created}
+  end
+  if mode == nil and delivery ~= '' and recSt and recSt < T and recC < recSt and rec.x ~= rec.st then
+    local most = string.match(delivery, '^least:(%d+)$')
+    if most and recA < tonumber(most) then
+      return {'RETRY', recSt, recA, created}
+    end
+    redis.call('HSET', stateKey, 'x', rec.st)
+    recordDecided(clock(), 'ABANDONED', rec.st)
+    return {'ABANDONED', recSt, recA, created}
+  end
+  if mode == nil and previousFireTime ~= '' and recS and recS < tonumber(previousFireTime) then
+    return {'CATCH_UP', recS, lostUntil, created}
+  end
+  return nil
 end
-if mode == nil and ARGV[9] ~= '' and recS and recS < tonumber(ARGV[9]) then
-  return {'CATCH_UP', recS, lostUntil, created}
+local refused = refusalBeforeGrant()
+if refused then
+  return refused
 end
 
 -- The fencing token: see the header.
 clock()
 local fence = math.max(last + 1, micros)
-local value = 'jg1|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. string.format('%d', now) .. '|'
-    .. string.format('%d', fence) .. '|' .. ARGV[2]
+local value = 'jg1|' .. ownerToken .. '|' .. fireTime .. '|' .. string.format('%d', now) .. '|'
+    .. string.format('%d', fence) .. '|' .. nodeId
 -- The marker first: NX refuses a key of another type (MGET read it as missing) before anything is written. A retry
 -- runs its fire time again, over the marker of the attempt that died.
 if retrying then
-  redis.call('SET', KEYS[2], value, 'PX', ARGV[5])
-elseif not redis.call('SET', KEYS[2], value, 'PX', ARGV[5], 'NX') then
-  return {'ALREADY_RAN', 'non-string value', redis.call('PTTL', KEYS[2]), created}
+  redis.call('SET', markerKey, value, 'PX', markerTtlMs)
+elseif not redis.call('SET', markerKey, value, 'PX', markerTtlMs, 'NX') then
+  return {'ALREADY_RAN', 'non-string value', redis.call('PTTL', markerKey), created}
 end
 -- The lease: this attempt's own (a re-acquire of the same token for another fire time) is replaced; NX refuses a key
 -- of another type, and the marker just written is taken back.
 if lease then
-  redis.call('SET', KEYS[1], value, 'PX', ARGV[4])
-elseif not redis.call('SET', KEYS[1], value, 'PX', ARGV[4], 'NX') then
+  redis.call('SET', leaseKey, value, 'PX', leaseMs)
+elseif not redis.call('SET', leaseKey, value, 'PX', leaseMs, 'NX') then
   if retrying then
-    redis.call('SET', KEYS[2], marker, 'KEEPTTL')
+    redis.call('SET', markerKey, marker, 'KEEPTTL')
   else
-    redis.call('DEL', KEYS[2])
+    redis.call('DEL', markerKey)
   end
-  return {'BUSY', 'non-string value', redis.call('PTTL', KEYS[1]), created}
+  return {'BUSY', 'non-string value', redis.call('PTTL', leaseKey), created}
 end
 -- One HSET of the state's changed fields.
 local fields = {'f', string.format('%d', fence)}
 if (not recS or T > recS) and not unanchored then
   fields[#fields + 1] = 's'
-  fields[#fields + 1] = ARGV[3]
+  fields[#fields + 1] = fireTime
 end
 if mode == 'catchup' then
   fields[#fields + 1] = 'm'
-  fields[#fields + 1] = ARGV[3]
+  fields[#fields + 1] = fireTime
 end
 if not recSt or T >= recSt then
   fields[#fields + 1] = 'st'
-  fields[#fields + 1] = ARGV[3]
+  fields[#fields + 1] = fireTime
   fields[#fields + 1] = 'a'
   fields[#fields + 1] = retrying and (recA + 1) or 1
 end
-redis.call('HSET', KEYS[3], unpack(fields))
+redis.call('HSET', stateKey, unpack(fields))
 if mode == 'catchup' then
   declare(now)
 end

@@ -1,18 +1,24 @@
 -- Releases the run lease if, and only if, the caller's token holds it; records the run's completion and its
 -- history entry; starts the fixed-delay cool-down; wakes waiters on other nodes when one waits.
 --
--- KEYS[1] run lease (string)    KEYS[2] release waiters (string, set by run-acquire.lua for a WAIT caller)
--- KEYS[3] the job's state (hash, see run-acquire.lua)     KEYS[4] recent fire times (list)
--- KEYS[5] cool-down (string)
--- ARGV[1] owner token      ARGV[2] cool-down (ms, 0 for none)      ARGV[3] notification channel
--- ARGV[4] notification message     ARGV[5] the run's outcome ('' when unknown)     ARGV[6] the run's duration (ms)
--- ARGV[7] history size (entries kept; 0 keeps none)
+-- KEYS[1] leaseKey: run lease (string)
+-- KEYS[2] waitersKey: release waiters (string, set by run-acquire.lua for a WAIT caller)
+-- KEYS[3] stateKey: the job's state (hash, see run-acquire.lua)
+-- KEYS[4] historyKey: recent fire times (list)
+-- KEYS[5] cooldownKey: cool-down (string)
+-- ARGV[1] ownerToken: owner token
+-- ARGV[2] cooldownMs: cool-down (ms, 0 for none)
+-- ARGV[3] channel: notification channel
+-- ARGV[4] message: notification message
+-- ARGV[5] outcome: the run's outcome ('' when unknown)
+-- ARGV[6] durationMs: the run's duration (ms)
+-- ARGV[7] historySize: history size (entries kept; 0 keeps none)
 --
 -- The history entry is written here, once per firing: 'o|<outcome>|<duration ms>|<lease value>', or the lease value
 -- alone when the outcome is unknown. The list holds between ARGV[7] and 2 x ARGV[7] entries, newest first: it is
--- trimmed back to ARGV[7] once it reaches twice that (one LTRIM every ARGV[7] firings); readers take the first
--- ARGV[7]. A run whose node died before its release has no entry: the lease shows it while it lives, and the dead
--- run is reported by the recovery pass (history-note.lua).
+-- trimmed back to ARGV[7] once it reaches twice that (one LTRIM every ARGV[7] firings); readers take the first ARGV[7].
+-- A run whose node died before its release has no entry: the lease shows it while it lives, and the dead run is
+-- reported by the recovery pass (history-note.lua).
 --
 -- The fire-time marker is not touched: run-acquire.lua gave it the lease's TTL plus its retention, and run-renew.lua
 -- keeps it that far ahead of the lease, so it outlives a release (which happens before the lease expires) by at least
@@ -29,38 +35,52 @@
 -- Returns 1 if released, 0 if the lease had been lost (expired or held by another token), 2 if released while
 -- the state or the history key held another type (left alone, the release itself must not fail).
 
-local lease = redis.pcall('GET', KEYS[1])
-if type(lease) ~= 'string' or string.match(lease, '^jg1|([^|]*)|') ~= ARGV[1] then
+-- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV.
+local leaseKey = KEYS[1]
+local waitersKey = KEYS[2]
+local stateKey = KEYS[3]
+local historyKey = KEYS[4]
+local cooldownKey = KEYS[5]
+local ownerToken = ARGV[1]
+local cooldownMs = ARGV[2]
+local channel = ARGV[3]
+local message = ARGV[4]
+local outcome = ARGV[5]
+local durationMs = ARGV[6]
+local historySize = ARGV[7]
+
+local lease = redis.pcall('GET', leaseKey)
+if type(lease) ~= 'string' or string.match(lease, '^jg1|([^|]*)|') ~= ownerToken then
   return 0
 end
-local freed = redis.call('DEL', KEYS[1], KEYS[2])
+local freed = redis.call('DEL', leaseKey, waitersKey)
 local reply = 1
 local fireTime = string.match(lease, '^jg1|[^|]*|(%d+)|')
 if fireTime then
-  local completed = redis.pcall('HGET', KEYS[3], 'c')
+  local completed = redis.pcall('HGET', stateKey, 'c')
   if type(completed) == 'table' then
     reply = 2
   elseif (not completed or tonumber(fireTime) > tonumber(completed))
-      and type(redis.pcall('HSET', KEYS[3], 'c', fireTime)) == 'table' then
+      and type(redis.pcall('HSET', stateKey, 'c', fireTime)) == 'table' then
     reply = 2
   end
 end
-local size = tonumber(ARGV[7])
+local size = tonumber(historySize)
 if size > 0 then
-  local entry = ARGV[5] ~= '' and ('o|' .. ARGV[5] .. '|' .. ARGV[6] .. '|' .. lease) or lease
-  local length = redis.pcall('LPUSH', KEYS[4], entry)
+  local entry = outcome ~= '' and ('o|' .. outcome .. '|' .. durationMs .. '|' .. lease) or lease
+  local length = redis.pcall('LPUSH', historyKey, entry)
   if type(length) ~= 'number' then
     reply = 2
   elseif length >= 2 * size then
-    redis.call('LTRIM', KEYS[4], 0, size - 1)
+    redis.call('LTRIM', historyKey, 0, size - 1)
   end
 end
-if tonumber(ARGV[2]) > 0 then
-  redis.call('SET', KEYS[5], lease, 'PX', ARGV[2])
+if tonumber(cooldownMs) > 0 then
+  redis.call('SET', cooldownKey, lease, 'PX', cooldownMs)
 end
 if freed == 2 then
   -- pcall: a user without channel rights (Redis 7's default for new ACL users) cannot publish;
   -- the release has happened all the same and waiters fall back to polling
-  redis.pcall('PUBLISH', ARGV[3], ARGV[4])
+  redis.pcall('PUBLISH', channel, message)
 end
 return reply

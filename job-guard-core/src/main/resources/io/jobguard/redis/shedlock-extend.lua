@@ -2,17 +2,26 @@
 -- from now (Redis TIME), its lock time becomes now (lockAtLeastFor of the extended lock counts
 -- from here) and it passes to a new token, so the handle that asked can no longer act on it.
 --
--- KEYS[1] lock key
--- ARGV[1] current owner token                         ARGV[2] new owner token
--- ARGV[3] node id          ARGV[4] new lockAtMostFor (ms)
+-- KEYS[1] lockKey: lock key
+-- ARGV[1] ownerToken: current owner token
+-- ARGV[2] newToken: new owner token
+-- ARGV[3] nodeId: node id
+-- ARGV[4] lockAtMostForMs: new lockAtMostFor (ms)
 --
 -- Returns the new lock time in epoch millis, or -1 if the lock is not held by ARGV[1] (unlocked,
 -- expired or someone else's).
 
-local value = redis.pcall('GET', KEYS[1])
-if type(value) ~= 'string' or string.match(value, '^jgs1|([^|]*)|') ~= ARGV[1] then
+-- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV.
+local lockKey = KEYS[1]
+local ownerToken = ARGV[1]
+local newToken = ARGV[2]
+local nodeId = ARGV[3]
+local lockAtMostForMs = ARGV[4]
+
+local value = redis.pcall('GET', lockKey)
+if type(value) ~= 'string' or string.match(value, '^jgs1|([^|]*)|') ~= ownerToken then
   return -1
 end
 local now = serverTime()
-redis.call('SET', KEYS[1], 'jgs1|' .. ARGV[2] .. '|' .. string.format('%d', now) .. '|' .. ARGV[3], 'PX', ARGV[4])
+redis.call('SET', lockKey, 'jgs1|' .. newToken .. '|' .. string.format('%d', now) .. '|' .. nodeId, 'PX', lockAtMostForMs)
 return now

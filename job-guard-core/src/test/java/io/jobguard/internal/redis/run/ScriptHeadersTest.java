@@ -1,4 +1,4 @@
-package io.jobguard.redis;
+package io.jobguard.internal.redis.run;
 
 import io.jobguard.internal.redis.KeySchema;
 import io.jobguard.internal.redis.KeySchema.JobKey;

@@ -6,9 +6,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The work of one firing, as {@link JobGuard#fire} runs it once the fire time is admitted: started
- * on the admitted thread under the firing's permit, it ends the firing exactly once, through the
- * {@link FiringEnd} it is given. Three shapes:
+ * The work of one firing, which ends the firing exactly once, through the {@link FiringEnd} it is given.
+ * {@link JobGuard#fire} runs it once the fire time is admitted, on the admitted thread under the firing's permit.
+ * Three shapes:
  * <ul>
  *   <li>{@link #of(Work) synchronous}: the firing ends when the work returns or throws;</li>
  *   <li>{@link #ofCompletionStage(Work) completion stage}: when the work returns a

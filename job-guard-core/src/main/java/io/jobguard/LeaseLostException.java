@@ -3,8 +3,8 @@ package io.jobguard;
 import java.time.Instant;
 
 /**
- * Thrown when a guarded run must not go on writing because its lease is gone: the lease's deadline passed
- * without a successful renewal, the store said the lease is no longer this run's, or it is being given up
+ * Thrown when a guarded run must not go on writing because its lease is gone. The lease is gone when its deadline
+ * passed without a successful renewal, the store said the lease is no longer this run's, or it is being given up
  * at shutdown. Another node may already be running the job, so work that would now commit (a database
  * transaction, a fenced write) is refused rather than risk a second writer.
  *

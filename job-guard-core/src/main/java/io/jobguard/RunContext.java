@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * What a running guarded job can know about its lease: the fire time it runs for, its fencing
- * token (pass it to the systems you write to, so they can refuse a stale writer), and whether the
- * lease was lost while it ran.
+ * token, and whether the lease was lost while it ran. Pass the fencing token to the systems you write to, so they can
+ * refuse a stale writer.
  */
 public interface RunContext {
 

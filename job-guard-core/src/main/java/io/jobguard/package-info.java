@@ -8,5 +8,28 @@
  * adapters; the engine's are {@link io.jobguard.JobGuardConfig}. A store failure is an outcome
  * ({@code STORE_ERROR}), never an exception to the scheduler. The words fire time, firing, run, lease, permit and
  * outcome are defined in docs/architecture.md's glossary.
+ *
+ * <h2>Types</h2>
+ * <ul>
+ *   <li>Firing: {@link io.jobguard.JobGuard#fire} returns a {@link io.jobguard.Fired} (the value of a body that
+ *       started, or why the fire time was not run here) and tells a {@link io.jobguard.FiringObserver} when the run
+ *       starts and, exactly once, how the firing ended. The lower-level {@link io.jobguard.JobGuard#admit} answers an
+ *       {@link io.jobguard.Admission}: a {@link io.jobguard.FiringPermit} (the right to run one firing, while no other
+ *       run of the job starts in the cluster) or why the firing is skipped. {@link io.jobguard.LastFiring} is the last
+ *       firing this node decided and how it ended.</li>
+ *   <li>Running: a running job asks its {@link io.jobguard.RunContext} for its fire time, its fencing token and
+ *       whether its lease was lost; {@link io.jobguard.LeaseLostException} is thrown when a run must not go on writing
+ *       because its lease is gone.</li>
+ *   <li>Settings: {@link io.jobguard.GuardType} (skip or wait when another run holds the lease),
+ *       {@link io.jobguard.MisfirePolicy} (fire times nobody started), {@link io.jobguard.Delivery} (runs that started
+ *       and never completed), {@link io.jobguard.StoreFailurePolicy} (what a firing does when the store cannot be
+ *       reached), {@link io.jobguard.NodeConfig} (the one place this node's id is configured),
+ *       {@link io.jobguard.FireTimeSchedule} (a job's grid of nominal fire times, the same on every node) and
+ *       {@link io.jobguard.DurationParser} (the duration strings of annotations and properties).</li>
+ *   <li>Declaring: {@link io.jobguard.ClusterSingleton} marks a guarded scheduled job; {@link io.jobguard.BatchLocked}
+ *       runs a method only while every business key computed from its arguments is locked by one batch lease.</li>
+ *   <li>Observing: a {@link io.jobguard.JobGuardListener} hears one {@link io.jobguard.JobEvent} per firing, for
+ *       metrics, events and tests.</li>
+ * </ul>
  */
 package io.jobguard;

@@ -4,6 +4,20 @@
  * point is {@link io.jobguard.batch.BatchLocks}; the Redis implementation is
  * {@link io.jobguard.redis.batch.RedisBatchLocks}; declaratively, {@link io.jobguard.BatchLocked}.
  *
+ * <h2>Types</h2>
+ * <ul>
+ *   <li>Asking: a {@link io.jobguard.batch.BatchRequest} says which keys, for how long, and whether to return at once
+ *       ({@code RETURN}) or wait ({@code WAIT}) when some are held; {@link io.jobguard.batch.BatchLockConfig} holds an
+ *       instance's immutable, validated settings.</li>
+ *   <li>Answers: a {@link io.jobguard.batch.BatchAttempt} is either a {@link io.jobguard.batch.BatchLease} holding
+ *       every key (closing it releases them, owner-checked) or the reason none is held, with each
+ *       {@link io.jobguard.batch.BatchConflict} (a key and its holder); {@link io.jobguard.batch.BatchResult} says how
+ *       an acquisition ended. {@link io.jobguard.batch.BatchLockUnavailableException} is thrown instead when the caller
+ *       asked for an exception rather than a result.</li>
+ *   <li>Observing: a {@link io.jobguard.batch.BatchLockListener} hears of each finished acquisition (a
+ *       {@link io.jobguard.batch.BatchLockEvent}) and of each lost batch lease, for metrics and logs.</li>
+ * </ul>
+ *
  * <h2>Keys in Redis</h2>
  * <pre>
  * jobguard:{&lt;ns&gt;~batch}:held            hash: field = locked business key, value = owner token

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Fenced writes for jobs whose output is Redis: {@link #set(String, long, String, String, Duration)} writes a
- * value only if the writer's fencing token is not lower than the highest token that has written to the
- * resource, in one Lua script (check and write are atomic), and records the token. A stale run is refused with
+ * Fenced writes for jobs whose output is Redis: a value is written only if the writer's fencing token is not lower
+ * than the highest token that has written to the resource. {@link #set(String, long, String, String, Duration)}
+ * checks, writes and records the token in one Lua script (check and write are atomic). A stale run is refused with
  * {@link StaleFencingTokenException} and writes nothing.
  *
  * <p>The resource's fence lives under {@code <prefix>:fence:{<resource>}}. On a Redis Cluster the data key must

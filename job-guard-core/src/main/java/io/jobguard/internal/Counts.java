@@ -1,7 +1,7 @@
 package io.jobguard.internal;
 
 /**
- * Range checks for the counts in job-guard's settings (chunk sizes, key limits, history sizes), shared by the
+ * Range checks for the counts in job-guard's settings (chunk sizes, key limits, history sizes). They are shared by the
  * core's config records and the Spring Boot properties check so that both refuse the same values with the same
  * message, naming the setting.
  *

@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Lets at most one log line per key through per period and counts the lines it holds back, so a
+ * Lets at most one log line per key through per period and counts the lines it holds back. So a
  * failure that repeats on every firing (Redis down, a foreign value blocking a job) logs once per
  * job per period, with the number of lines suppressed since the last one, instead of flooding the
  * log. Periods are measured on the injected {@link Clock}. Thread-safe; holds one small entry per

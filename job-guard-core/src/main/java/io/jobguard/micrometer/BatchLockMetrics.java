@@ -14,7 +14,7 @@ import java.util.Objects;
 
 /**
  * Publishes a {@link BatchLocks} instance's acquisitions and lost leases as the batch meters named
- * in {@link MetricNames}: {@link MetricNames#BATCH_ACQUIRE} (timer, tags result and namespace),
+ * in {@link MetricNames}. They are {@link MetricNames#BATCH_ACQUIRE} (timer, tags result and namespace),
  * {@link MetricNames#BATCH_KEYS} (keys per acquisition, tag namespace) and
  * {@link MetricNames#LEASE_LOST} (tags job = the batch namespace, namespace). Bind it once; it
  * registers itself as a listener.

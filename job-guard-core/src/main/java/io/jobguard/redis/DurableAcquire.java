@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Durable acquire, opt-in: after a run lease is granted, {@link RedisLeaseStore} sends Redis
- * {@code WAIT replicas timeout} on the connection that wrote it, and refuses the firing (releases
- * the lease, reports the store failure, so the engine skips it as {@code STORE_ERROR}) unless at
- * least {@code replicas} replicas acknowledged the write within {@code timeout}. A failover to an
+ * Durable acquire, opt-in: a firing runs only if at least {@code replicas} replicas acknowledged its run lease
+ * within {@code timeout}. After a run lease is granted, {@link RedisLeaseStore} sends Redis
+ * {@code WAIT replicas timeout} on the connection that wrote it, and refuses the firing otherwise (releases
+ * the lease, reports the store failure, so the engine skips it as {@code STORE_ERROR}). A failover to an
  * acknowledging replica then keeps the fire-time marker, so the fire time does not run twice.
  *
  * <p>What it does not do: {@code WAIT} makes a write reach replicas' memory, not their disks

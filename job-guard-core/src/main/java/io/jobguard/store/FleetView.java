@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Optional store capability: what the nodes of a fleet publish to each other through the store, so that a node whose
+ * Optional store capability: what the nodes of a fleet publish to each other through the store. With it, a node whose
  * clock leads runs the fire times a lagging node has not reached instead of reporting them missed, and nodes that
  * fire a job on different schedules are reported. Asked through {@link LeaseStore#capability(Class)}. Without it every
  * node's clock is taken to agree with this one's and the schedule check finds no peers.

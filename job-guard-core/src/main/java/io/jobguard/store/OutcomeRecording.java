@@ -5,9 +5,9 @@ import java.time.Instant;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Optional store capability: every fire time's outcome is recorded on the job's history, the run's with its release in
- * one call and a fire time decided without a run ({@code MISSED}, {@code ABANDONED}, {@code PAUSED},
- * {@code HISTORY_LOST}) once, so that {@link RunHistory#fireHistory} shows how each ended. Asked through
+ * Optional store capability: every fire time's outcome is recorded on the job's history, so that
+ * {@link RunHistory#fireHistory} shows how each ended. A run's outcome is recorded with its release in one call, and a
+ * fire time decided without a run ({@code MISSED}, {@code ABANDONED}, {@code PAUSED}, {@code HISTORY_LOST}) once. Asked through
  * {@link LeaseStore#capability(Class)}. Without it the engine releases with {@link LeaseStore#releaseRun} and the
  * history shows no outcomes or durations.
  */

@@ -3,7 +3,7 @@ package io.jobguard.store;
 import java.util.Optional;
 
 /**
- * Optional store capability: the job's run record and the acquires that read it, so that missed fire times and dead
+ * Optional store capability: the job's run record and the acquires that read it. With it, missed fire times and dead
  * runs are recovered (catch-up, declared missed, retried or reported abandoned) and a regular firing is checked
  * against the fire times before it. A store offers it only when the check of the record and the write of the lease
  * happen in the same atomic step as {@link LeaseStore#acquireRun(RunLeaseRequest)}; asked through

@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What one node said about a job's schedule: the schedule it fires the job on, in the words of its
- * scheduler adapter (for example {@code cron "0 0 2 * * *" (Europe/Berlin)}), and when it last said so
- * by the store's clock.
+ * What one node said about a job's schedule: the schedule it fires the job on, and when it last said so
+ * by the store's clock. The schedule is in the words of the node's scheduler adapter (for example
+ * {@code cron "0 0 2 * * *" (Europe/Berlin)}).
  *
  * @param nodeId      the node that published the schedule
  * @param schedule    the schedule's description; two nodes agree when these are equal

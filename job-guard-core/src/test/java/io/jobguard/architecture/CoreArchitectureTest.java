@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobguard.testing.ArchitectureRules;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,5 +96,45 @@ class CoreArchitectureTest {
         assertThat(packages).as("packages of the library modules").hasSizeGreaterThan(20);
         packages.removeAll(described);
         assertThat(packages).as("packages without a package-info.java").isEmpty();
+    }
+
+    /**
+     * Every package-info.java of the library modules names every top-level type of its package (its simple name as a
+     * whole word, as in {@code {@link JobGuard}} or {@code {@code JobGuard}}), so a reader of the package's page
+     * learns what each class is for. A source file declares one top-level type, named as the file.
+     */
+    @Test
+    void everyPackageInfoNamesEveryTypeOfItsPackage() throws IOException {
+        Path root = RepositorySources.root();
+        Map<Path, Set<String>> typesByPackage = new TreeMap<>();
+        for (Path file : RepositorySources.javaFiles(root, "src/main/java")) {
+            Path relative = root.relativize(file);
+            String name = file.getFileName().toString();
+            if (relative.getName(0).toString().startsWith("job-guard-") && !name.equals("package-info.java")
+                    && !name.equals("module-info.java")) {
+                typesByPackage.computeIfAbsent(file.getParent(), k -> new TreeSet<>())
+                        .add(name.substring(0, name.length() - ".java".length()));
+            }
+        }
+        assertThat(typesByPackage).as("packages of the library modules").hasSizeGreaterThan(20);
+        Map<String, Set<String>> unnamed = new TreeMap<>();
+        typesByPackage.forEach((dir, types) -> {
+            Path packageInfo = dir.resolve("package-info.java");
+            String text = readIfPresent(packageInfo);
+            for (String type : types) {
+                if (!Pattern.compile("(?<![\\w$])" + Pattern.quote(type) + "(?![\\w$])").matcher(text).find()) {
+                    unnamed.computeIfAbsent(root.relativize(packageInfo).toString(), k -> new TreeSet<>()).add(type);
+                }
+            }
+        });
+        assertThat(unnamed).as("types each package-info.java does not name").isEmpty();
+    }
+
+    private static String readIfPresent(Path file) {
+        try {
+            return Files.isRegularFile(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + file, e);
+        }
     }
 }

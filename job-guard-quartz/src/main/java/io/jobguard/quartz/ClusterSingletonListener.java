@@ -30,8 +30,8 @@ import java.util.concurrent.CancellationException;
 
 /**
  * Makes a Quartz scheduler cluster-safe without a JDBC job store: every nominal fire time of a
- * guarded job runs on at most one node sharing the {@link JobGuard}'s store, and runs of a guarded
- * job never overlap across the cluster. Each node keeps its own (for example {@code RAMJobStore})
+ * guarded job runs on at most one node sharing the {@link JobGuard}'s store. Runs of a guarded
+ * job never overlap across the cluster either. Each node keeps its own (for example {@code RAMJobStore})
  * scheduler with the same jobs and triggers; install this listener on each:
  * <pre>{@code
  * ClusterSingletonListener.install(scheduler, jobGuard);                                     // opted-in jobs

@@ -24,9 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Publishes the schedule of every Quartz job a {@link ClusterSingletonListener} guards as the gauges of
- * {@link JobGuardMetrics#schedule}: {@code jobguard.job.next.fire.time}, {@code jobguard.job.period} and
- * {@code jobguard.job.paused}, as Spring's {@code @Scheduled} jobs have them, so that an alert on a job's periods
- * since its last run covers Quartz jobs too. Needs Micrometer on the class path; Spring Boot does this on its own
+ * {@link JobGuardMetrics#schedule}, as Spring's {@code @Scheduled} jobs have them. The gauges are
+ * {@code jobguard.job.next.fire.time}, {@code jobguard.job.period} and {@code jobguard.job.paused}, so that an alert
+ * on a job's periods since its last run covers Quartz jobs too. Needs Micrometer on the class path; Spring Boot does this on its own
  * when a {@link JobGuardMetrics} bean exists. Without Spring:
  * <pre>{@code
  * ClusterSingletonListener listener = ClusterSingletonListener.install(scheduler, jobGuard);

@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
 
 /**
  * The schedules of the Quartz jobs a {@link ClusterSingletonListener} guards, as text that is equal on
- * two nodes exactly when their triggers produce the same fire times: cron expression and zone, or
- * repeat interval and start time. Feed {@link #of(Scheduler, ClusterSingletonListener)} to an
+ * two nodes exactly when their triggers produce the same fire times. The text is the cron expression and zone, or
+ * the repeat interval and start time. Feed {@link #of(Scheduler, ClusterSingletonListener)} to an
  * {@link io.jobguard.monitor.ScheduleAgreementMonitor} to be warned when nodes disagree, for example when each
  * node starts a simple trigger "now":
  * <pre>{@code

@@ -10,10 +10,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Turns on job-guard in a plain Spring application (Spring Boot applications get it from the
- * auto-configuration): every {@code @Scheduled} method that is also annotated
+ * Turns on job-guard in a plain Spring application: every {@code @Scheduled} method that is also annotated
  * {@link io.jobguard.ClusterSingleton @ClusterSingleton} runs each nominal fire time on at most one
- * node of the cluster. Use it next to {@code @EnableScheduling} and define a
+ * node of the cluster. Spring Boot applications get it from the auto-configuration. Use it next to {@code @EnableScheduling} and define a
  * {@link io.jobguard.JobGuard} bean, for example
  * {@code JobGuard.create(RedisLeaseStore.create(connectionFactory), JobGuardConfig.builder()...build())}.
  *

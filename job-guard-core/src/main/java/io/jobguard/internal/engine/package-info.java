@@ -4,5 +4,23 @@
  * owns the lease's keep-alive and release, and records exactly one outcome per firing. Around it: the recovery of
  * missed fire times and dead runs ({@link io.jobguard.internal.engine.MissedFireTimeRecovery}, one recovery owner per job
  * and node), waiting for releases, rate-limited warnings, and the hand-over of leases at shutdown.
+ *
+ * <ul>
+ *   <li>Admission and the run: {@code EngineAdmission} is the engine's decision on one firing (a permit, or why it is
+ *       skipped); {@code EngineFiringEnd} ends a firing started by {@code JobGuard#fire}, the only way its permit is
+ *       finished; {@code RunLifecycle} gives each permit the store, the keep-alive, the listeners and the book of live
+ *       runs it drives its own lifecycle through; {@code StoreCapabilities} is the store with its optional
+ *       capabilities looked up once, each falling back to what the engine does without it.</li>
+ *   <li>Recovery: {@code RecoveryEngine} is what the recovery asks of its engine; {@code RecoveryOwners} holds the
+ *       one per-job lock of the recovery on this node; {@code CatchUpWindow} walks a job's schedule within the
+ *       catch-up window, in bounded steps; {@code DueFireTimes} finds the fire times a lagging live node has not
+ *       fired yet, which are due rather than missed; {@code RecoveryReports} tells the outcomes decided without a
+ *       run ({@code MISSED}, {@code HISTORY_LOST}, {@code ABANDONED}) from the one node that decided them.</li>
+ *   <li>Waiting and shutdown: {@code ReleaseWaits} waits for a busy lease's release by the store's notifications or
+ *       by polling, never past the blocking lease's expiry; {@code LeaseHandOver} closes admission at shutdown,
+ *       waits for the runs, then gives up the leases still held.</li>
+ *   <li>Logs: {@code FiringWarnings} logs a WARN that would repeat on every firing once per job per minute with a
+ *       count; {@code HistoryLossLog} logs {@code HISTORY_LOST} at WARN once per job and loss.</li>
+ * </ul>
  */
 package io.jobguard.internal.engine;

@@ -7,8 +7,8 @@ import java.util.function.Supplier;
 
 /**
  * Runs one Redis call of a lease store and turns any failure into a {@link LeaseStoreException} that names what the
- * store tried and carries Redis' own words (NOPERM, WRONGTYPE), since the client's message is often only "Error in
- * execution".
+ * store tried. The exception carries Redis' own words (NOPERM, WRONGTYPE), since the client's message is often only
+ * "Error in execution".
  */
 public final class StoreCalls {
 

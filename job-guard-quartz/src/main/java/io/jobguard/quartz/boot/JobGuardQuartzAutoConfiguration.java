@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Spring Boot auto-configuration that installs a
  * {@link io.jobguard.quartz.ClusterSingletonListener} on every Quartz {@link Scheduler} bean (the
- * Boot-managed one included) when the application has a {@link JobGuard} bean, before the
- * schedulers start; with job-guard-spring present, the guarded Quartz jobs also appear on the
+ * Boot-managed one included) before the schedulers start. It is on when the application has a {@link JobGuard}
+ * bean. With job-guard-spring present, the guarded Quartz jobs also appear on the
  * {@code jobguard} actuator endpoint, with their run leases and recent fires, and with Micrometer and a
  * {@code JobGuardMetrics} bean they get the schedule gauges ({@code jobguard.job.next.fire.time},
  * {@code jobguard.job.period}, {@code jobguard.job.paused}). Guarded jobs are those opted in with {@code @ClusterSingleton} or the

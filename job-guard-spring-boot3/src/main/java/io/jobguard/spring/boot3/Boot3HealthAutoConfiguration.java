@@ -17,8 +17,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Spring Boot 3.5: registers the {@code jobguard} health indicator, with the same details and statuses as on Boot
- * 4 ({@link JobGuardHealthCheck}), when Boot 3.5's health support is on the class path, a {@link JobGuard} exists and
- * {@code management.health.jobguard.enabled} is not false.
+ * 4 ({@link JobGuardHealthCheck}). It is on when Boot 3.5's health support is on the class path, a {@link JobGuard}
+ * exists and {@code management.health.jobguard.enabled} is not false.
  */
 @AutoConfiguration(after = JobGuardAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")

@@ -11,8 +11,8 @@ import java.util.Objects;
 
 /**
  * What the {@code jobguard} health indicator reports, apart from Spring Boot's health types: whether this node can
- * reach the lease store (with the round trip of the check) and whether its clock is within the skew tolerance of the
- * store's clock. Each check is one store call ({@code TIME} on Redis). Each Boot line's indicator turns a
+ * reach the lease store and whether its clock is within the skew tolerance of the store's clock. The reading also
+ * gives the round trip of the check. Each check is one store call ({@code TIME} on Redis). Each Boot line's indicator turns a
  * {@link Reading} into its own {@code Health}, so both lines report the same details.
  *
  * <p>After Redis lost its data, while fire times of a job are still refused ({@code HISTORY_LOST}), the details say

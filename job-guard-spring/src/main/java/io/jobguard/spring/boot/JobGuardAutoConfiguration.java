@@ -32,14 +32,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import java.util.Locale;
 
 /**
- * Auto-configures job-guard: a {@link LeaseStore} ({@code jobguard.store}, Redis on the
- * application's {@link RedisConnectionFactory} by default, {@code in-memory} for one JVM, or
- * {@code shedlock} over the application's ShedLock {@code LockProvider}), the node's
+ * Auto-configures job-guard: the {@link JobGuard} engine on a {@link LeaseStore}, with the
+ * {@code @ClusterSingleton} integration of {@link EnableJobGuard}. The store is chosen by {@code jobguard.store}: Redis
+ * on the application's {@link RedisConnectionFactory} by default, {@code in-memory} for one JVM, or
+ * {@code shedlock} over the application's ShedLock {@code LockProvider}. Besides, it defines the node's
  * {@link NodeConfig} ({@code jobguard.node-id}), shared by the engine and the batch locks, the
  * {@link JobGuardConfig} from the
- * {@code jobguard.*} properties (then every {@link JobGuardConfigCustomizer}), the
- * {@link JobGuard} engine, per-job option overrides, a periodic clock-skew check, and the
- * {@code @ClusterSingleton} integration of {@link EnableJobGuard}. Every bean backs off when the
+ * {@code jobguard.*} properties (then every {@link JobGuardConfigCustomizer}), per-job option overrides and a
+ * periodic clock-skew check. Every bean backs off when the
  * application defines its own. Off with {@code jobguard.enabled=false}; when on, startup fails if
  * there is no {@code RedisConnectionFactory}.
  */

@@ -25,8 +25,9 @@ import java.util.Locale;
 
 /**
  * Auto-configures batch locks on business keys: a {@link RedisBatchLocks} bean on the
- * application's Redis (same key prefix and {@link io.jobguard.NodeConfig} as the job leases), the
- * {@code @BatchLocked} advisor with its {@link BatchLockedDefaults} from {@code jobguard.batch.*}, and the batch meters when Micrometer is present. Backs off when the
+ * application's Redis, with the same key prefix and {@link io.jobguard.NodeConfig} as the job leases. It also
+ * defines the {@code @BatchLocked} advisor with its {@link BatchLockedDefaults} from {@code jobguard.batch.*}, and
+ * the batch meters when Micrometer is present. Backs off when the
  * application defines its own {@link BatchLocks}; off with {@code jobguard.batch.enabled=false}. The bean is created
  * when something asks for it (an injection point, {@code @BatchLocked} methods, the actuator
  * endpoint); creating it fails, naming the bean and the store, when the lease store has no fencing

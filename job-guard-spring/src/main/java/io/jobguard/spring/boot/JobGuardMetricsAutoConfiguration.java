@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Publishes job-guard's meters ({@code io.jobguard.micrometer.MetricNames}) when Micrometer and a
- * {@link MeterRegistry} are present: a {@link JobGuardMetrics} binder, which Spring Boot binds to
+ * {@link MeterRegistry} are present. They are a {@link JobGuardMetrics} binder, which Spring Boot binds to
  * the registry, the clock-skew gauge fed by the periodic skew check, and the schedule gauges of every guarded
  * {@code @Scheduled} job.
  */

@@ -19,10 +19,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * This node's half of the fleet's clock leads ({@code fleet-leads.lua}, one hash per key prefix, on Redis Cluster one
- * per master: {@link LeadShards}): every {@value #INTERVAL_MILLIS} ms each node writes its lead and reads everybody's
- * in the same call, so at the moment Redis loses its data every node already holds the fleet's leads in memory
- * ({@link LossWindows}). One call per node, hash and interval, whatever the number of jobs.
+ * This node's half of the fleet's clock leads: every {@value #INTERVAL_MILLIS} ms each node writes its lead and reads
+ * everybody's in the same call ({@code fleet-leads.lua}). The leads live in one hash per key prefix, on Redis Cluster
+ * one per master ({@link LeadShards}), so at the moment Redis loses its data every node already holds the fleet's
+ * leads in memory ({@link LossWindows}). One call per node, hash and interval, whatever the number of jobs.
  *
  * <p>A node publishes before its first admission, and again before an admission once its last publication is older
  * than {@value #STALE_MILLIS} ms, the admission's lead exceeds the one it published, or its wall clock stepped against

@@ -19,9 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Which fire times a node refuses after Redis lost a job's history: those some node may have taken before the loss,
- * judged from the fleet's clock leads this node holds in memory ({@link FleetLeads}), never wider than the configured
- * window ({@code skew-tolerance}). When this node cannot know every lead that counts (it did not read the fleet
+ * Which fire times a node refuses after Redis lost a job's history: those some node may have taken before the loss.
+ * They are judged from the fleet's clock leads this node holds in memory ({@link FleetLeads}), never wider than the
+ * configured window ({@code skew-tolerance}). When this node cannot know every lead that counts (it did not read the fleet
  * before the loss, a lead is unknown after a clock step, a node seen taking the job's fire times never published),
  * the window is the configured one. The argument, when the judged window applies and the one case it does not cover:
  * docs/reliability.md, "A lost history is not rerun".

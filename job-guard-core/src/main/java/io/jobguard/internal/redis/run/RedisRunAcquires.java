@@ -21,10 +21,11 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The acquire of a run lease for {@link RedisLeaseStore}: one {@code run-acquire.lua} call, with what this node
- * remembers of the job (the epoch and the highest token it saw, the latest fire time it saw handled) and of the
- * fleet's clock leads, and what the reply teaches it; a first meeting with a lost epoch is judged again once the
- * fleet's leads are re-published; with durable acquire, a grant too few replicas acknowledged is given back.
+ * The acquire of a run lease for {@link RedisLeaseStore}: one {@code run-acquire.lua} call. The call carries what
+ * this node remembers of the job (the epoch and the highest token it saw, the latest fire time it saw handled) and of
+ * the fleet's clock leads, and the node remembers what the reply teaches it. A first meeting with a lost epoch is
+ * judged again once the fleet's leads are re-published; with durable acquire, a grant too few replicas acknowledged
+ * is given back.
  */
 public final class RedisRunAcquires {
 

@@ -30,8 +30,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The release of a run lease for {@link RedisLeaseStore}: one {@code run-release.lua} call that frees
- * the lease (owner only), records completion and the run's history entry (outcome and duration), starts the
- * cool-down and, when a caller on another node waits for the job, publishes the release.
+ * the lease (owner only). The same call records completion and the run's history entry (outcome and duration), starts
+ * the cool-down and, when a caller on another node waits for the job, publishes the release.
  */
 public final class RedisRunReleases {
 

@@ -11,7 +11,7 @@ import java.util.StringJoiner;
 
 /**
  * {@code run-acquire.lua}'s arguments, built in this one place in the order its header lists (ARGV[1] to ARGV[18]),
- * as {@link RunAcquireReply} decodes its reply: every duration and fire time becomes Redis milliseconds here, and
+ * as {@link RunAcquireReply} decodes its reply. Every duration and fire time becomes Redis milliseconds here, and
  * the recovery mode its words. The keys are {@link io.jobguard.internal.redis.KeySchema#runAcquire}'s.
  *
  * @param request      the acquire: owner token, node, fire time, lease and marker TTL

@@ -74,6 +74,16 @@ class ReadmeTest {
         assertThat(checked).isGreaterThanOrEqualTo(12);
     }
 
+    /** The README's first screen: the problem, then one annotated {@code @Scheduled} method, then how to get it. */
+    @Test
+    void theAnnotatedMethodComesBeforeHowToGetIt() {
+        List<String> lines = readme.lines().toList();
+        int annotated = lines.indexOf("    @ClusterSingleton(name = \"invoices\", lease = \"10m\")");
+        int install = lines.indexOf("## Quickstart (Spring Boot)");
+        assertThat(annotated).as("line of the annotated method in README.md (0-based)").isBetween(0, 59);
+        assertThat(install).as("the Quickstart's install steps come after the method").isGreaterThan(annotated);
+    }
+
     @Test
     void everyPropertiesBlockBindsToRealProperties() throws IOException {
         Set<String> known = new TreeSet<>();

@@ -5,9 +5,7 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.internal.options.JobAttribute;
 import io.jobguard.internal.options.JobOptionsResolver;
-import io.jobguard.internal.options.OptionSource;
 import io.jobguard.internal.options.OptionSources;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapterRegistry;
@@ -27,8 +25,8 @@ import java.util.function.Supplier;
  * that names the method: not {@code @Scheduled}, several schedules, a reactive type whose completion
  * it cannot follow, a Kotlin suspend function without {@code kotlinx-coroutines-reactor}, bad
  * durations, bad options. The options, with their recovery of lost fire times, come from core's one
- * resolution ({@link JobOptionsResolver}: per-job settings, then the annotation, then the defaults and
- * the engine's default lease), then pass the application's {@code JobOptionsCustomizer}s.
+ * resolution ({@link JobOptionsResolver}: per-job settings, then the annotation, then the node's
+ * defaults, {@link OptionSources#nodeDefaults}), then pass the application's {@code JobOptionsCustomizer}s.
  */
 final class GuardedMethodResolver {
 
@@ -82,25 +80,13 @@ final class GuardedMethodResolver {
         GuardableMethods.checkSharedGrid(schedule, where);
         JobGuardConfig config = engine.get().config();
         OptionSources settings = sources.get();
-        OptionSource defaults = new OptionSource() {
-            @Override
-            public Object value(JobAttribute attribute, String job) {
-                Object value = settings.defaults().value(attribute, job);
-                return value == null && attribute == JobAttribute.LEASE ? config.defaultLease() : value;
-            }
-
-            @Override
-            public String label(JobAttribute attribute, String job) {
-                return settings.defaults().label(attribute, job);
-            }
-        };
         FireTimeSchedule grid = schedule.kind() == ScheduleSpec.Kind.CRON || schedule.kind() == ScheduleSpec.Kind.FIXED_RATE
                 ? schedule::nextAfter : null;
         Duration cooldown = schedule.kind() == ScheduleSpec.Kind.FIXED_DELAY ? schedule.period() : Duration.ZERO;
         try {
             JobOptions resolved = JobOptionsResolver.resolve(new JobOptionsResolver.Sources(
                     beanClass.getSimpleName() + "." + method.getName(), settings.own(), annotation, this::resolve,
-                    defaults, cooldown, grid));
+                    OptionSources.nodeDefaults(settings.defaults(), config), cooldown, grid));
             JobOptions options = customizers.apply(resolved.toBuilder().recovery(null).build(), method);
             GuardedJob job = new GuardedJob(beanClass, method, options, schedule, config.clock());
             job.recovery(resolved.recovery());

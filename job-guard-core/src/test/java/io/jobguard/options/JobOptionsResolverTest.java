@@ -3,12 +3,14 @@ package io.jobguard.options;
 import io.jobguard.Delivery;
 import io.jobguard.FireTimeSchedule;
 import io.jobguard.GuardType;
+import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.internal.options.JobAttribute;
 import io.jobguard.internal.options.JobOptionsResolver;
 import io.jobguard.internal.options.OptionSource;
+import io.jobguard.internal.options.OptionSources;
 import io.jobguard.testing.AnnotationAttributes;
 import org.junit.jupiter.api.Test;
 
@@ -119,5 +121,28 @@ class JobOptionsResolverTest {
         JobOptions leastOnce = resolveOnGrid(map(Map.of(JobAttribute.DELIVERY, "AT_LEAST_ONCE"), "own"),
                 every(Duration.ofSeconds(1)));
         assertThat(leastOnce.recovery().delivery()).isEqualTo(Delivery.AT_LEAST_ONCE);
+    }
+
+    @Test
+    void theNodeDefaultsAreTheConfiguredDefaultsThenTheEnginesDefaultLease() {
+        JobGuardConfig engine = JobGuardConfig.builder().defaultLease(Duration.ofMinutes(7)).build();
+        OptionSource configured = map(Map.of(JobAttribute.WAIT_FOR, "20s", JobAttribute.MISFIRE_POLICY, "RUN_LATEST"),
+                "jobguard");
+        OptionSource defaults = OptionSources.nodeDefaults(configured, engine);
+        JobOptions options = resolve(null, null, defaults);
+        assertThat(options.lease()).isEqualTo(Duration.ofMinutes(7));
+        assertThat(options.waitFor()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(options.recovery().misfirePolicy()).isEqualTo(MisfirePolicy.RUN_LATEST);
+        // a configured lease (blank sets nothing) comes before the engine's; messages name the configured source
+        assertThat(resolve(null, null, OptionSources.nodeDefaults(map(Map.of(JobAttribute.LEASE, "30s"), "jobguard"),
+                engine)).lease()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(resolve(null, null, OptionSources.nodeDefaults(map(Map.of(JobAttribute.LEASE, " "), "jobguard"),
+                engine)).lease()).isEqualTo(Duration.ofMinutes(7));
+        assertThat(resolve(null, null, OptionSources.nodeDefaults(OptionSource.NONE, engine)).lease())
+                .isEqualTo(Duration.ofMinutes(7));
+        assertThat(defaults.label(JobAttribute.LEASE, "Jobs.run")).isEqualTo("jobguard.lease");
+        assertThatThrownBy(() -> resolve(null, null, OptionSources.nodeDefaults(
+                map(Map.of(JobAttribute.WAIT_FOR, "soon"), "jobguard"), engine)))
+                .hasMessageStartingWith("jobguard.wait-for of job 'Jobs.run'");
     }
 }

@@ -124,9 +124,9 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
 
     private ClusterSingletonListener(Builder builder) {
         this.name = builder.name;
-        Duration lease = builder.lease != null ? builder.lease : builder.jobGuard.config().defaultLease();
         this.admission = QuartzAdmission.create(builder.jobGuard,
-                new QuartzJobOptions(builder.guard, builder.type, lease, builder.waitFor));
+                new QuartzJobOptions(builder.guard, builder.type, builder.lease, builder.waitFor,
+                        builder.jobGuard.config()));
     }
 
     /**

@@ -2,11 +2,12 @@ package io.jobguard.quartz;
 
 import io.jobguard.ClusterSingleton;
 import io.jobguard.GuardType;
+import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.MisfirePolicy;
 import io.jobguard.internal.options.JobAttribute;
 import io.jobguard.internal.options.JobOptionsResolver;
 import io.jobguard.internal.options.OptionSource;
+import io.jobguard.internal.options.OptionSources;
 import io.jobguard.internal.options.OptionValues;
 import org.quartz.JobDataMap;
 import org.quartz.JobDetail;
@@ -26,7 +27,8 @@ import java.util.Objects;
  * Decides whether a Quartz job is guarded and with which options, through the one resolution shared with
  * Spring ({@link JobOptionsResolver}): {@code JobDataMap} entries {@code jobguard.<attribute>} win over
  * {@code @ClusterSingleton} on the job class (every attribute of it), which wins over the install-time
- * defaults and, for the misfire policy, the trigger's misfire instruction.
+ * defaults and, for the misfire policy, the trigger's misfire instruction, then the engine's default lease
+ * (core's node defaults, as for Spring: {@link OptionSources#nodeDefaults}).
  */
 final class QuartzJobOptions {
 
@@ -34,16 +36,26 @@ final class QuartzJobOptions {
     private final GuardType defaultType;
     private final Duration defaultLease;
     private final Duration defaultWaitFor;
+    private final JobGuardConfig engine;
     /** At most this many jobs are remembered: schedulers that add a job per firing (unique names) stay bounded. */
     static final int MAX_SEEN = 10_000;
 
     private final Map<String, JobOptions> seen = new RecentJobs();
 
-    QuartzJobOptions(Matcher<JobKey> guardMatcher, GuardType defaultType, Duration defaultLease, Duration defaultWaitFor) {
+    /**
+     * @param guardMatcher   the jobs guarded without annotation or {@code JobDataMap} entry, or null
+     * @param defaultType    the listener's default type, or null
+     * @param defaultLease   the listener's default lease, or null for the engine's
+     * @param defaultWaitFor the listener's default wait, or null
+     * @param engine         the configuration of the node's engine, whose default lease is the last default
+     */
+    QuartzJobOptions(Matcher<JobKey> guardMatcher, GuardType defaultType, Duration defaultLease, Duration defaultWaitFor,
+                     JobGuardConfig engine) {
         this.guardMatcher = guardMatcher;
         this.defaultType = defaultType;
         this.defaultLease = defaultLease;
         this.defaultWaitFor = defaultWaitFor;
+        this.engine = Objects.requireNonNull(engine, "engine");
     }
 
     /**
@@ -103,26 +115,9 @@ final class QuartzJobOptions {
         if (!guarded) {
             return null;
         }
-        MisfirePolicy triggerPolicy = trigger == null ? null : QuartzRecovery.fromTrigger(trigger);
         OptionSource entries = new JobDataMapSource(data, merged);
-        OptionSource defaults = new OptionSource() {
-            @Override
-            public Object value(JobAttribute attribute, String job) {
-                return switch (attribute) {
-                    case TYPE -> defaultType;
-                    case LEASE -> defaultLease;
-                    case WAIT_FOR -> defaultWaitFor;
-                    case MISFIRE_POLICY -> triggerPolicy;
-                    default -> null;
-                };
-            }
-
-            @Override
-            public String label(JobAttribute attribute, String job) {
-                return attribute == JobAttribute.MISFIRE_POLICY ? "the misfire instruction of trigger " + trigger.getKey()
-                        : "the listener's default " + attribute.element();
-            }
-        };
+        OptionSource defaults = OptionSources.nodeDefaults(new ListenerDefaults(defaultType, defaultLease,
+                defaultWaitFor, trigger), engine);
         JobOptions options = JobOptionsResolver.resolve(new JobOptionsResolver.Sources(quartzName, entries, annotation,
                 null, defaults, Duration.ZERO, trigger == null ? null : QuartzRecovery.schedule(trigger)));
         JobOptions remembered = options.recovery() == null ? options : options.toBuilder().recovery(null).build();
@@ -130,6 +125,34 @@ final class QuartzJobOptions {
             seen.put(quartzName, remembered);
         }
         return options;
+    }
+
+    /**
+     * The listener's install-time defaults ({@code type}, {@code lease}, {@code waitFor}, each null when not set)
+     * and, for the misfire policy, the trigger's misfire instruction ({@link QuartzRecovery#fromTrigger}); the
+     * engine's default lease comes after them ({@link OptionSources#nodeDefaults}).
+     *
+     * @param trigger the trigger whose firing is resolved, or null when the job is resolved without one
+     */
+    private record ListenerDefaults(GuardType type, Duration lease, Duration waitFor, Trigger trigger)
+            implements OptionSource {
+        @Override
+        public Object value(JobAttribute attribute, String job) {
+            return switch (attribute) {
+                case TYPE -> type;
+                case LEASE -> lease;
+                case WAIT_FOR -> waitFor;
+                case MISFIRE_POLICY -> trigger == null ? null : QuartzRecovery.fromTrigger(trigger);
+                default -> null;
+            };
+        }
+
+        @Override
+        public String label(JobAttribute attribute, String job) {
+            return attribute == JobAttribute.MISFIRE_POLICY && trigger != null
+                    ? "the misfire instruction of trigger " + trigger.getKey()
+                    : "the listener's default " + attribute.element();
+        }
     }
 
     /**

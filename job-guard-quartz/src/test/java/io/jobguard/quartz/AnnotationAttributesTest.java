@@ -2,6 +2,7 @@ package io.jobguard.quartz;
 
 import io.jobguard.ClusterSingleton;
 import io.jobguard.GuardType;
+import io.jobguard.JobGuardConfig;
 import io.jobguard.testing.AnnotationAttributes;
 import org.junit.jupiter.api.Test;
 import org.quartz.CronScheduleBuilder;
@@ -26,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class AnnotationAttributesTest {
 
-    private final QuartzJobOptions jobs = new QuartzJobOptions(null, GuardType.RETURN, Duration.ofMinutes(1), null);
+    private final QuartzJobOptions jobs = new QuartzJobOptions(null, GuardType.RETURN, Duration.ofMinutes(1), null,
+            JobGuardConfig.defaults());
     private final Trigger trigger = TriggerBuilder.newTrigger()
             .withSchedule(CronScheduleBuilder.cronSchedule("0 0 3 * * ?")).build();
 

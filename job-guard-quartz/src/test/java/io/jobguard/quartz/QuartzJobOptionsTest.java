@@ -1,6 +1,7 @@
 package io.jobguard.quartz;
 
 import io.jobguard.GuardType;
+import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import org.junit.jupiter.api.Test;
 import org.quartz.JobBuilder;
@@ -15,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class QuartzJobOptionsTest {
 
     private final QuartzJobOptions jobs = new QuartzJobOptions(GroupMatcher.jobGroupEquals("guarded"), GuardType.RETURN,
-            Duration.ofMinutes(2), null);
+            Duration.ofMinutes(2), null, JobGuardConfig.defaults());
 
     @Test
     void anAnnotatedJobIsGuardedWithTheAnnotationsOptions() {
@@ -81,6 +82,18 @@ class QuartzJobOptionsTest {
         assertThat(jobs.probablyGuarded(plain("g").usingJobData(ClusterSingletonListener.ENABLED, "yes").build()))
                 .isTrue();
         assertThat(jobs.probablyGuarded(plain("g").build())).isFalse();
+    }
+
+    @Test
+    void withoutAListenerDefaultLeaseAJobTakesTheEnginesDefaultLease() {
+        QuartzJobOptions onEngineDefaults = new QuartzJobOptions(GroupMatcher.jobGroupEquals("guarded"), null, null,
+                null, JobGuardConfig.builder().defaultLease(Duration.ofMinutes(7)).build());
+        assertThat(onEngineDefaults.resolve(plain("guarded").build()))
+                .isEqualTo(JobOptions.builder("guarded.job", Duration.ofMinutes(7)).build());
+        // the listener's own default and the job's entry still come first
+        assertThat(jobs.resolve(plain("guarded").build()).lease()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(onEngineDefaults.resolve(plain("guarded").usingJobData(ClusterSingletonListener.LEASE, "45s").build())
+                .lease()).isEqualTo(Duration.ofSeconds(45));
     }
 
     private static JobBuilder plain(String group) {

@@ -2,6 +2,7 @@ package io.jobguard.quartz;
 
 import io.jobguard.Delivery;
 import io.jobguard.GuardType;
+import io.jobguard.JobGuardConfig;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
 import org.junit.jupiter.api.Test;
@@ -52,7 +53,7 @@ class QuartzRecoveryTest {
         JobDataMap data = new JobDataMap(entries);
         JobDetail detail = JobBuilder.newJob(TestJobs.Plain.class).withIdentity("nightly", "g")
                 .usingJobData(ClusterSingletonListener.ENABLED, "true").usingJobData(data).build();
-        return new QuartzJobOptions(null, GuardType.RETURN, Duration.ofMinutes(1), null)
+        return new QuartzJobOptions(null, GuardType.RETURN, Duration.ofMinutes(1), null, JobGuardConfig.defaults())
                 .firingOptions(detail, trigger, detail.getJobDataMap()).recovery();
     }
 

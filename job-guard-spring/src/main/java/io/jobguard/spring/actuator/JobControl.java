@@ -1,6 +1,7 @@
 package io.jobguard.spring.actuator;
 
 import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
 import io.jobguard.spring.firing.GuardedJob;
 import io.jobguard.spring.firing.GuardedJobRegistry;
@@ -175,7 +176,9 @@ final class JobControl {
         Object receiver = target != null ? target : bean;
         RunOutcome outcome;
         try {
-            outcome = guard.run(job.options(), nominalFireTime, () -> invoke(job, receiver));
+            // an extra run off the grid, not a firing of the schedule: it recovers nothing (admitted plainly)
+            JobOptions extraRun = job.options().toBuilder().recovery(null).build();
+            outcome = guard.run(extraRun, nominalFireTime, () -> invoke(job, receiver));
         } catch (RuntimeException | Error e) {
             outcome = RunOutcome.FAILED;
         }

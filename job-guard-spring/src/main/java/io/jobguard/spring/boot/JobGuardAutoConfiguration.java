@@ -11,7 +11,6 @@ import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.spring.EnableJobGuard;
 import io.jobguard.spring.JobGuardConfigCustomizer;
 import io.jobguard.spring.GuardedJobsContributor;
-import io.jobguard.spring.firing.GuardedJob;
 import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.spring.firing.MissedFireTimeRecoveryStarter;
 import io.jobguard.spring.firing.SchedulerBypass;
@@ -181,7 +180,7 @@ public class JobGuardAutoConfiguration {
     }
 
     /**
-     * Runs each guarded job's recovery of lost fire times (resolved with its options) once the application
+     * Runs each guarded job's recovery of lost fire times (the one in its options) once the application
      * is ready, so fire times lost while no node ran are not left until the next firing.
      *
      * @param registry   the guarded {@code @Scheduled} methods
@@ -194,7 +193,7 @@ public class JobGuardAutoConfiguration {
     MissedFireTimeRecoveryStarter jobGuardMissedFireTimeRecoveryStarter(ObjectProvider<GuardedJobRegistry> registry,
                                                           ObjectProvider<JobGuard> guard,
                                                           org.springframework.context.ApplicationContext context) {
-        return new MissedFireTimeRecoveryStarter(GuardedJob::recovery, registry, guard, context);
+        return new MissedFireTimeRecoveryStarter(registry, guard, context);
     }
 
     /**

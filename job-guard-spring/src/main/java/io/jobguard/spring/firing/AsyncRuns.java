@@ -41,7 +41,7 @@ final class AsyncRuns {
      * The firing one subscription is.
      *
      * @param guard           the engine
-     * @param options         the job's options (with its recovery for a scheduled firing)
+     * @param options         the job's options, with its recovery (the same for a scheduled and a direct subscription)
      * @param nominalFireTime the nominal fire time
      */
     record Subscription(JobGuard guard, JobOptions options, Instant nominalFireTime) {

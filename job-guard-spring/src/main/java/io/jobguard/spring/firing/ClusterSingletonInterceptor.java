@@ -27,8 +27,8 @@ import java.util.function.Supplier;
  * scheduler's clock): it counts as that firing, so it runs unless the firing ran somewhere already,
  * and a firing it took is not run again. Fixed-delay and one-time schedules have no grid: a direct
  * call uses now, and the cluster-wide cool-down still applies. Either way the whole firing is one
- * {@link JobGuard#fire} call (admission, with the recovery of lost fire times when the job has one;
- * run; finish; outcome), observed nested under the current observation (Spring's observation of the
+ * {@link JobGuard#fire} call with the job's one {@link GuardedJob#options() options} (admission, with the
+ * recovery of lost fire times when the job has one; run; finish; outcome), observed nested under the current observation (Spring's observation of the
  * handedOff method, for a handedOff firing). A call made while the thread already runs under a permit
  * of the same job (a recovery run, a nested call) is part of that run and is not guarded again. A
  * skipped call returns {@code null} (or zero/false for a primitive return type).
@@ -74,7 +74,7 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
         Observed observed = new Observed(observations.start(guard.get(), job.options(), nominalFireTime));
         Fired<Object> fired;
         try {
-            fired = guard.get().fire(job.firingOptions(), nominalFireTime, body(invocation, observed.observation), observed);
+            fired = guard.get().fire(job.options(), nominalFireTime, body(invocation, observed.observation), observed);
         } catch (Throwable e) {
             observed.failedUnended(e);
             throw e;
@@ -107,13 +107,13 @@ final class ClusterSingletonInterceptor implements MethodInterceptor {
     }
 
     /**
-     * One subscription of a reactive method as one firing: the handedOff firing's fire time (with the
-     * job's recovery), else a direct subscription's own.
+     * One subscription of a reactive method as one firing with the job's options (its recovery included,
+     * as for any other call): the handedOff firing's fire time, else a direct subscription's own.
      */
     private AsyncRuns.Subscription subscription(GuardedJob job) {
         Instant handedOff = fireTimeHandOff.take(job);
-        return handedOff != null ? new AsyncRuns.Subscription(guard.get(), job.firingOptions(), handedOff)
-                : new AsyncRuns.Subscription(guard.get(), job.options(), directNominalFireTime(job));
+        return new AsyncRuns.Subscription(guard.get(), job.options(),
+                handedOff != null ? handedOff : directNominalFireTime(job));
     }
 
     /** Whether the current thread already runs under a permit of {@code job} (a recovery body, a nested call). */

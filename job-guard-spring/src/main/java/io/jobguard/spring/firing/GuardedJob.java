@@ -7,11 +7,12 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * One {@code @ClusterSingleton @Scheduled} method of one bean class, as resolved at startup: its
- * job options (with its recovery of lost fire times), its schedule, the clock of the scheduler that
- * drives it and whether its task went through job-guard's scheduler. Each mutable part has one writer:
- * the trigger (clock), the scheduler decorator (routed), the post-processor (bean name) and the
- * recovery's starter (recovery); the outcome of its firings is the engine's
+ * One {@code @ClusterSingleton @Scheduled} method of one bean class, as resolved at startup: its one
+ * {@link JobOptions} (with its recovery of lost fire times), which guards every firing of the method,
+ * scheduled or a direct call, and its background recovery; its schedule, the clock of the scheduler that
+ * drives it and whether its task went through job-guard's scheduler. The options and the schedule are
+ * fixed at creation; each mutable part has one writer: the trigger (clock), the scheduler decorator
+ * (routed) and the post-processor (bean name); the outcome of its firings is the engine's
  * ({@code JobGuard.lastFiring}). Thread-safe.
  *
  * <p>Internal to job-guard's Spring integration; not an API.
@@ -23,8 +24,6 @@ public final class GuardedJob {
     private final JobOptions options;
     private final ScheduleSpec schedule;
     private volatile Clock clock;
-    /** The options with the job's recovery, set once at startup ({@link #recovery(io.jobguard.RecoveryOptions)}). */
-    private volatile JobOptions firingOptions;
     private volatile boolean routed;
     private volatile String beanName;
 
@@ -33,7 +32,7 @@ public final class GuardedJob {
      *
      * @param beanClass the user class of the bean
      * @param method    the guarded method
-     * @param options   the resolved job options
+     * @param options   the job's options, with its recovery of lost fire times if it has one
      * @param schedule  the resolved schedule
      * @param clock     the clock to read "now" with until the scheduler tells its own
      */
@@ -43,7 +42,6 @@ public final class GuardedJob {
         this.options = Objects.requireNonNull(options, "options");
         this.schedule = Objects.requireNonNull(schedule, "schedule");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.firingOptions = options;
     }
 
     /**
@@ -83,7 +81,13 @@ public final class GuardedJob {
         return method;
     }
 
-    /** @return the resolved job options */
+    /**
+     * The options every firing of the method is guarded with, scheduled or a direct call: resolved and
+     * customized at startup, with the job's recovery of lost fire times ({@link JobOptions#recovery()}) if
+     * it has one.
+     *
+     * @return the job's options
+     */
     public JobOptions options() {
         return options;
     }
@@ -132,34 +136,6 @@ public final class GuardedJob {
     /** @return whether job-guard's scheduler received this job's scheduled task */
     public boolean routed() {
         return routed;
-    }
-
-    /**
-     * How the job recovers lost fire times, or null when it does not.
-     *
-     * @return the recovery options, or null
-     */
-    public io.jobguard.RecoveryOptions recovery() {
-        return firingOptions.recovery();
-    }
-
-    /**
-     * Sets how the job recovers lost fire times (set once at startup, by the recovery's starter only).
-     *
-     * @param recovery the options, or null for none
-     */
-    public void recovery(io.jobguard.RecoveryOptions recovery) {
-        this.firingOptions = options.toBuilder().recovery(recovery).build();
-    }
-
-    /**
-     * The options a firing of the method is guarded with: {@link #options()} with the job's recovery of
-     * lost fire times, if it has one.
-     *
-     * @return the firing's options
-     */
-    public JobOptions firingOptions() {
-        return firingOptions;
     }
 
     @Override

@@ -5,9 +5,8 @@ import io.jobguard.FireTimeSchedule;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.internal.options.JobAttribute;
+import io.jobguard.RecoveryOptions;
 import io.jobguard.internal.options.JobOptionsResolver;
-import io.jobguard.internal.options.OptionSource;
 import io.jobguard.internal.options.OptionSources;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapterRegistry;
@@ -26,9 +25,13 @@ import java.util.function.Supplier;
  * Turns one {@code @ClusterSingleton} method into a {@link GuardedJob}, or fails with a message
  * that names the method: not {@code @Scheduled}, several schedules, a reactive type whose completion
  * it cannot follow, a Kotlin suspend function without {@code kotlinx-coroutines-reactor}, bad
- * durations, bad options. The options, with their recovery of lost fire times, come from core's one
- * resolution ({@link JobOptionsResolver}: per-job settings, then the annotation, then the defaults and
- * the engine's default lease), then pass the application's {@code JobOptionsCustomizer}s.
+ * durations, bad options. The job's one {@link JobOptions}, with its recovery of lost fire times, comes
+ * from core's one resolution ({@link JobOptionsResolver}: per-job settings, then the annotation, then the
+ * node's defaults, {@link OptionSources#nodeDefaults}), then passes the application's
+ * {@code JobOptionsCustomizer}s, which see and may change the recovery; the result is checked after the
+ * last customizer (a removed recovery, or one on another grid than the method's, fails startup naming the
+ * method and the job). Every firing of the job, scheduled or a direct call, is guarded with that one
+ * {@code JobOptions}.
  */
 final class GuardedMethodResolver {
 
@@ -44,7 +47,7 @@ final class GuardedMethodResolver {
      * @param values      resolves {@code ${...}} placeholders in the annotation's strings, or null
      * @param engine      the engine, whose default lease is the last default
      * @param sources     the per-job settings and the defaults besides the annotation (Spring Boot's properties)
-     * @param customizers applied to the resolved options, without their recovery
+     * @param customizers applied to the resolved options, recovery included
      */
     GuardedMethodResolver(StringValueResolver values, Supplier<JobGuard> engine, Supplier<OptionSources> sources,
                           BiFunction<JobOptions, Method, JobOptions> customizers) {
@@ -82,33 +85,49 @@ final class GuardedMethodResolver {
         GuardableMethods.checkSharedGrid(schedule, where);
         JobGuardConfig config = engine.get().config();
         OptionSources settings = sources.get();
-        OptionSource defaults = new OptionSource() {
-            @Override
-            public Object value(JobAttribute attribute, String job) {
-                Object value = settings.defaults().value(attribute, job);
-                return value == null && attribute == JobAttribute.LEASE ? config.defaultLease() : value;
-            }
-
-            @Override
-            public String label(JobAttribute attribute, String job) {
-                return settings.defaults().label(attribute, job);
-            }
-        };
         FireTimeSchedule grid = schedule.kind() == ScheduleSpec.Kind.CRON || schedule.kind() == ScheduleSpec.Kind.FIXED_RATE
                 ? schedule::nextAfter : null;
         Duration cooldown = schedule.kind() == ScheduleSpec.Kind.FIXED_DELAY ? schedule.period() : Duration.ZERO;
         try {
             JobOptions resolved = JobOptionsResolver.resolve(new JobOptionsResolver.Sources(
                     beanClass.getSimpleName() + "." + method.getName(), settings.own(), annotation, this::resolve,
-                    defaults, cooldown, grid));
-            JobOptions options = customizers.apply(resolved.toBuilder().recovery(null).build(), method);
-            GuardedJob job = new GuardedJob(beanClass, method, options, schedule, config.clock());
-            job.recovery(resolved.recovery());
-            return job;
+                    OptionSources.nodeDefaults(settings.defaults(), config), cooldown, grid));
+            JobOptions options = customizers.apply(resolved, method);
+            checkRecoveryKept(resolved, options, grid);
+            return new GuardedJob(beanClass, method, options, schedule, config.clock());
         } catch (IllegalArgumentException e) {
             String message = e.getMessage();
             throw new IllegalStateException(message != null && message.startsWith(where) ? message
                     : where + ": " + message, e);
+        }
+    }
+
+    /**
+     * Keeps a customized job recovering on its method's own grid of fire times: refuses options whose recovery a
+     * customizer removed (a job that recovers keeps recovering; the least is {@code SKIP} with
+     * {@code AT_MOST_ONCE}, the accounting rule every job with a grid gets by default), or set on another grid than
+     * the method's {@code @Scheduled}, which alone decides when the job fires ({@code options.recovery().toBuilder()}
+     * keeps the grid).
+     *
+     * @throws IllegalArgumentException naming the job and the recovery
+     */
+    private static void checkRecoveryKept(JobOptions resolved, JobOptions customized, FireTimeSchedule grid) {
+        if (customized == null) {
+            throw new IllegalArgumentException("a JobOptionsCustomizer returned null for job '" + resolved.name()
+                    + "'; return the options it was given to keep them");
+        }
+        RecoveryOptions before = resolved.recovery();
+        RecoveryOptions after = customized.recovery();
+        if (before != null && after == null) {
+            throw new IllegalArgumentException("a JobOptionsCustomizer removed the recovery of lost fire times of job '"
+                    + customized.name() + "' (misfirePolicy " + before.misfirePolicy() + ", delivery " + before.delivery()
+                    + "); a customizer may change the recovery but not remove it: the least a job recovers is "
+                    + "misfirePolicy SKIP with delivery AT_MOST_ONCE");
+        }
+        if (after != null && after.schedule() != grid) {
+            throw new IllegalArgumentException("a JobOptionsCustomizer changed the recovery's schedule of job '"
+                    + customized.name() + "'; the grid of fire times is the method's @Scheduled: change the recovery "
+                    + "through options.recovery().toBuilder(), which keeps it");
         }
     }
 

@@ -1,13 +1,13 @@
 package io.jobguard.spring.firing;
 
 import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
 import io.jobguard.RecoveryOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
@@ -22,29 +22,24 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
- * Recovery of lost fire times for {@code @Scheduled} jobs: at startup, gives each guarded job its
- * {@link RecoveryOptions} from the function it is created with (the Boot auto-configuration passes the
- * recovery resolved with the job's options, from the properties and {@code @ClusterSingleton}; a job whose
- * function answers null recovers nothing),
- * so that a bad value fails startup; once the application is ready, recovers on one background thread what each job lost while no
- * node ran ({@link JobGuard#recoverMissedFireTimes}), and again at least every minute and when a fire time
- * that was too young to count (the skew tolerance) is settled. Cron and fixed-rate jobs have a grid of fire times;
- * fixed-delay jobs have none, so for them only the delivery applies.
+ * Recovery of lost fire times for {@code @Scheduled} jobs: once the application is ready, recovers on one
+ * background thread what each guarded job whose options carry {@link RecoveryOptions} lost while no node ran
+ * ({@link JobGuard#recoverMissedFireTimes}), and again at least every minute and when a fire time that was too
+ * young to count (the skew tolerance) is settled. A job's recovery is the one in its options
+ * ({@link GuardedJob#options()}), resolved and customized, and checked, when its bean was created; the firings
+ * of the job use the same. Cron and fixed-rate jobs have a grid of fire times; fixed-delay jobs have none, so
+ * for them only the delivery applies.
  */
-public final class MissedFireTimeRecoveryStarter implements SmartInitializingSingleton, ApplicationListener<ApplicationReadyEvent>,
-        DisposableBean {
+public final class MissedFireTimeRecoveryStarter implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(MissedFireTimeRecoveryStarter.class);
 
     /** The longest pause between two recovery passes. */
     static final Duration SWEEP = Duration.ofMinutes(1);
 
-    private final Function<GuardedJob, RecoveryOptions> recovery;
     private final ObjectProvider<GuardedJobRegistry> registry;
     private final ObjectProvider<JobGuard> guard;
     private final ApplicationContext context;
@@ -53,27 +48,15 @@ public final class MissedFireTimeRecoveryStarter implements SmartInitializingSin
     /**
      * Creates the starter.
      *
-     * @param recovery each job's recovery options, or null for a job that recovers nothing; may throw
-     *                 {@link IllegalStateException} naming the job and the setting, which fails startup
      * @param registry the guarded {@code @Scheduled} methods
      * @param guard    the engine
      * @param context  the application context whose readiness starts the recovery
      */
-    public MissedFireTimeRecoveryStarter(Function<GuardedJob, RecoveryOptions> recovery,
-                                  ObjectProvider<GuardedJobRegistry> registry, ObjectProvider<JobGuard> guard,
-                                  ApplicationContext context) {
-        this.recovery = Objects.requireNonNull(recovery, "recovery");
+    public MissedFireTimeRecoveryStarter(ObjectProvider<GuardedJobRegistry> registry, ObjectProvider<JobGuard> guard,
+                                         ApplicationContext context) {
         this.registry = registry;
         this.guard = guard;
         this.context = context;
-    }
-
-    @Override
-    public void afterSingletonsInstantiated() {
-        GuardedJobRegistry jobs = registry.getIfAvailable();
-        if (jobs != null) {
-            jobs.all().forEach(job -> job.recovery(recovery.apply(job)));
-        }
     }
 
     @Override
@@ -86,7 +69,7 @@ public final class MissedFireTimeRecoveryStarter implements SmartInitializingSin
         if (jobs == null || engine == null) {
             return;
         }
-        List<GuardedJob> recovering = new ArrayList<>(jobs.all().stream().filter(j -> j.recovery() != null).toList());
+        List<GuardedJob> recovering = new ArrayList<>(jobs.all().stream().filter(j -> j.options().recovery() != null).toList());
         if (recovering.isEmpty()) {
             return;
         }
@@ -110,8 +93,9 @@ public final class MissedFireTimeRecoveryStarter implements SmartInitializingSin
             boolean answered = true;
             for (GuardedJob job : recovering) {
                 try {
-                    answered &= engine.recoverMissedFireTimes(job.options(), job.recovery(), body(job));
-                    Optional<Instant> pending = engine.recoveryPendingUntil(job.options(), job.recovery());
+                    JobOptions options = job.options();
+                    answered &= engine.recoverMissedFireTimes(options, options.recovery(), body(job));
+                    Optional<Instant> pending = engine.recoveryPendingUntil(options, options.recovery());
                     if (pending.isPresent() && pending.get().isBefore(wake)) {
                         wake = pending.get();
                     }

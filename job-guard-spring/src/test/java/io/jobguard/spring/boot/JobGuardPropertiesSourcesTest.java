@@ -1,8 +1,8 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.ClusterSingleton;
+import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.internal.options.JobAttribute;
 import io.jobguard.internal.options.JobOptionsResolver;
 import io.jobguard.internal.options.OptionSource;
 import io.jobguard.internal.options.OptionSources;
@@ -68,17 +68,8 @@ class JobGuardPropertiesSourcesTest {
     private static JobOptions resolve(OptionSources sources, String method, Duration defaultLease)
             throws NoSuchMethodException {
         ClusterSingleton annotation = Jobs.class.getDeclaredMethod(method).getAnnotation(ClusterSingleton.class);
-        OptionSource defaults = new OptionSource() {
-            @Override
-            public Object value(JobAttribute attribute, String job) {
-                return attribute == JobAttribute.LEASE ? defaultLease : sources.defaults().value(attribute, job);
-            }
-
-            @Override
-            public String label(JobAttribute attribute, String job) {
-                return sources.defaults().label(attribute, job);
-            }
-        };
+        OptionSource defaults = OptionSources.nodeDefaults(sources.defaults(),
+                JobGuardConfig.builder().defaultLease(defaultLease).build());
         return JobOptionsResolver.resolve(new JobOptionsResolver.Sources(method, sources.own(), annotation, null,
                 defaults, null, null));
     }

@@ -3,7 +3,6 @@ package io.jobguard.spring.firing;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
-import io.jobguard.JobOptions;
 import io.jobguard.internal.options.OptionSources;
 import io.jobguard.memory.InMemoryLeaseStore;
 import io.jobguard.testing.AnnotationAttributes;
@@ -39,8 +38,7 @@ class AnnotationAttributesTest {
         Method method = Jobs.class.getMethod("run");
         for (AnnotationAttributes.Row row : AnnotationAttributes.rows()) {
             GuardedJob job = resolver.resolve(Jobs.class, method, row.annotation());
-            JobOptions firing = job.firingOptions();
-            assertThat(row.resolved().apply(firing)).as("%s", row).isEqualTo(row.expected());
+            assertThat(row.resolved().apply(job.options())).as("%s", row).isEqualTo(row.expected());
         }
     }
 

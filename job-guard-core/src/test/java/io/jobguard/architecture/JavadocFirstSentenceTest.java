@@ -22,18 +22,6 @@ class JavadocFirstSentenceTest {
     /** The longest first sentence allowed, in words; the median first sentence has about 20. */
     static final int MAX_WORDS = 35;
 
-    /**
-     * Types whose sources are being changed on another branch, so their first sentences are not rewritten here and are
-     * exempt until that work lands; each entry is the repository-relative path of the source file. Empty it then, and
-     * shorten whichever first sentence is still too long.
-     */
-    private static final Set<String> BEING_CHANGED_ELSEWHERE = Set.of(
-            "job-guard-spring/src/main/java/io/jobguard/spring/firing/ClusterSingletonPostProcessor.java",
-            "job-guard-spring/src/main/java/io/jobguard/spring/firing/FiringConfiguration.java",
-            "job-guard-spring/src/main/java/io/jobguard/spring/firing/GuardedJob.java",
-            "job-guard-spring/src/main/java/io/jobguard/spring/firing/MissedFireTimeRecoveryStarter.java",
-            "job-guard-spring/src/main/java/io/jobguard/spring/firing/ScheduleSpec.java");
-
     private static final Pattern INLINE_LINK =
             Pattern.compile("\\{@link(?:plain)?\\s+([^\\s}(]*(?:\\([^)]*\\))?)\\s*([^}]*)}");
     private static final Pattern INLINE_TAG = Pattern.compile("\\{@\\w+\\s*([^}]*)}");
@@ -69,7 +57,7 @@ class JavadocFirstSentenceTest {
             int words = sentence.isEmpty() ? 0 : sentence.split("\\s+").length;
             if (words == 0) {
                 undocumented.put(relative, "an empty class Javadoc");
-            } else if (words > MAX_WORDS && !BEING_CHANGED_ELSEWHERE.contains(relative)) {
+            } else if (words > MAX_WORDS) {
                 tooLong.put(relative, words + " words: " + sentence);
             }
         }

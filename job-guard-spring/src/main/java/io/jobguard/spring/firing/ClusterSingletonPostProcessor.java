@@ -30,11 +30,10 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 /**
- * Finds the {@link ClusterSingleton @ClusterSingleton} methods of every bean, validates them
- * (startup fails naming the method when one is not {@code @Scheduled}, is reactive, has a bad
- * duration or reuses a job name) and proxies the bean with advice that makes each call one
- * {@link JobGuard#fire firing} of the engine (admitted, run, finished when the method's work ends, its
- * outcome recorded once). Runs before Spring's {@code @Scheduled} post-processor, so scheduled
+ * Makes each call of a {@link ClusterSingleton @ClusterSingleton} method one {@link JobGuard#fire firing} of the
+ * engine (admitted, run, finished when the method's work ends, its outcome recorded once), by proxying its bean.
+ * It finds those methods on every bean and validates them: startup fails naming the method when one is not
+ * {@code @Scheduled}, is reactive, has a bad duration or reuses a job name. Runs before Spring's {@code @Scheduled} post-processor, so scheduled
  * runnables invoke the proxy. Registered by {@code @EnableJobGuard} and the Boot auto-configuration.
  */
 public final class ClusterSingletonPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {

@@ -7,10 +7,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
 /**
- * The firing path's beans around the {@link ClusterSingletonPostProcessor} (which {@code @EnableJobGuard} defines,
- * with the application's {@code JobOptionsCustomizer}s): the registry of guarded methods it fills, the scheduler
- * decorator that gives each {@code @Scheduled} firing its nominal fire time, and the startup check that every
- * guarded schedule goes through that decorator. Imported by {@code @EnableJobGuard}; infrastructure, not meant to be
+ * Defines the firing path's beans, so that each guarded {@code @Scheduled} firing carries its nominal fire time.
+ * They are the registry of guarded methods, the scheduler decorator that gives each firing its fire time, and the
+ * startup check that every guarded schedule goes through that decorator. They sit around the
+ * {@link ClusterSingletonPostProcessor}, which {@code @EnableJobGuard} defines with the application's
+ * {@code JobOptionsCustomizer}s. Imported by {@code @EnableJobGuard}; infrastructure, not meant to be
  * replaced or imported by applications.
  */
 @Configuration(proxyBeanMethods = false)

@@ -7,10 +7,11 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * One {@code @ClusterSingleton @Scheduled} method of one bean class, as resolved at startup: its one
- * {@link JobOptions} (with its recovery of lost fire times), which guards every firing of the method,
- * scheduled or a direct call, and its background recovery; its schedule, the clock of the scheduler that
- * drives it and whether its task went through job-guard's scheduler. The options and the schedule are
+ * One {@code @ClusterSingleton @Scheduled} method of one bean class, resolved at startup, whose one
+ * {@link JobOptions} guards every firing of the method. Those options (with its recovery of lost fire times) serve
+ * its scheduled firings, its direct calls and its background recovery alike. It also holds its schedule, the clock
+ * of the scheduler that drives it and whether its task went through job-guard's scheduler. The options and the
+ * schedule are
  * fixed at creation; each mutable part has one writer: the trigger (clock), the scheduler decorator
  * (routed) and the post-processor (bean name); the outcome of its firings is the engine's
  * ({@code JobGuard.lastFiring}). Thread-safe.

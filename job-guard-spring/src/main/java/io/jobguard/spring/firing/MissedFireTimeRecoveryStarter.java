@@ -25,10 +25,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Recovery of lost fire times for {@code @Scheduled} jobs: once the application is ready, recovers on one
- * background thread what each guarded job whose options carry {@link RecoveryOptions} lost while no node ran
- * ({@link JobGuard#recoverMissedFireTimes}), and again at least every minute and when a fire time that was too
- * young to count (the skew tolerance) is settled. A job's recovery is the one in its options
+ * Recovers the fire times each guarded {@code @Scheduled} job lost while no node ran, on one background thread, once
+ * the application is ready. It runs {@link JobGuard#recoverMissedFireTimes} for each job whose options carry
+ * {@link RecoveryOptions}, and again at least every minute and when a fire time that was too young to count (the
+ * skew tolerance) is settled. A job's recovery is the one in its options
  * ({@link GuardedJob#options()}), resolved and customized, and checked, when its bean was created; the firings
  * of the job use the same. Cron and fixed-rate jobs have a grid of fire times; fixed-delay jobs have none, so
  * for them only the delivery applies.

@@ -16,8 +16,8 @@ import java.util.TimeZone;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The schedule of one guarded {@code @Scheduled} method, resolved at startup, and the cluster-wide
- * fire-time grid it defines: cron times in the cron's zone, fixed-rate times aligned to multiples
+ * The schedule of one guarded {@code @Scheduled} method, resolved at startup, and the cluster-wide fire-time grid it
+ * defines. The grid: cron times in the cron's zone, fixed-rate times aligned to multiples
  * of the period since the epoch (plus {@code initialDelay mod period}). Fixed-delay and one-time
  * schedules have no grid: each node's own firing instant is its nominal time. Immutable.
  *

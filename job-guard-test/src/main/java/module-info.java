@@ -9,5 +9,9 @@ module io.jobguard.test {
     requires transitive io.jobguard.core;
     requires transitive org.junit.jupiter.api;
 
+    requires static io.jobguard.spring;
+    requires static spring.boot.autoconfigure;
+
     exports io.jobguard.test;
+    exports io.jobguard.test.spring;
 }

@@ -156,7 +156,7 @@ public final class SimulatedLeaseStore implements LeaseStore, RunHistory, Outcom
      * The fire times of {@code job} with their outcomes, newest first: {@code RUNNING} while a run holds its lease,
      * then how it ended (e.g. {@code RAN}, {@code FAILED}); fire times decided without a run ({@code HISTORY_LOST})
      * with their outcome. Refusals of a fire time another node took ({@code ALREADY_RAN}, {@code BUSY},
-     * {@code STORE_ERROR}) are not in the store's history: {@link JobGuardTester#outcomes(String)} has them.
+     * {@code STORE_ERROR}) are not in the store's history: {@link JobGuardTester#events(String)} has them.
      *
      * @param job the job name
      * @return the entries

@@ -2,10 +2,11 @@
  * job-guard for Spring: {@code @EnableJobGuard}, the {@code @ClusterSingleton} and {@code @BatchLocked}
  * advice, Spring Boot auto-configuration, the actuator endpoint and health, observations and lease-checked
  * transactions. Exports exactly the packages of the API listed in {@code docs/api.md}; the firing path
- * ({@code io.jobguard.spring.firing}) is not exported.
+ * ({@code io.jobguard.spring.firing}) is exported only to job-guard-test, whose GuardedJobs fires guarded methods.
  */
 // "requires-(transitive-)automatic": Spring, Lettuce, Micrometer and Kotlin ship as automatic modules
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+// "module": the qualified export names job-guard-test, not present when this one compiles
+@SuppressWarnings({"module", "requires-automatic", "requires-transitive-automatic"})
 module io.jobguard.spring {
     requires transitive io.jobguard.core;
     requires transitive spring.context;
@@ -44,4 +45,6 @@ module io.jobguard.spring {
     exports io.jobguard.spring.fencing;
     exports io.jobguard.spring.observation;
     exports io.jobguard.spring.tx;
+
+    exports io.jobguard.spring.firing to io.jobguard.test;
 }

@@ -20,6 +20,10 @@ final class RedisEvictionPolicyCheck implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
+        if (connectionFactory == null) {
+            // a context without Redis (jobguard.store=in-memory, another store bean): nothing can evict job-guard's keys
+            return;
+        }
         RedisEvictionCheck.check(connectionFactory, mode, "jobguard.redis.eviction-check=warn");
     }
 }

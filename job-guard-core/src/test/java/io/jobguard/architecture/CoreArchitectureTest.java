@@ -76,7 +76,7 @@ class CoreArchitectureTest {
     }
 
     /**
-     * Every package of the library modules (job-guard-core, -spring, -quartz, -spring-boot3) says what it holds and
+     * Every package of the library modules (every {@code job-guard-*} module) says what it holds and
      * what it guarantees in a {@code package-info.java}.
      */
     @Test

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every public top-level type of the library modules (job-guard-core, -spring, -quartz, -spring-boot3) has a class
+ * Every public top-level type of the library modules (every {@code job-guard-*} module) has a class
  * Javadoc whose first sentence states one guarantee or purpose in at most {@value #MAX_WORDS} words; the details
  * follow in the next sentences. The first sentence is what Javadoc shows in package and index summaries.
  */

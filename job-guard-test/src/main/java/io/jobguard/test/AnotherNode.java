@@ -9,9 +9,9 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * Another node of the cluster, simulated in a {@link SimulatedLeaseStore}: it takes fire times and run leases through
- * the store's own acquire and release, as a node running the same job would, so the engine under test meets them the
- * way it meets a real node's (the fire time taken: {@code ALREADY_RAN}; the lease held: {@code BUSY}).
+ * Another node of the cluster, simulated in a {@link SimulatedLeaseStore}, which the engine under test meets the way it
+ * meets a real node. It takes fire times and run leases through the store's own acquire and release, as a node running
+ * the same job would (the fire time taken: {@code ALREADY_RAN}; the lease held: {@code BUSY}).
  */
 public final class AnotherNode {
 

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import java.util.Set;
 
 /**
- * A JUnit 5 extension that gives each test its own engine on a simulated store: parameters of type
- * {@link JobGuardTester}, {@link JobGuard}, {@link SimulatedLeaseStore} and {@link MutableClock} (of test methods,
- * lifecycle methods and constructors) all belong to one {@link JobGuardTester#create()} per test, closed after it.
+ * A JUnit 5 extension that gives each test its own engine on a simulated store, closed after the test. Parameters of
+ * type {@link JobGuardTester}, {@link JobGuard}, {@link SimulatedLeaseStore} and {@link MutableClock} (of test methods,
+ * lifecycle methods and constructors) all belong to one {@link JobGuardTester#create()} per test.
  * Use it with {@link JobGuardTest @JobGuardTest} or {@code @ExtendWith(JobGuardExtension.class)}.
  */
 public final class JobGuardExtension implements ParameterResolver, AfterEachCallback {

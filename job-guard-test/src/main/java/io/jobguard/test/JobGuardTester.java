@@ -19,9 +19,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Fires guarded jobs through a real {@link JobGuard} engine on a {@link SimulatedLeaseStore}, and records every
- * outcome the engine reports: each firing is the engine's own {@link JobGuard#fire} (admission, run, finish and
- * outcome), so what a test sees is what a scheduler firing the job would get. Close it after the test when it made
+ * Fires guarded jobs through a real {@link JobGuard} engine on a {@link SimulatedLeaseStore}, so that what a test sees
+ * is what a scheduler firing the job would get. Each firing is the engine's own {@link JobGuard#fire} (admission, run,
+ * finish and outcome), and every outcome the engine reports is recorded. Close it after the test when it made
  * the engine ({@link #create()}); the extension {@link JobGuardExtension} does. Thread-safe.
  */
 public final class JobGuardTester implements AutoCloseable {

@@ -24,8 +24,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * A {@link LeaseStore} for tests in which each scenario a cluster can put a job in is one call: another node ran a
- * fire time or holds the lease ({@link #anotherNode}), the store is unreachable ({@link #down()}), a running job's
+ * A {@link LeaseStore} for tests in which each scenario a cluster can put a job in is one call. The scenarios: another
+ * node ran a fire time or holds the lease ({@link #anotherNode}), the store is unreachable ({@link #down()}), a running job's
  * lease is lost ({@link #loseLease}) and the store loses its history ({@link #loseHistory()}). Between scenarios it
  * answers as {@link InMemoryLeaseStore} does (which it wraps): one atomic step per acquire, owner-checked renew and
  * release, fencing tokens that only grow. Its time is the {@link MutableClock} it was made with. Thread-safe.

@@ -10,8 +10,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Runs a Spring Boot test's job-guard on the test kit instead of Redis ({@link JobGuardTestAutoConfiguration}):
- * guarded methods fire only when the test fires them through the {@link GuardedJobs} bean, against a
+ * Runs a Spring Boot test's job-guard on the test kit instead of Redis ({@link JobGuardTestAutoConfiguration}).
+ * Guarded methods fire only when the test fires them through the {@link GuardedJobs} bean, against a
  * {@code SimulatedLeaseStore} on a {@code MutableClock}, both beans too.
  */
 @Target(ElementType.TYPE)

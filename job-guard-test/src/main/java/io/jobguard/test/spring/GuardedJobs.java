@@ -17,7 +17,7 @@ import java.util.Objects;
 
 /**
  * Fires the {@code @ClusterSingleton} {@code @Scheduled} methods of a Spring test context for the fire times a test
- * chooses, the way the scheduler fires them: the method's scheduled task, as job-guard's scheduler decorator made it,
+ * chooses, the way the scheduler fires them. The method's scheduled task, as job-guard's scheduler decorator made it,
  * runs on the calling thread with the fire time its trigger names, so the {@code @ClusterSingleton} advice takes that
  * fire time and owns the firing (one {@code JobGuard.fire} with the method's resolved options). A bean of contexts
  * with {@link AutoConfigureJobGuardTest}, in which nothing fires by itself.

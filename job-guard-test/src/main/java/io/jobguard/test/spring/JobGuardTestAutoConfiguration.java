@@ -18,8 +18,8 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
- * Puts job-guard's test kit in place of the Redis store, for contexts annotated {@link AutoConfigureJobGuardTest}: a
- * {@link SimulatedLeaseStore} as the {@link LeaseStore} (so job-guard's auto-configuration makes no Redis store and
+ * Puts job-guard's test kit in place of the Redis store, for contexts annotated {@link AutoConfigureJobGuardTest}. It
+ * defines a {@link SimulatedLeaseStore} as the {@link LeaseStore} (so job-guard's auto-configuration makes no Redis store and
  * needs no Redis), a {@link MutableClock} as the engine's and the store's clock, a scheduler that fires nothing by
  * itself, and {@link GuardedJobs} to fire guarded methods for chosen fire times. Not registered for every context:
  * only the annotation imports it.

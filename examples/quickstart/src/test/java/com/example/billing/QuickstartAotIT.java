@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -25,8 +26,9 @@ import static org.awaitility.Awaitility.await;
  * {@code -Dspring.aot.enabled=true} against a real Redis, runs in AOT mode exactly as on the plain JVM: Boot says it
  * started the AOT-processed application, the guarded job runs under job-guard, {@code /actuator/health} is UP with
  * the {@code jobguard} component UP, and {@code /actuator/jobguard} answers with the job, its last outcome and its
- * recent fire times (the records job-guard's hints make serializable in a native image). Built and run on Spring
- * Boot 4.1 here and on 3.5 by examples/quickstart-boot3, from these same sources.
+ * recent fire times (the records job-guard's hints make serializable in a native image). The metadata the processing
+ * wrote for a native image holds job-guard's hints and the guarded bean's CGLIB proxy class, generated at build time.
+ * Built and run on Spring Boot 4.1 here and on 3.5 by examples/quickstart-boot3, from these same sources.
  */
 @WithRedis
 class QuickstartAotIT {
@@ -50,6 +52,19 @@ class QuickstartAotIT {
         // process-aot compiles the generated context initializer into target/classes, next to the app
         assertThat(BillingApplication.class.getResource("BillingApplication__ApplicationContextInitializer.class"))
                 .as("the AOT-generated initializer on the class path (process-aot ran)").isNotNull();
+        // the metadata a native image would be built from holds job-guard's hints (its aot.factories were found) and
+        // the guarded bean's CGLIB proxy class, generated at build time
+        String metadata;
+        try (Stream<Path> files = Files.walk(Path.of("target", "spring-aot", "main", "resources", "META-INF",
+                "native-image"))) {
+            Path file = files.filter(f -> f.getFileName().toString().equals("reachability-metadata.json")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no reachability-metadata.json from process-aot"));
+            metadata = Files.readString(file, StandardCharsets.UTF_8).replace("\\/", "/");
+        }
+        assertThat(metadata).as("job-guard's hints in the build's metadata").contains("\"io/jobguard/redis/*.lua\"",
+                "\"io/jobguard/fencing/*.sql\"", "\"io/jobguard/spring/dashboard/*\"",
+                "\"io.jobguard.spring.actuator.JobGuardEndpoint$NodeReport\"", "\"io.jobguard.ClusterSingleton\"",
+                "\"com.example.billing.InvoiceJob$$SpringCGLIB$$0\"");
         int port = freePort();
         Path log = Files.createTempFile("jobguard-quickstart-aot", ".log");
         app = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

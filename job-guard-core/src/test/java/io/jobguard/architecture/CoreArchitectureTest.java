@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The core module's architecture: Spring only as the Redis client abstraction (spring-data-redis,
- * its exceptions, and the task executor of release notifications) and only in the packages that talk
- * to Redis; no package cycles; no static mutable state except loggers, constants and the documented
+ * its exceptions, and the task executor of release notifications), plus spring-core's AOT hint API for the runtime
+ * hints of the resources it ships, and only in the packages that talk to Redis or hold those resources; no package cycles; no static mutable state except loggers, constants and the documented
  * thread binding of the running job's {@code RunContext}. Across the whole repository, no two top-level types of
  * main code share a simple name.
  */
@@ -31,7 +31,7 @@ class CoreArchitectureTest {
     void springIsOnlyTheRedisClientAbstraction() {
         ArchitectureRules.springOnlyWhereAllowed(
                 new String[] {"org.springframework.data.redis..", "org.springframework.dao..",
-                        "org.springframework.core.task.."},
+                        "org.springframework.core.task..", "org.springframework.aot.hint.."},
                 new String[] {"io.jobguard.redis..", "io.jobguard.internal.redis..", "io.jobguard.fencing..",
                         "io.jobguard.shedlock.."})
                 .check(CORE);

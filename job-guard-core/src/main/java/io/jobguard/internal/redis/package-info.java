@@ -16,6 +16,7 @@
  *       messages and log lines.</li>
  *   <li>Waking: {@link io.jobguard.internal.redis.ReleaseNotifications} holds one pub/sub subscription per instance
  *       and wakes local waiters when a lease is released anywhere in the cluster.</li>
+ *   <li>Native builds: {@code LuaScriptRuntimeHints} keeps every Lua script in a Spring AOT or native build.</li>
  * </ul>
  */
 package io.jobguard.internal.redis;

@@ -20,6 +20,8 @@
  *       clock within the skew tolerance), apart from Boot's types;
  *       {@link io.jobguard.spring.actuator.JobGuardHealthIndicator} is that reading as Boot 4's {@code Health},
  *       registered by {@link io.jobguard.spring.actuator.JobGuardHealthAutoConfiguration}.</li>
+ *   <li>Native builds: {@code ActuatorRuntimeHints} registers the endpoint's JSON records and the dashboard's files
+ *       for Spring AOT.</li>
  * </ul>
  */
 package io.jobguard.spring.actuator;

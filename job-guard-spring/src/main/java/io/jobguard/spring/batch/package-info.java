@@ -12,6 +12,8 @@
  *       {@code BatchLockedMethod} is one such method, parsed once; {@code BatchLockedInterceptor} locks a call's keys,
  *       runs the method and releases them, never running it unlocked; {@code BatchKeys} turns the value of the keys
  *       expression into business keys.</li>
+ *   <li>Native builds: {@code BatchLockedRuntimeHints} registers the annotation's attributes for Spring AOT, and
+ *       {@code BatchLockedAotProcessor} each {@code @BatchLocked} bean's methods, argument types and JDK proxy.</li>
  * </ul>
  */
 package io.jobguard.spring.batch;

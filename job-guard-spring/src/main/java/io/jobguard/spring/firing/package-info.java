@@ -23,6 +23,7 @@
  *   <li>The firing: {@code ClusterSingletonInterceptor} guards one call, the one owner of a firing on the Spring
  *       side; {@code AsyncRuns} and {@code SuspendingRuns} hold the lease until the work of an asynchronous method or
  *       a Kotlin suspend function ends; {@code RecoveryBodies} are the recovery runs of a guarded method.</li>
+ *   <li>Native builds: {@code ClusterSingletonRuntimeHints} registers the annotation's attributes for Spring AOT.</li>
  * </ul>
  *
  * <p>Not an API: its public types are public only for job-guard-spring's other packages ({@code @EnableJobGuard},

@@ -33,6 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithRedis
 class HistoryLossLogIT {
 
+    /** The engine's classes log under their own names, in this package: one appender here sees them all. */
+    private static final String ENGINE_LOGGERS = "io.jobguard.internal.engine";
+
+
     private static final Duration TOLERANCE = Duration.ofMinutes(1);
     private static final JobOptions JOB = JobOptions.builder("report", Duration.ofSeconds(10)).build();
 
@@ -68,7 +72,7 @@ class HistoryLossLogIT {
 
     @Test
     void aRefusalAfterALossIsNotReportedAsAnEntryThatBlocksTheJob() {
-        Logger engineLog = (Logger) LoggerFactory.getLogger(JobGuard.class);
+        Logger engineLog = (Logger) LoggerFactory.getLogger(ENGINE_LOGGERS);
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
         engineLog.addAppender(lines);

@@ -31,12 +31,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class NoSilentFailuresTest {
 
-    private final ListAppender<ILoggingEvent> engineLog = attach(JobGuard.class);
-    private final ListAppender<ILoggingEvent> keepAliveLog = attach(KeepAlive.class);
+    /** The engine's classes log under their own names, in this package: one appender here sees them all. */
+    private static final String ENGINE_LOGGERS = "io.jobguard.internal.engine";
+
+
+    private final ListAppender<ILoggingEvent> engineLog = attach(ENGINE_LOGGERS);
+    private final ListAppender<ILoggingEvent> keepAliveLog = attach(KeepAlive.class.getName());
 
     @AfterEach
     void detach() {
-        ((Logger) LoggerFactory.getLogger(JobGuard.class)).detachAppender(engineLog);
+        ((Logger) LoggerFactory.getLogger(ENGINE_LOGGERS)).detachAppender(engineLog);
         ((Logger) LoggerFactory.getLogger(KeepAlive.class)).detachAppender(keepAliveLog);
     }
 
@@ -80,10 +84,10 @@ class NoSilentFailuresTest {
         assertThat(warnings.get(0)).contains("run lease of job 'report'").contains("Redis down");
     }
 
-    private static ListAppender<ILoggingEvent> attach(Class<?> type) {
+    private static ListAppender<ILoggingEvent> attach(String logger) {
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
-        ((Logger) LoggerFactory.getLogger(type)).addAppender(appender);
+        ((Logger) LoggerFactory.getLogger(logger)).addAppender(appender);
         return appender;
     }
 

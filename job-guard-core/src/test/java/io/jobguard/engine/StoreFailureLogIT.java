@@ -41,12 +41,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @WithRedis
 class StoreFailureLogIT {
 
+    /** The engine's classes log under their own names, in this package: one appender here sees them all. */
+    private static final String ENGINE_LOGGERS = "io.jobguard.internal.engine";
+
+
     private static final Instant T = Instant.parse("2026-11-23T12:00:00Z");
     private static final Duration LEASE = Duration.ofSeconds(10);
 
     private final RedisServerProcess redis;
     private final SteppedClock clock = new SteppedClock(Instant.parse("2026-11-23T12:00:00Z"));
-    private final Logger engineLog = (Logger) LoggerFactory.getLogger(JobGuard.class);
+    private final Logger engineLog = (Logger) LoggerFactory.getLogger(ENGINE_LOGGERS);
     private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
     private LettuceConnectionFactory connectionFactory;
 

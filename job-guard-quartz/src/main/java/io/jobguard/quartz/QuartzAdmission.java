@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
 record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, CronFireTimeSnap snap, FirePermits permits,
                        QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
 
-    private static final Logger log = LoggerFactory.getLogger(ClusterSingletonListener.class);
+    private static final Logger log = LoggerFactory.getLogger(QuartzAdmission.class);
 
     /**
      * The admission of a listener that guards {@code guardedJobs} on {@code jobGuard}, with new parts.

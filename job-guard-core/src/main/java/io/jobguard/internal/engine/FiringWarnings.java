@@ -1,6 +1,5 @@
 package io.jobguard.internal.engine;
 
-import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.internal.RateLimitedLog;
@@ -16,12 +15,12 @@ import java.time.Instant;
 
 /**
  * The WARN lines of one engine's firings that would repeat on every firing while their cause lasts (store
- * down, a foreign value blocking a key, lost history): each is logged once per job per minute with a count,
- * under the {@link JobGuard} logger that operators filter on.
+ * down, a foreign value blocking a key, lost history): each is logged once per job per minute with a count, under
+ * this class's logger (below {@code io.jobguard}, which operators filter on).
  */
 final class FiringWarnings {
 
-    private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
+    private static final Logger log = LoggerFactory.getLogger(FiringWarnings.class);
 
     private final LeaseStore store;
     private final JobGuardConfig config;

@@ -1,6 +1,5 @@
 package io.jobguard.internal.engine;
 
-import io.jobguard.JobGuard;
 import io.jobguard.RunOutcome;
 import io.jobguard.store.LeaseRecord;
 import org.slf4j.Logger;
@@ -18,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class HistoryLossLog {
 
-    private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
+    private static final Logger log = LoggerFactory.getLogger(HistoryLossLog.class);
 
     private final String namespace;
     private final String nodeId;

@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
-    private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
+    private static final Logger log = LoggerFactory.getLogger(JobGuardEngine.class);
 
     private final LeaseStore store;
     private final JobGuardConfig config;

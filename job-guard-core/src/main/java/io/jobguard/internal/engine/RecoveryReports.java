@@ -18,7 +18,7 @@ import java.util.List;
 final class RecoveryReports {
 
     /** The category these lines had when recovery logged them itself, which log configurations name. */
-    private static final Logger log = LoggerFactory.getLogger(MissedFireTimeRecovery.class);
+    private static final Logger log = LoggerFactory.getLogger(RecoveryReports.class);
 
     private final RecoveryEngine guard;
 

@@ -1,6 +1,5 @@
 package io.jobguard.internal.engine;
 
-import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.store.JobId;
@@ -19,7 +18,7 @@ import java.time.Duration;
  */
 final class ReleaseWaits {
 
-    private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
+    private static final Logger log = LoggerFactory.getLogger(ReleaseWaits.class);
 
     private final LeaseStore store;
     private final JobGuardConfig config;

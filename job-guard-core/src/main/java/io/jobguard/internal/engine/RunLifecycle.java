@@ -1,7 +1,6 @@
 package io.jobguard.internal.engine;
 
 import io.jobguard.JobEvent;
-import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
@@ -39,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class RunLifecycle {
 
-    private static final Logger log = LoggerFactory.getLogger(JobGuard.class);
+    private static final Logger log = LoggerFactory.getLogger(RunLifecycle.class);
 
     private final LeaseStore store;
     private final StoreCapabilities capabilities;

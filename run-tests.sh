@@ -13,19 +13,7 @@ cd "$(dirname "$0")"
 
 log() { printf '[run-tests] %s\n' "$*"; }
 
-as_root() {
-  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo -n "$@"; else return 1; fi
-}
-
-apt_updated=false
-apt_install() {
-  command -v apt-get >/dev/null 2>&1 || return 1
-  if ! $apt_updated; then
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || true
-    apt_updated=true
-  fi
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
-}
+. .ci/apt.sh
 
 need() { # what, package..., test expression follows after --
   local what="$1"; shift

@@ -39,8 +39,7 @@
 -- max(counter + 1, Redis TIME in microseconds), which assumes the Redis servers' clocks differ by
 -- less than the time the loss and the way back take. Exact in Lua's doubles until the year 2255.
 
--- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV but
--- the business keys, by their positions from first to n.
+-- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV.
 local held = KEYS[1]
 local record = KEYS[2]
 local counterKey = KEYS[3]
@@ -56,6 +55,9 @@ local creates = ARGV[8]
 local recordPrefix = ARGV[9]
 local holdersMarker = ARGV[10]
 local first = 11
+-- The business keys are businessKeys[first] to businessKeys[n]: ARGV itself, not a copy (a batch may hold
+-- 100,000 keys).
+local businessKeys, n = ARGV, #ARGV
 
 -- BEGIN key type check (all before the first write; checkCounter and checkType are in prelude.lua)
 if indexed == '1' then
@@ -67,7 +69,6 @@ end
 -- END key type check
 
 local ms = tonumber(leaseMs)
-local n = #ARGV
 local call = redis.call
 local SLICE = 1000
 
@@ -91,7 +92,7 @@ local holders = {}
 local reply = {0, 0, 0}
 local found = 0
 for from = first, marker == alone and first - 1 or n, SLICE do
-  local values = call('HMGET', held, unpack(ARGV, from, math.min(from + SLICE - 1, n)))
+  local values = call('HMGET', held, unpack(businessKeys, from, math.min(from + SLICE - 1, n)))
   for i = 1, #values do
     local owner = values[i]
     if owner and owner ~= token then
@@ -140,7 +141,7 @@ local args = {'', marker}
 local k = 2
 for from = first, n, SLICE do
   for i = from, math.min(from + SLICE - 1, n) do
-    args[k + 1] = ARGV[i]
+    args[k + 1] = businessKeys[i]
     args[k + 2] = token
     k = k + 2
   end

@@ -29,8 +29,7 @@
 -- only its keys and is gone with its record and index entry (ARGV[6] published), so the lease's
 -- other chunks here are released too.
 
--- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV but
--- the business keys, by their positions from first to n.
+-- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV.
 local held = KEYS[1]
 local record = KEYS[2]
 local indexKey = KEYS[3]
@@ -43,6 +42,9 @@ local message = ARGV[6]
 local complete = ARGV[7]
 local holdersMarker = ARGV[8]
 local first = 9
+-- The business keys are businessKeys[first] to businessKeys[n]: ARGV itself, not a copy (a batch may hold
+-- 100,000 keys).
+local businessKeys, n = ARGV, #ARGV
 
 -- BEGIN key type check (all before the first write; checkType is in prelude.lua)
 local problem = indexed == '1' and checkType(indexKey, 'zset')
@@ -51,7 +53,6 @@ if problem then
 end
 -- END key type check
 
-local n = #ARGV
 local call = redis.call
 local SLICE = 1000
 local released = 0
@@ -68,13 +69,13 @@ elseif kind == 'hash' then
   for from = first, n, SLICE do
     local to = math.min(from + SLICE - 1, n)
     if trusted then
-      released = released + call('HDEL', held, unpack(ARGV, from, to))
+      released = released + call('HDEL', held, unpack(businessKeys, from, to))
     else
-      local values = call('HMGET', held, unpack(ARGV, from, to))
+      local values = call('HMGET', held, unpack(businessKeys, from, to))
       local mine = {}
       for i = 1, #values do
         if values[i] == token then
-          mine[#mine + 1] = ARGV[from + i - 1]
+          mine[#mine + 1] = businessKeys[from + i - 1]
         end
       end
       if #mine > 0 then

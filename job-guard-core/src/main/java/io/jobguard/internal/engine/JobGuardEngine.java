@@ -23,7 +23,6 @@ import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.OperatorControl;
-import io.jobguard.store.RunHistory;
 import io.jobguard.store.RunLeaseRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +57,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     private final ReleaseWaits releaseWaits;
     private final LostReplies lostReplies;
     private final MissedFireTimeRecovery missed;
+    private final OperatorActions operators;
     /** Written only by {@link #ended}. */
     private final ConcurrentMap<String, LastFiring> lastFirings = new ConcurrentHashMap<>();
 
@@ -70,6 +70,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         this.lostReplies = new LostReplies(store, keepAlive);
         this.runs = new RunLifecycle(capabilities, config, listeners, keepAlive);
         this.missed = new MissedFireTimeRecovery(this);
+        this.operators = new OperatorActions(store, config);
     }
 
     @Override
@@ -284,28 +285,17 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     @Override
     public boolean pause(String job, String by) {
-        return pauses().pause(new JobId(config.namespace(), job), config.nodeId(), by == null ? "" : by);
+        return operators.pause(job, by);
     }
 
     @Override
     public boolean resume(String job) {
-        return pauses().resume(new JobId(config.namespace(), job));
+        return operators.resume(job);
     }
 
     @Override
     public Optional<OperatorControl.Pause> paused(String job) {
-        return store.capability(OperatorControl.class).flatMap(p -> p.paused(new JobId(config.namespace(), job)));
-    }
-
-    /** A store whose OperatorControl cannot pause refuses with the same message (the capability's default). */
-    private OperatorControl pauses() {
-        return required(OperatorControl.class, "cannot pause jobs");
-    }
-
-    /** The store's capability, or an exception naming the store and what it cannot do (the Redis store can all). */
-    private <T> T required(Class<T> capability, String cannot) {
-        return store.capability(capability).orElseThrow(() -> new UnsupportedOperationException(
-                "job-guard: not supported by the lease store " + store + ": it " + cannot + " (the Redis store can)"));
+        return operators.paused(job);
     }
 
     @Override
@@ -325,23 +315,17 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     @Override
     public Optional<LeaseRecord> currentLease(String job) {
-        return required(RunHistory.class, "keeps no cluster-wide run history")
-                .currentRunLease(new JobId(config.namespace(), job));
+        return operators.currentLease(job);
     }
 
     @Override
     public List<LeaseRecord> recentFires(String job) {
-        return required(RunHistory.class, "keeps no cluster-wide run history")
-                .recentFires(new JobId(config.namespace(), job), config.historySize());
+        return operators.recentFires(job);
     }
 
     @Override
     public boolean forceRelease(String job) {
-        boolean deleted = required(OperatorControl.class, "cannot release another node's lease")
-                .forceReleaseRun(new JobId(config.namespace(), job));
-        log.warn("job-guard: job '{}' run lease force-released by node {} (deleted={})", job, config.nodeId(),
-                deleted);
-        return deleted;
+        return operators.forceRelease(job);
     }
 
     @Override

@@ -101,4 +101,56 @@ public @interface ClusterSingleton {
      * @return the maximum, or 0 for the configured default (10)
      */
     int catchUpMax() default 0;
+
+    /**
+     * How many attempts a fire time gets in all when its runs throw: attempt k+1 runs a back-off after attempt k
+     * failed, on whichever live node looks first ({@link RetryPolicy}). A failure that does not retry, or the last
+     * attempt's, ends the fire time.
+     *
+     * @return 1 to 100, or 0 for the configured default (1: no retries)
+     */
+    int attempts() default 0;
+
+    /**
+     * The delay before a failed fire time's second attempt, counted on the store's clock from the failure.
+     *
+     * @return the delay (at least {@code 100ms}), or empty for the default (10 seconds)
+     */
+    String retryBackoff() default "";
+
+    /**
+     * How much each later retry delay grows: the delay after failed attempt k is
+     * {@code retryBackoff x retryMultiplier^(k-1)}, at most {@link #retryMaxBackoff()}.
+     *
+     * @return 1 to 10 (for example {@code "2"}), or empty for the default (2)
+     */
+    String retryMultiplier() default "";
+
+    /**
+     * The longest retry delay.
+     *
+     * @return the cap, or empty for the default (10 minutes, or the back-off when longer)
+     */
+    String retryMaxBackoff() default "";
+
+    /**
+     * The share of each retry delay added or taken at random, so that many jobs failing at once do not retry at once.
+     *
+     * @return 0 to 1 (for example {@code "0.1"}), or empty for the default (0.1)
+     */
+    String retryJitter() default "";
+
+    /**
+     * The failures that retry; empty for every {@link Exception}. A {@link LeaseLostException} never retries.
+     *
+     * @return the failure classes
+     */
+    Class<? extends Throwable>[] retryOn() default {};
+
+    /**
+     * The failures that never retry, checked before {@link #retryOn()}.
+     *
+     * @return the failure classes
+     */
+    Class<? extends Throwable>[] noRetryOn() default {};
 }

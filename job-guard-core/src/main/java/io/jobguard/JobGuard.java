@@ -273,6 +273,27 @@ public interface JobGuard extends AutoCloseable {
      */
     Optional<Instant> recoveryPendingUntil(JobOptions job, RecoveryOptions recovery);
 
+    /**
+     * Runs the pending attempt of a fire time of {@code job} whose run threw ({@link JobOptions#retry()}), if the store
+     * holds one and it is due by the store's clock: on the calling thread, under a lease with a fencing token above
+     * the failed attempt's, once in the cluster. Any node may run it, not only the one that failed: call this from a
+     * background pass on every node, at least every minute and at {@link #retryDueAt}. Spring's and Quartz's passes do.
+     *
+     * @param job  the job
+     * @param body the job's work ({@link RunContext#attempt()} tells the attempt)
+     * @return {@code false} if the store could not be asked, else {@code true}
+     * @throws NullPointerException if an argument is null
+     */
+    boolean runDueRetry(JobOptions job, Runnable body);
+
+    /**
+     * When the pending attempt of a failed fire time of {@code job} is due, by the store's clock.
+     *
+     * @param job the job
+     * @return that time, or empty when none is pending (or the store cannot be read)
+     */
+    Optional<Instant> retryDueAt(JobOptions job);
+
     /** Waits (up to five seconds) for the releases still in flight, then stops the keep-alive thread; the store stays open. */
     void close();
 }

@@ -8,7 +8,8 @@ import java.util.Objects;
 
 /**
  * How one job is guarded: its cluster-wide name, guard type, lease, wait bound, keep-alive,
- * fixed-delay cool-down, the grace of RETURN firings and how it recovers lost fire times. Immutable,
+ * fixed-delay cool-down, the grace of RETURN firings, how it recovers lost fire times and how it retries a failed
+ * run. Immutable,
  * every instance is valid; value semantics. Build with {@link #builder(String, Duration)} or
  * {@link #toBuilder()}; each builder setter validates its value at once and names the job and the
  * setting in its exception. Every duration here is at most 3,650 days.
@@ -29,6 +30,7 @@ public final class JobOptions {
     private final Duration cooldown;
     private final Duration busyGrace;
     private final RecoveryOptions recovery;
+    private final RetryPolicy retry;
 
     private JobOptions(Builder b) {
         this.name = b.name;
@@ -40,6 +42,7 @@ public final class JobOptions {
         this.busyGrace = b.busyGrace != null ? b.busyGrace
                 : DEFAULT_BUSY_GRACE.compareTo(b.lease) < 0 ? DEFAULT_BUSY_GRACE : b.lease;
         this.recovery = b.recovery;
+        this.retry = b.retry;
     }
 
     /**
@@ -70,6 +73,7 @@ public final class JobOptions {
         b.cooldown = cooldown;
         b.busyGrace = busyGrace;
         b.recovery = recovery;
+        b.retry = retry;
         return b;
     }
 
@@ -150,23 +154,33 @@ public final class JobOptions {
         return recovery;
     }
 
+    /**
+     * How a fire time whose run threw is run again ({@link RetryPolicy#NONE} by default: it is not).
+     *
+     * @return the retry policy
+     */
+    public RetryPolicy retry() {
+        return retry;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof JobOptions j && name.equals(j.name) && type == j.type && lease.equals(j.lease)
                 && waitFor.equals(j.waitFor) && keepAlive == j.keepAlive && cooldown.equals(j.cooldown)
-                && busyGrace.equals(j.busyGrace) && Objects.equals(recovery, j.recovery);
+                && busyGrace.equals(j.busyGrace) && Objects.equals(recovery, j.recovery)
+                && retry.equals(j.retry);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, type, lease, waitFor, keepAlive, cooldown, busyGrace, recovery);
+        return Objects.hash(name, type, lease, waitFor, keepAlive, cooldown, busyGrace, recovery, retry);
     }
 
     @Override
     public String toString() {
         return "JobOptions[name=" + name + ", type=" + type + ", lease=" + lease + ", waitFor=" + waitFor
                 + ", keepAlive=" + keepAlive + ", cooldown=" + cooldown + ", busyGrace=" + busyGrace
-                + ", recovery=" + recovery + "]";
+                + ", recovery=" + recovery + ", retry=" + retry + "]";
     }
 
     /** Builds {@link JobOptions}; every setter validates its value at once. Not thread-safe. */
@@ -179,6 +193,7 @@ public final class JobOptions {
         private Duration cooldown = Duration.ZERO;
         private Duration busyGrace;
         private RecoveryOptions recovery;
+        private RetryPolicy retry = RetryPolicy.NONE;
 
         private Builder(String name) {
             this.name = name;
@@ -270,6 +285,17 @@ public final class JobOptions {
          */
         public Builder recovery(RecoveryOptions recovery) {
             this.recovery = recovery;
+            return this;
+        }
+
+        /**
+         * Sets how a fire time whose run threw is run again.
+         *
+         * @param retry the policy, or null for {@link RetryPolicy#NONE} (the default)
+         * @return this builder
+         */
+        public Builder retry(RetryPolicy retry) {
+            this.retry = retry == null ? RetryPolicy.NONE : retry;
             return this;
         }
 

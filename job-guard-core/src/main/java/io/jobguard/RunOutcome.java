@@ -8,8 +8,26 @@ package io.jobguard;
 public enum RunOutcome {
     /** This node held the lease and the job body completed normally. */
     RAN,
-    /** This node held the lease and the job body threw. */
+    /**
+     * This node held the lease and the job body threw; no attempt of the fire time follows (the job retries nothing,
+     * or this failure does not retry under its {@link RetryPolicy}).
+     */
     FAILED,
+    /**
+     * This node held the lease and the job body threw; the fire time's next attempt is due after the job's retry
+     * back-off, on whichever live node looks first ({@link RetryPolicy}).
+     */
+    RETRY_PENDING,
+    /**
+     * This node held the lease and the job body threw on the fire time's last attempt ({@link RetryPolicy#attempts()}):
+     * the fire time failed for good.
+     */
+    RETRIES_EXHAUSTED,
+    /**
+     * A fire time's pending attempt was not run: the job's next fire time started first (runs of one job never
+     * overlap, and the newer fire time wins). Reported once in the cluster, by the node that started the newer one.
+     */
+    RETRY_SUPERSEDED,
     /** Another node (or an earlier attempt) already took this nominal fire time; the body did not run. */
     ALREADY_RAN,
     /** Another run of the job held the lease (or the fixed-delay cool-down was active); skipped. */
@@ -52,9 +70,19 @@ public enum RunOutcome {
     /**
      * Tells whether the job body was started for this outcome.
      *
-     * @return {@code true} for {@link #RAN}, {@link #FAILED}, {@link #CAUGHT_UP} and {@link #RETRIED}
+     * @return {@code true} for {@link #RAN}, {@link #FAILED}, {@link #RETRY_PENDING}, {@link #RETRIES_EXHAUSTED},
+     *         {@link #CAUGHT_UP} and {@link #RETRIED}
      */
     public boolean bodyStarted() {
-        return this == RAN || this == FAILED || this == CAUGHT_UP || this == RETRIED;
+        return this == RAN || failed() || this == CAUGHT_UP || this == RETRIED;
+    }
+
+    /**
+     * Tells whether the job body threw.
+     *
+     * @return {@code true} for {@link #FAILED}, {@link #RETRY_PENDING} and {@link #RETRIES_EXHAUSTED}
+     */
+    public boolean failed() {
+        return this == FAILED || this == RETRY_PENDING || this == RETRIES_EXHAUSTED;
     }
 }

@@ -113,7 +113,7 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
         if (counted.add(List.of(namespace, job))) {
             for (RunOutcome outcome : RunOutcome.values()) {
                 runs(r, Tags.of(MetricNames.TAG_JOB, job, MetricNames.TAG_OUTCOME, outcome.name(),
-                        MetricNames.TAG_NAMESPACE, namespace));
+                        MetricNames.TAG_NAMESPACE, namespace, MetricNames.TAG_ATTEMPT, "1"));
             }
             BoundRegistry.leaseLostCounter(r, job, namespace);
         }
@@ -150,7 +150,7 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
         Tags tags = Tags.of(MetricNames.TAG_JOB, event.job(), MetricNames.TAG_OUTCOME, event.outcome().name(),
                 MetricNames.TAG_NAMESPACE, event.namespace());
         zeroCounters(r, event.namespace(), event.job());
-        runs(r, tags).increment();
+        runs(r, tags.and(MetricNames.TAG_ATTEMPT, Integer.toString(event.attempt()))).increment();
         Timer.builder(MetricNames.JOB_ACQUIRE).tags(tags).description("Time to decide a firing, including waits")
                 .register(r).record(event.acquireTime());
         if (event.outcome().bodyStarted()) {

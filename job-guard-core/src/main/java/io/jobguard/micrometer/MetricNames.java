@@ -8,8 +8,9 @@ package io.jobguard.micrometer;
 public final class MetricNames {
 
     /**
-     * Counter of firings by outcome; tags {@link #TAG_JOB}, {@link #TAG_OUTCOME}, {@link #TAG_NAMESPACE}. A job's
-     * counters of every outcome exist at 0 from its published schedule or its first firing on this node.
+     * Counter of firings by outcome; tags {@link #TAG_JOB}, {@link #TAG_OUTCOME}, {@link #TAG_NAMESPACE},
+     * {@link #TAG_ATTEMPT}. A job's counters of every outcome at attempt 1 exist at 0 from its published schedule or its
+     * first firing on this node; those of later attempts from their first count.
      */
     public static final String JOB_RUNS = "jobguard.job.runs";
     /** Timer of the decision (including WAIT); tags job, outcome, namespace. */
@@ -67,6 +68,11 @@ public final class MetricNames {
     public static final String TAG_NAMESPACE = "namespace";
     /** Tag: the result of a batch acquisition (acquired, conflict, timeout, error). */
     public static final String TAG_RESULT = "result";
+    /**
+     * Tag of {@link #JOB_RUNS}: the fire time's attempt the firing was, {@code 1} for its first run (and for a firing
+     * that ran nothing), {@code 2} for its first retry.
+     */
+    public static final String TAG_ATTEMPT = "attempt";
 
     private MetricNames() {
     }

@@ -31,6 +31,7 @@ import io.jobguard.store.OperatorControl;
 import io.jobguard.store.OutcomeRecording;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunHistory;
+import io.jobguard.store.RunEnd;
 import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.store.RunRecord;
 import io.jobguard.store.RunRecovery;
@@ -193,14 +194,13 @@ public final class RedisLeaseStore implements LeaseStore, RunRecovery, OutcomeRe
 
     @Override
     public boolean releaseRun(RunLeaseRequest r, Duration cooldown) {
-        return releases.release(r, cooldown, "", Duration.ZERO);
+        return releases.release(r, cooldown, RunEnd.of("", Duration.ZERO));
     }
 
     /** {@inheritDoc} Seen by this node's next acquire of the job ({@code RedisRunReleases#releaseAsync}). */
     @Override
-    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown, String outcome,
-                                                    Duration runTime) {
-        return releases.releaseAsync(r, cooldown, outcome, runTime);
+    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown, RunEnd end) {
+        return releases.releaseAsync(r, cooldown, end);
     }
 
     @Override

@@ -18,7 +18,7 @@ import java.util.Objects;
  *                      latest handled fire time the caller saw, granted only if it is still that one
  * @param delivery      {@link Kind#REGULAR}: the dead-run check ({@code null} for none)
  * @param maxAttempts   with {@link Delivery#RETRY}: how many attempts a fire time gets in all
- * @param attempt       {@link Kind#RETRY}: the attempt that died
+ * @param attempt       {@link Kind#RETRY}: the attempt that died; {@link Kind#RETRY_FAILED}: the attempt that failed
  * @param declaredLost   {@link Kind#CATCH_UP} and {@link Kind#MISS}: fire times this attempt passes over as refused
  *                       after a loss of the store's history; when it is granted (or declares), the store records each
  *                       as {@code HISTORY_LOST} in the job's recent fire times in the same step, so that a node that
@@ -112,6 +112,18 @@ public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int ma
         return new AcquireMode(Kind.RETRY, null, null, 1, attempt, List.of(), List.of());
     }
 
+    /**
+     * Runs the request's fire time again after its attempt {@code attempt} threw and the job's retry policy scheduled
+     * another: granted once the retry is due by the store's clock (else {@link AcquireResult.Status#NOT_DUE}), while
+     * the record still holds it pending (else {@link AcquireResult.Status#SUPERSEDED}).
+     *
+     * @param attempt the attempt that failed
+     * @return the mode
+     */
+    public static AcquireMode retryFailed(int attempt) {
+        return new AcquireMode(Kind.RETRY_FAILED, null, null, 1, attempt, List.of(), List.of());
+    }
+
     /** What an attempt is for. */
     public enum Kind {
         /** A firing of the schedule. */
@@ -121,7 +133,9 @@ public record AcquireMode(Kind kind, Instant previous, Delivery delivery, int ma
         /** Declaring fire times missed without running them. */
         MISS,
         /** Running again a fire time whose run died. */
-        RETRY
+        RETRY,
+        /** Running again a fire time whose run threw, after the retry back-off. */
+        RETRY_FAILED
     }
 
     /** The dead-run check of a regular firing. */

@@ -97,6 +97,11 @@ public record AcquireResult(Status status, long fencingToken, Instant acquiredAt
         /** A catch-up, miss or retry attempt found that another node had handled it first. */
         SUPERSEDED,
         /** An operator paused the job cluster-wide (see {@link OperatorControl#pause}); nothing was written. */
-        PAUSED
+        PAUSED,
+        /**
+         * A retry of a failed attempt is not due yet by the store's clock ({@link AcquireResult#retryAfter()} says how
+         * long it still waits); nothing was written.
+         */
+        NOT_DUE
     }
 }

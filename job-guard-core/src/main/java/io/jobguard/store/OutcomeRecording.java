@@ -21,12 +21,10 @@ public interface OutcomeRecording {
      *
      * @param request  the attempt that acquired the lease
      * @param cooldown gap during which no run starts after this one (zero for none)
-     * @param outcome  how the run ended (e.g. {@code RAN}, {@code FAILED})
-     * @param runTime  how long the body ran
+     * @param end      how the run ended: its outcome, duration and attempt, and when its retry is due
      * @return completes with whether the lease was released, or exceptionally with the failure
      */
-    CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown, String outcome,
-                                             Duration runTime);
+    CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown, RunEnd end);
 
     /**
      * Records a fire time decided without a run on the job's history, unless the same outcome is already recorded for

@@ -31,7 +31,7 @@ public interface RunHistory {
 
     /**
      * The job's recent fire times with their outcomes, newest decision first: the runs with the outcome and
-     * duration {@link OutcomeRecording#releaseRunAsync(RunLeaseRequest, Duration, String, Duration)} recorded,
+     * duration {@link OutcomeRecording#releaseRunAsync(RunLeaseRequest, Duration, RunEnd)} recorded,
      * and the fire times decided without a run that {@link OutcomeRecording#recordOutcome} recorded. By default the
      * {@link #recentFires} without outcome or duration (both null), for a store that keeps no outcomes.
      *
@@ -56,8 +56,24 @@ public interface RunHistory {
      *                        no durations)
      * @param at              when it was taken (a run) or decided (no run), by the store's clock
      * @param fencingToken    the run's fencing token, -1 when nothing ran
+     * @param attempt         the fire time's attempt this entry records, from 1 (1 when nothing ran)
      */
     record FireEntry(Instant nominalFireTime, String node, String outcome, Duration duration, Instant at,
-                     long fencingToken) {
+                     long fencingToken, int attempt) {
+
+        /**
+         * An entry of a first attempt, or of a fire time decided without a run.
+         *
+         * @param nominalFireTime the fire time
+         * @param node            the node that ran or decided it
+         * @param outcome         how it ended
+         * @param duration        how long the run took, or null
+         * @param at              when it was taken or decided, by the store's clock
+         * @param fencingToken    the run's fencing token, -1 when nothing ran
+         */
+        public FireEntry(Instant nominalFireTime, String node, String outcome, Duration duration, Instant at,
+                         long fencingToken) {
+            this(nominalFireTime, node, outcome, duration, at, fencingToken, 1);
+        }
     }
 }

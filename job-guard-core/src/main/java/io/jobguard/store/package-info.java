@@ -18,6 +18,7 @@
  *       what it is for and which recovery checks it asks for; an {@link io.jobguard.store.AcquireResult} is the store's
  *       answer; a {@link io.jobguard.store.LeaseRecord} is what the store knows about a lease or a fire-time marker; a
  *       {@link io.jobguard.store.RunRecord} is what it knows about the job's latest fire times; a
+ *       {@link io.jobguard.store.RunEnd} is how a run ended, recorded with its release; a
  *       {@link io.jobguard.store.ScheduleClaim} is what one node said about a job's schedule, and when.</li>
  *   <li>Optional capabilities, asked through {@link io.jobguard.store.LeaseStore#capability(Class)}:
  *       {@link io.jobguard.store.RunHistory} (the live lease and recent fire times, for operators),

@@ -26,7 +26,8 @@
 -- ARGV[11] attempt: mode: '' a regular firing, 'catchup:<s>' a missed fire time, granted only while the
 --          record's s is still <s> (so catch-ups run in order, each once), 'miss:<s>' declare the fire
 --          times up to ARGV[3] missed (nothing runs), 'retry:<a>' run again the fire time whose
---          attempt <a> started and never completed
+--          attempt <a> started and never completed, 'again:<a>' run the attempt after attempt <a> of the fire time,
+--          which threw and left its next attempt pending (field r), once it is due
 -- ARGV[12] configuredWindowMs: history-loss window (ms) used instead of ARGV[7] when the epoch is not the one in
 --          ARGV[6]: ARGV[7] may be measured for that epoch only (LossWindows.java); '' = always ARGV[7]
 -- ARGV[13] lossAnchor: with ARGV[7], when the epoch is the one in ARGV[6]: the Redis time no earlier than the loss the
@@ -47,6 +48,9 @@
 --
 -- Returns one of (the last element is always the epoch's creation time, for the node to remember)
 --   {'ACQUIRED', acquiredAtMillis, fencingToken, epoch}   lease and marker now belong to ARGV[1]
+--   {'ACQUIRED', acquiredAtMillis, fencingToken, supersededFireTime, epoch}  the same, and the grant of this later
+--                                                  fire time superseded the attempt pending for that one (field r:
+--                                                  recorded RETRY_SUPERSEDED in KEYS[9] by this call)
 --   {'ALREADY_RAN', markerValue, markerPttl, epoch}       the fire time was taken before
 --   {'HISTORY_LOST', epochValue, refusedUntilMillis, after, epoch}  the store lost the job's history
 --                                                  after T may have run; T is never run. after: '' or, for a
@@ -67,7 +71,10 @@
 --   {'ABANDONED', st, a, epoch}        the same under 'most' (or attempts used up): reported once
 --                                      (field x, and recorded in KEYS[9]), never run again
 --   {'MISSED', T, '', epoch}           mode 'miss': this caller declared the fire times up to T missed
---   {'SUPERSEDED', s, '', epoch}       modes 'catchup', 'miss', 'retry': another node got there first
+--   {'SUPERSEDED', s, '', epoch}       modes 'catchup', 'miss', 'retry', 'again': another node got there first
+--                                      (for 'again': the record holds no such pending attempt any more)
+--   {'NOT_DUE', dueMillis, waitMs, epoch}  mode 'again': the pending attempt is due in waitMs (Redis time);
+--                                      nothing was written
 --   {'PAUSED', pauseValue, -1, epoch}                     an operator paused the job cluster-wide;
 --                                                  nothing is written ('' as epoch when none exists)
 --
@@ -77,6 +84,11 @@
 --   p  the pause flag, set by an operator: '<paused-at millis>|<node>|<by>'; absent when running
 --   s  the latest fire time handled (started or declared missed)   st  the latest fire time started
 --   a  the attempt of st    c  the latest fire time completed (run-release.lua)    x  the last dead run reported
+--   r  a failed run's pending next attempt, '<fire time>|<failed attempt>|<due millis>' (run-release.lua), '' or
+--      absent for none. Mode 'again' runs it once due (marker rewritten, a = attempt + 1, c set to T - 1 so that the
+--      attempt counts as started and not completed: a node that dies in it meets the delivery check like any dead
+--      run); any grant of a later fire time supersedes it (r cleared, RETRY_SUPERSEDED recorded), as runs of one job
+--      never overlap and the newer fire time wins. A paused job answers PAUSED first, so a pending attempt waits.
 --   m  the latest fire time declared missed or run as a catch-up: a regular firing at or before m that finds no
 --      marker is refused as ALREADY_RAN (holder 'declared-missed'), so a node whose clock lags by more than the
 --      skew tolerance does not run a fire time the cluster already settled.
@@ -164,7 +176,7 @@ local passedOverMissed = ARGV[18]
 -- which refuses a key of another type, so such a key reads as held by 'non-string value' (reported, never parsed).
 local values = redis.call('MGET', leaseKey, markerKey, cooldownKey)
 local lease, marker, cooldown = values[1], values[2], values[3]
-local state = redis.pcall('HMGET', stateKey, 'e', 'f', 'p', 's', 'st', 'a', 'c', 'x', 'm')
+local state = redis.pcall('HMGET', stateKey, 'e', 'f', 'p', 's', 'st', 'a', 'c', 'x', 'm', 'r')
 if state.err then
   return redis.error_reply(checkType(stateKey, 'hash') or state.err)
 end
@@ -172,6 +184,7 @@ end
 -- (locals, not a table: a firing allocates nothing for them).
 local epoch, counter, paused = state[1], state[2], state[3]
 local recordS, recordSt, recordA, recordC, recordX, recordM = state[4], state[5], state[6], state[7], state[8], state[9]
+local recordR = state[10]
 local problem = counter and counterProblem(stateKey .. ' field f', counter)
 if problem then
   return redis.error_reply(problem)
@@ -266,6 +279,14 @@ elseif mode == 'retry' then
   end
   if lease then
     -- a live lease: the run is not dead, or another node's retry holds it
+    return {'SUPERSEDED', recordS or '', '', created}
+  end
+  retrying = true
+end
+-- A failed run's pending attempt (field r): its fire time, the attempt that failed, when the next is due.
+local pendingT, pendingA, pendingDue = string.match(recordR or '', '^(%d+)|(%d+)|(%d+)$')
+if mode == 'again' then
+  if pendingT ~= fireTime or pendingA ~= modeArg then
     return {'SUPERSEDED', recordS or '', '', created}
   end
   retrying = true
@@ -418,6 +439,9 @@ end
 if mode == nil and previousFireTime ~= '' and recS and recS < tonumber(previousFireTime) then
   return {'CATCH_UP', recS, lostUntil, created}
 end
+if mode == 'again' and clock() < tonumber(pendingDue) then
+  return {'NOT_DUE', pendingDue, tonumber(pendingDue) - now, created}
+end
 
 -- The fencing token: see the header.
 clock()
@@ -457,10 +481,23 @@ if not recSt or T >= recSt then
   fields[#fields + 1] = 'st'
   fields[#fields + 1] = fireTime
   fields[#fields + 1] = 'a'
-  fields[#fields + 1] = retrying and (recA + 1) or 1
+  fields[#fields + 1] = mode == 'again' and (tonumber(modeArg) + 1) or (retrying and (recA + 1) or 1)
+end
+local superseded = pendingT and mode ~= 'again' and tonumber(pendingT) < T
+if mode == 'again' or superseded then
+  fields[#fields + 1] = 'r'
+  fields[#fields + 1] = ''
+end
+if mode == 'again' then
+  fields[#fields + 1] = 'c'
+  fields[#fields + 1] = string.format('%d', T - 1)
 end
 redis.call('HSET', stateKey, unpack(fields))
 if mode == 'catchup' then
   declare(now)
+end
+if superseded then
+  recordDecided(now, 'RETRY_SUPERSEDED', pendingT)
+  return {'ACQUIRED', now, fence, pendingT, created}
 end
 return {'ACQUIRED', now, fence, created}

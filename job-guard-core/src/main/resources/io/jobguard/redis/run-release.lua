@@ -13,9 +13,13 @@
 -- ARGV[5] outcome: the run's outcome ('' when unknown)
 -- ARGV[6] durationMs: the run's duration (ms)
 -- ARGV[7] historySize: history size (entries kept; 0 keeps none)
+-- ARGV[8] attempt: the fire time's attempt this run was ('1' for its first run)
+-- ARGV[9] retryAfterMs: for a run that threw and retries, the back-off (ms) after which the fire time's next attempt
+--          is due, counted from this call's Redis TIME; '' for none
 --
--- The history entry is written here, once per firing: 'o|<outcome>|<duration ms>|<lease value>', or the lease value
--- alone when the outcome is unknown. The list holds between ARGV[7] and 2 x ARGV[7] entries, newest first: it is
+-- The history entry is written here, once per firing: 'o|<outcome>|<duration ms>|<lease value>' for a first attempt,
+-- 'a<attempt>|<outcome>|<duration ms>|<lease value>' for a later one, or the lease value alone when the outcome is
+-- unknown. The list holds between ARGV[7] and 2 x ARGV[7] entries, newest first: it is
 -- trimmed back to ARGV[7] once it reaches twice that (one LTRIM every ARGV[7] firings); readers take the first ARGV[7].
 -- A run whose node died before its release has no entry: the lease shows it while it lives, and the dead run is
 -- reported by the recovery pass (history-note.lua).
@@ -24,13 +28,19 @@
 -- keeps it that far ahead of the lease, so it outlives a release (which happens before the lease expires) by at least
 -- the retention.
 --
+-- A retry (ARGV[9]) is left pending in the state's field r, '<fire time>|<attempt>|<due millis, Redis TIME>': any
+-- node's run-acquire.lua call in mode 'again' runs it once it is due, and the job's next fire time supersedes it
+-- (run-acquire.lua's header). It is written in the same HSET as c, so a node that dies right after this call leaves it
+-- pending for the others.
+--
 -- The state's c (the latest fire time completed) only moves forward: a node whose clock lags may run an earlier fire
 -- time after a later one ran (its marker was free and the record had passed the fire time before it), and its release
 -- must not set c back below st, which would make the later run look started and never completed (a false ABANDONED,
 -- or under at-least-once a second run of it).
 --
 -- Cost: a release runs five commands: GET, DEL (lease and waiters), HGET, HSET, LPUSH; LTRIM now and then, SET of the
--- cool-down for a fixed-delay job, PUBLISH only when a caller on another node waits for this job.
+-- cool-down for a fixed-delay job, PUBLISH only when a caller on another node waits for this job, TIME only when a
+-- retry is left pending.
 --
 -- Returns 1 if released, 0 if the lease had been lost (expired or held by another token), 2 if released while
 -- the state or the history key held another type (left alone, the release itself must not fail).
@@ -48,6 +58,8 @@ local message = ARGV[4]
 local outcome = ARGV[5]
 local durationMs = ARGV[6]
 local historySize = ARGV[7]
+local attempt = ARGV[8]
+local retryAfterMs = ARGV[9]
 
 local lease = redis.pcall('GET', leaseKey)
 if type(lease) ~= 'string' or string.match(lease, '^jg1|([^|]*)|') ~= ownerToken then
@@ -58,16 +70,29 @@ local reply = 1
 local fireTime = string.match(lease, '^jg1|[^|]*|(%d+)|')
 if fireTime then
   local completed = redis.pcall('HGET', stateKey, 'c')
+  local fields = {}
   if type(completed) == 'table' then
     reply = 2
-  elseif (not completed or tonumber(fireTime) > tonumber(completed))
-      and type(redis.pcall('HSET', stateKey, 'c', fireTime)) == 'table' then
-    reply = 2
+  else
+    if not completed or tonumber(fireTime) > tonumber(completed) then
+      fields[#fields + 1] = 'c'
+      fields[#fields + 1] = fireTime
+    end
+    if retryAfterMs ~= '' then
+      fields[#fields + 1] = 'r'
+      fields[#fields + 1] = fireTime .. '|' .. attempt .. '|' .. string.format('%d', serverTime() + tonumber(retryAfterMs))
+    end
+    if #fields > 0 and type(redis.pcall('HSET', stateKey, unpack(fields))) == 'table' then
+      reply = 2
+    end
   end
 end
 local size = tonumber(historySize)
 if size > 0 then
-  local entry = outcome ~= '' and ('o|' .. outcome .. '|' .. durationMs .. '|' .. lease) or lease
+  local entry = lease
+  if outcome ~= '' then
+    entry = (attempt == '1' and 'o' or ('a' .. attempt)) .. '|' .. outcome .. '|' .. durationMs .. '|' .. lease
+  end
   local length = redis.pcall('LPUSH', historyKey, entry)
   if type(length) ~= 'number' then
     reply = 2

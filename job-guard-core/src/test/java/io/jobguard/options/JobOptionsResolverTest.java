@@ -90,6 +90,59 @@ class JobOptionsResolverTest {
                 .hasMessageStartingWith("own.wait-for of job 'Jobs.run': cannot parse duration 'soon'");
     }
 
+    @Test
+    void retrySettingsAreResolvedFromEverySourceAndRefusedNamingTheAttribute() {
+        JobOptions none = resolve(null, null, LEASE_DEFAULT);
+        assertThat(none.retry()).isEqualTo(io.jobguard.RetryPolicy.NONE);
+        JobOptions own = resolve(map(Map.of(JobAttribute.ATTEMPTS, "5", JobAttribute.RETRY_BACKOFF, "2s",
+                JobAttribute.RETRY_MULTIPLIER, "1.5", JobAttribute.RETRY_MAX_BACKOFF, "1m", JobAttribute.RETRY_JITTER,
+                "0", JobAttribute.RETRY_ON, "java.io.IOException, java.sql.SQLTransientException",
+                JobAttribute.NO_RETRY_ON, List.of("java.io.FileNotFoundException")), "own"), null, LEASE_DEFAULT);
+        assertThat(own.retry().attempts()).isEqualTo(5);
+        assertThat(own.retry().backoff()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(own.retry().multiplier()).isEqualTo(1.5);
+        assertThat(own.retry().maxBackoff()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(own.retry().jitter()).isZero();
+        assertThat(own.retry().retryOn()).containsExactly(java.io.IOException.class,
+                java.sql.SQLTransientException.class);
+        assertThat(own.retry().noRetryOn()).containsExactly(java.io.FileNotFoundException.class);
+        assertThat(own.retry().backoffAfter(1, () -> 0.5)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(own.retry().backoffAfter(3, () -> 0.5)).isEqualTo(Duration.ofMillis(4_500));
+        assertThat(own.retry().backoffAfter(30, () -> 0.5)).isEqualTo(Duration.ofMinutes(1));
+
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.ATTEMPTS, "0"), "own"), null, LEASE_DEFAULT))
+                .hasMessage("own.attempts of job 'Jobs.run' is 0, not within 1 to 100");
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.RETRY_BACKOFF, "10ms"), "own"), null, LEASE_DEFAULT))
+                .hasMessage("own.retry-backoff of job 'Jobs.run' is PT0.01S, below the shortest retry delay (100ms)");
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.RETRY_MULTIPLIER, "twice"), "own"), null,
+                LEASE_DEFAULT)).hasMessage("own.retry-multiplier of job 'Jobs.run' is \"twice\", not a number");
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.RETRY_MAX_BACKOFF, "1s"), "own"), null,
+                LEASE_DEFAULT)).hasMessage("own.retry-max-backoff of job 'Jobs.run' is PT1S, shorter than the retry"
+                + " back-off (PT10S)");
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.RETRY_JITTER, "2"), "own"), null, LEASE_DEFAULT))
+                .hasMessage("own.retry-jitter of job 'Jobs.run' is 2.0, not within 0 to 1");
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.RETRY_ON, "com.example.Nope"), "own"), null,
+                LEASE_DEFAULT)).hasMessage("own.retry-on of job 'Jobs.run' names com.example.Nope, a class that cannot"
+                + " be loaded");
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.NO_RETRY_ON, "java.lang.String"), "own"), null,
+                LEASE_DEFAULT)).hasMessage("own.no-retry-on of job 'Jobs.run' names java.lang.String, which is not a"
+                + " Throwable");
+    }
+
+    @Test
+    void aRetryPolicyRetriesExceptionsButNeverALostLease() {
+        io.jobguard.RetryPolicy policy = io.jobguard.RetryPolicy.attempts(3);
+        assertThat(policy.retriesOn(new IllegalStateException())).isTrue();
+        assertThat(policy.retriesOn(new OutOfMemoryError())).isFalse();
+        assertThat(policy.retriesOn(new io.jobguard.LeaseLostException("j", java.time.Instant.EPOCH, 1, "lost"))).isFalse();
+        assertThat(io.jobguard.RetryPolicy.NONE.retriesOn(new IllegalStateException())).isFalse();
+        io.jobguard.RetryPolicy only = policy.on(List.of(java.io.IOException.class),
+                List.of(java.io.FileNotFoundException.class));
+        assertThat(only.retriesOn(new java.io.IOException())).isTrue();
+        assertThat(only.retriesOn(new java.io.FileNotFoundException())).isFalse();
+        assertThat(only.retriesOn(new IllegalStateException())).isFalse();
+    }
+
     private static JobOptions resolveOnGrid(OptionSource own, FireTimeSchedule grid) {
         return JobOptionsResolver.resolve(new JobOptionsResolver.Sources("Jobs.run", own, null, null, LEASE_DEFAULT,
                 null, grid));

@@ -8,6 +8,7 @@ import io.jobguard.store.LeaseStore;
 import io.jobguard.store.LeaseStoreException;
 import io.jobguard.store.OutcomeRecording;
 import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RunEnd;
 import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.store.RunRecord;
 import io.jobguard.store.RunRecovery;
@@ -87,9 +88,8 @@ final class UnreachableStore implements LeaseStore, RunRecovery, OutcomeRecordin
     }
 
     @Override
-    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown, String outcome,
-                                                    Duration runTime) {
-        return outcomes().releaseRunAsync(request, cooldown, outcome, runTime);
+    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest request, Duration cooldown, RunEnd end) {
+        return outcomes().releaseRunAsync(request, cooldown, end);
     }
 
     @Override

@@ -98,7 +98,7 @@ class RunScriptCostIT {
     private Object release(String owner) {
         List<String> args = new ArrayList<>(List.of("EVAL", RELEASE.source(), "5"));
         args.addAll(KEYS.runRelease(JOB));
-        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "20"));
+        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "20", "1", ""));
         return redis.call(args.toArray(String[]::new));
     }
 

@@ -93,6 +93,34 @@ public final class AnnotationAttributes {
     private static final class Max {
     }
 
+    @ClusterSingleton(attempts = 4)
+    private static final class Attempts {
+    }
+
+    @ClusterSingleton(attempts = 2, retryBackoff = "30s")
+    private static final class RetryBackoff {
+    }
+
+    @ClusterSingleton(attempts = 2, retryMultiplier = "3")
+    private static final class RetryMultiplier {
+    }
+
+    @ClusterSingleton(attempts = 2, retryMaxBackoff = "1h")
+    private static final class RetryMaxBackoff {
+    }
+
+    @ClusterSingleton(attempts = 2, retryJitter = "0.5")
+    private static final class RetryJitter {
+    }
+
+    @ClusterSingleton(attempts = 2, retryOn = java.io.IOException.class)
+    private static final class RetryOn {
+    }
+
+    @ClusterSingleton(attempts = 2, noRetryOn = IllegalArgumentException.class)
+    private static final class NoRetryOn {
+    }
+
     /**
      * The table, one row per element of the annotation.
      *
@@ -112,7 +140,14 @@ public final class AnnotationAttributes {
                         Delivery.AT_LEAST_ONCE),
                 row("catchUpWindow", Window.class, o -> o.recovery() == null ? null : o.recovery().catchUpWindow(),
                         Duration.ofHours(2)),
-                row("catchUpMax", Max.class, o -> o.recovery() == null ? null : o.recovery().catchUpMax(), 5));
+                row("catchUpMax", Max.class, o -> o.recovery() == null ? null : o.recovery().catchUpMax(), 5),
+                row("attempts", Attempts.class, o -> o.retry().attempts(), 4),
+                row("retryBackoff", RetryBackoff.class, o -> o.retry().backoff(), Duration.ofSeconds(30)),
+                row("retryMultiplier", RetryMultiplier.class, o -> o.retry().multiplier(), 3.0),
+                row("retryMaxBackoff", RetryMaxBackoff.class, o -> o.retry().maxBackoff(), Duration.ofHours(1)),
+                row("retryJitter", RetryJitter.class, o -> o.retry().jitter(), 0.5),
+                row("retryOn", RetryOn.class, o -> o.retry().retryOn(), List.of(java.io.IOException.class)),
+                row("noRetryOn", NoRetryOn.class, o -> o.retry().noRetryOn(), List.of(IllegalArgumentException.class)));
     }
 
     /**

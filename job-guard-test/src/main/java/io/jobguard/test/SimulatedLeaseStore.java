@@ -9,6 +9,7 @@ import io.jobguard.store.LeaseStoreException;
 import io.jobguard.store.OutcomeRecording;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RunHistory;
+import io.jobguard.store.RunEnd;
 import io.jobguard.store.RunLeaseRequest;
 
 import java.time.Duration;
@@ -220,11 +221,10 @@ public final class SimulatedLeaseStore implements LeaseStore, RunHistory, Outcom
     }
 
     @Override
-    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown, String outcome,
-                                                    Duration runTime) {
+    public CompletionStage<Boolean> releaseRunAsync(RunLeaseRequest r, Duration cooldown, RunEnd end) {
         try {
             reachable();
-            return CompletableFuture.completedFuture(release(r, cooldown, outcome, runTime));
+            return CompletableFuture.completedFuture(release(r, cooldown, end.outcome(), end.runTime()));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -102,7 +102,7 @@ public final class ScriptVersionsAB {
             throw new IllegalStateException("acquire of " + job + " answered " + reply);
         }
         Long released = redis.evalsha(sha[1], ScriptOutputType.INTEGER, keys.runRelease(job).toArray(new String[0]),
-                request.ownerToken(), "0", keys.releaseChannel(), keys.runReleaseTopic(job), "RAN", "5", "20");
+                request.ownerToken(), "0", keys.releaseChannel(), keys.runReleaseTopic(job), "RAN", "5", "20", "1", "");
         if (released == null || released != 1L) {
             throw new IllegalStateException("release of " + job + " answered " + released);
         }

@@ -3,6 +3,7 @@ package io.jobguard.internal.engine;
 import io.jobguard.JobOptions;
 import io.jobguard.FiringPermit;
 import io.jobguard.RunContext;
+import io.jobguard.RetryPolicy;
 import io.jobguard.RunOutcome;
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.LeaseDeadline;
@@ -64,7 +65,8 @@ public final class EnginePermit implements FiringPermit {
                            boolean guarded, long acquireNanos, LeaseDeadline deadline, AcquireMode mode) {
         EnginePermit permit = new EnginePermit(lifecycle, options, request, fencingToken, guarded, acquireNanos, deadline);
         permit.state.kind = mode.kind();
-        permit.state.attempt = mode.kind() == AcquireMode.Kind.RETRY ? mode.attempt() + 1 : 1;
+        permit.state.attempt = mode.kind() == AcquireMode.Kind.RETRY || mode.kind() == AcquireMode.Kind.RETRY_FAILED
+                ? mode.attempt() + 1 : 1;
         CURRENT.set(permit.state);
         lifecycle.started(permit);
         return permit;
@@ -105,11 +107,12 @@ public final class EnginePermit implements FiringPermit {
      * effect and returns the same outcome class.
      *
      * @param failure what the body threw, or null if it completed normally
-     * @return {@link RunOutcome#RAN} (for a catch-up {@link RunOutcome#CAUGHT_UP}, for a retry
-     *         {@link RunOutcome#RETRIED}) or {@link RunOutcome#FAILED}
+     * @return {@link RunOutcome#RAN} (for a catch-up {@link RunOutcome#CAUGHT_UP}, for a retry of a dead run
+     *         {@link RunOutcome#RETRIED}), or for a failure {@link RunOutcome#RETRY_PENDING} (another attempt follows),
+     *         {@link RunOutcome#RETRIES_EXHAUSTED} (the last attempt failed) or {@link RunOutcome#FAILED}
      */
     public RunOutcome finish(Throwable failure) {
-        RunOutcome outcome = failure == null ? state.completed() : RunOutcome.FAILED;
+        RunOutcome outcome = failure == null ? state.completed() : failed(failure);
         boolean clearInterrupt;
         synchronized (interruptLock) {
             if (!finished.compareAndSet(false, true)) {
@@ -130,6 +133,18 @@ public final class EnginePermit implements FiringPermit {
         }
         lifecycle.ended(this, outcome, failure, System.nanoTime() - admittedNanos);
         return outcome;
+    }
+
+    /**
+     * The outcome of a body that threw, under the job's retry policy: another attempt only where the store can leave it
+     * pending, and never for a run whose lease was lost (it is not known to be alone; the delivery decides).
+     */
+    private RunOutcome failed(Throwable failure) {
+        RetryPolicy retry = options.retry();
+        if (!guarded() || state.isLeaseLost() || !lifecycle.retriesFailedRuns() || !retry.retriesOn(failure)) {
+            return RunOutcome.FAILED;
+        }
+        return state.attempt < retry.attempts() ? RunOutcome.RETRY_PENDING : RunOutcome.RETRIES_EXHAUSTED;
     }
 
     /** Finishes the run as {@link RunOutcome#RAN} unless it was finished already. */
@@ -240,7 +255,7 @@ public final class EnginePermit implements FiringPermit {
 
         @Override
         public boolean isRetry() {
-            return kind == AcquireMode.Kind.RETRY;
+            return kind == AcquireMode.Kind.RETRY || kind == AcquireMode.Kind.RETRY_FAILED;
         }
 
         @Override

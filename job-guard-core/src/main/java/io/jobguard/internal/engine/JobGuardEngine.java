@@ -24,6 +24,7 @@ import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.OperatorControl;
 import io.jobguard.store.RunLeaseRequest;
+import io.jobguard.store.RunRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,6 +97,16 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         return missed.pendingUntil(job, recovery);
     }
 
+    @Override
+    public boolean runDueRetry(JobOptions job, Runnable body) {
+        return missed.runDueRetry(job, body);
+    }
+
+    @Override
+    public Optional<Instant> retryDueAt(JobOptions job) {
+        return missed.retryDueAt(job);
+    }
+
     /**
      * Returns this engine's recovery of lost fire times: one per engine, so that on one node a job's
      * firings, its start-up pass and its background pass recover it one at a time.
@@ -142,6 +153,19 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         }
     }
 
+    /** A grant that superseded a failed fire time's pending attempt: the store recorded it; this node reports it. */
+    private void supersededRetry(JobOptions job, Instant nominalFireTime, AcquireResult granted) {
+        RunRecord record = granted.record();
+        if (record == null || record.retry() == null) {
+            return;
+        }
+        Instant pending = record.retry().fireTime();
+        log.warn("job-guard: job '{}' T={} node={} RETRY_SUPERSEDED: its next attempt was still pending when fire time"
+                + " {} started here; the newer fire time runs instead", job.name(), pending, config.nodeId(),
+                nominalFireTime);
+        runs.announce(job, pending, RunOutcome.RETRY_SUPERSEDED, null, 0, null);
+    }
+
     private EngineAdmission shuttingDown(JobOptions job, Instant nominalFireTime, long started) {
         log.info("job-guard: job '{}' T={} node={} not started: the node is shutting down (its leases were handed"
                 + " over); another node runs it", job.name(), nominalFireTime, config.nodeId());
@@ -176,8 +200,9 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
                 warnings.blockedByForeignValue(job, request, result);
                 switch (result.status()) {
                     case ACQUIRED:
+                        supersededRetry(job, nominalFireTime, result);
                         return EngineAdmission.granted(runs.grant(job, request, result.fencingToken(), true, started, sent, mode));
-                    case CATCH_UP, RETRY, ABANDONED, MISSED, SUPERSEDED:
+                    case CATCH_UP, RETRY, ABANDONED, MISSED, SUPERSEDED, NOT_DUE:
                         return EngineAdmission.recovery(result);
                     case ALREADY_RAN:
                         return refuse(job, nominalFireTime, RunOutcome.ALREADY_RAN, result.holder(), started, null);
@@ -187,6 +212,10 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
                         return refuse(job, nominalFireTime, RunOutcome.HISTORY_LOST, result.holder(), started, null)
                                 .withRecovery(result.record() != null ? result : null);
                     case PAUSED:
+                        if (mode.kind() == AcquireMode.Kind.RETRY_FAILED) {
+                            // a pending attempt waits while the job is paused: its fire time is not reported PAUSED
+                            return EngineAdmission.recovery(result);
+                        }
                         return refuse(job, nominalFireTime, RunOutcome.PAUSED, null, started, null);
                     default:
                         break;

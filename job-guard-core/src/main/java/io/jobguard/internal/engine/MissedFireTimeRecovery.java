@@ -188,6 +188,60 @@ public final class MissedFireTimeRecovery {
     }
 
     /**
+     * Runs the pending attempt of a failed fire time of {@code job}, if the run record holds one and the store finds it
+     * due ({@link io.jobguard.JobGuard#runDueRetry}), as the job's one recovery owner on this node.
+     *
+     * @param job  how the job is guarded
+     * @param body the job's work
+     * @return {@code false} if the store could not be reached, else {@code true}
+     */
+    public boolean runDueRetry(JobOptions job, Runnable body) {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(body, "body");
+        return asOwner(job, () -> runDueRetryOwned(job, body), () -> false);
+    }
+
+    /** {@link #runDueRetry}, holding the job's recovery owner lock of this node. */
+    private boolean runDueRetryOwned(JobOptions job, Runnable body) {
+        RunRecord.PendingRetry pending;
+        try {
+            pending = runRecord(job).map(RunRecord::retry).orElse(null);
+        } catch (RuntimeException e) {
+            log.warn("job-guard: job '{}' node={} cannot read its run record ({}); a pending retry runs later",
+                    job.name(), guard.config().nodeId(), e.getMessage());
+            return false;
+        }
+        if (pending == null) {
+            return true;
+        }
+        EngineAdmission admission = guard.admit(job, pending.fireTime(),
+                AcquireMode.retryFailed(pending.failedAttempt()));
+        if (!admission.granted()) {
+            // not due yet, paused, held by a run, or run or superseded by another node: a later look decides
+            return !unreachable(admission);
+        }
+        log.info("job-guard: job '{}' T={} node={} attempt {} runs with fencing token {} (attempt {} failed)",
+                job.name(), pending.fireTime(), guard.config().nodeId(), pending.failedAttempt() + 1,
+                admission.permit().context().fencingToken(), pending.failedAttempt());
+        runBody(admission.permit(), body);
+        return true;
+    }
+
+    /**
+     * When the pending attempt of a failed fire time of {@code job} is due, by the store's clock.
+     *
+     * @param job how the job is guarded
+     * @return that time, or empty when none is pending or the record cannot be read
+     */
+    public Optional<Instant> retryDueAt(JobOptions job) {
+        try {
+            return runRecord(job).map(RunRecord::retry).map(RunRecord.PendingRetry::due);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * When {@link #recover} should look at the job again, so that a fire time nobody started is found
      * even where the job's next firing cannot see it: the first fire time after the record's latest
      * handled one (or after now, without a record) plus the skew tolerance, if that fire time is

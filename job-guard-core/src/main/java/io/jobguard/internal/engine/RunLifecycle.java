@@ -13,6 +13,7 @@ import io.jobguard.store.AcquireMode;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
+import io.jobguard.store.RunEnd;
 import io.jobguard.store.RunLeaseRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,6 +70,11 @@ final class RunLifecycle {
         return config;
     }
 
+    /** Whether a failed run's next attempt can be left pending in the store ({@link StoreCapabilities}). */
+    boolean retriesFailedRuns() {
+        return capabilities.retriesFailedRuns();
+    }
+
     int activeLeases() {
         return activeLeases.get();
     }
@@ -108,11 +115,21 @@ final class RunLifecycle {
         activeLeases.decrementAndGet();
         JobOptions job = permit.options();
         RunLeaseRequest request = permit.request();
+        int attempt = permit.context().attempt();
         if (permit.guarded() && !permit.givenUp()) {
             CompletableFuture<Boolean> release;
             try {
-                // with the run's outcome and duration on its history entry when the store keeps them (same call)
-                release = capabilities.releaseRun(request, job.cooldown(), outcome.name(), Duration.ofNanos(runNanos))
+                // with the run's outcome, duration and attempt on its history entry when the store keeps them, and
+                // its next attempt left pending (same call): the back-off counts on the store's clock from here
+                Duration retryAfter = outcome == RunOutcome.RETRY_PENDING
+                        ? job.retry().backoffAfter(attempt, ThreadLocalRandom.current()::nextDouble) : null;
+                if (retryAfter != null) {
+                    log.info("job-guard: job '{}' T={} node={} attempt {} failed ({}); attempt {} is due in {} on any"
+                                    + " node", job.name(), request.nominalFireTime(), config.nodeId(), attempt,
+                            failure, attempt + 1, retryAfter);
+                }
+                release = capabilities.releaseRun(request, job.cooldown(),
+                        new RunEnd(outcome.name(), Duration.ofNanos(runNanos), attempt, retryAfter))
                         .toCompletableFuture();
             } catch (RuntimeException e) {
                 release = CompletableFuture.failedFuture(e);
@@ -139,7 +156,7 @@ final class RunLifecycle {
                 config.nodeId(), outcome);
         emit(new JobEvent(config.namespace(), job.name(), request.nominalFireTime(), config.nodeId(), outcome,
                 Duration.ofNanos(permit.acquireNanos()), Duration.ofNanos(runNanos),
-                permit.context().fencingToken(), failure));
+                permit.context().fencingToken(), failure, attempt));
     }
 
     private void releaseFailed(JobOptions job, RunLeaseRequest request, Throwable failure) {

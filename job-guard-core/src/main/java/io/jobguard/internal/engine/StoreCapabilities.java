@@ -6,6 +6,7 @@ import io.jobguard.store.FleetView;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.OutcomeRecording;
+import io.jobguard.store.RunEnd;
 import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.store.RunRecord;
 import io.jobguard.store.RunRecovery;
@@ -44,15 +45,26 @@ record StoreCapabilities(LeaseStore store, RunRecovery recovery, OutcomeRecordin
                 : AcquireResult.refused(AcquireResult.Status.SUPERSEDED, null, null);
     }
 
+    /**
+     * Whether a failed run can be left pending for another node to run again: the store must keep a run record and
+     * record outcomes with the release.
+     */
+    boolean retriesFailedRuns() {
+        return recovery != null && outcomes != null;
+    }
+
     /** The job's run record; empty where the store keeps none. */
     Optional<RunRecord> runRecord(JobId job) {
         return recovery == null ? Optional.empty() : recovery.runRecord(job);
     }
 
-    /** Releases a run with its outcome recorded where the store records outcomes, else releases it at once. */
-    CompletionStage<Boolean> releaseRun(RunLeaseRequest request, Duration cooldown, String outcome, Duration runTime) {
+    /**
+     * Releases a run with its outcome recorded where the store records outcomes, else releases it at once. A retry is
+     * left pending only where the store keeps a run record ({@link #retriesFailedRuns()}).
+     */
+    CompletionStage<Boolean> releaseRun(RunLeaseRequest request, Duration cooldown, RunEnd end) {
         if (outcomes != null) {
-            return outcomes.releaseRunAsync(request, cooldown, outcome, runTime);
+            return outcomes.releaseRunAsync(request, cooldown, end);
         }
         try {
             return CompletableFuture.completedFuture(store.releaseRun(request, cooldown));

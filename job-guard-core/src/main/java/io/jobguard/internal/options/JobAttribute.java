@@ -28,7 +28,21 @@ public enum JobAttribute {
     /** How old a missed fire time may be and still count. */
     CATCH_UP_WINDOW("catchUpWindow", true),
     /** The most missed fire times RUN_ALL runs at once. */
-    CATCH_UP_MAX("catchUpMax", true);
+    CATCH_UP_MAX("catchUpMax", true),
+    /** How many attempts a fire time whose runs throw gets in all. */
+    ATTEMPTS("attempts", false),
+    /** The delay before a failed fire time's second attempt. */
+    RETRY_BACKOFF("retryBackoff", false),
+    /** How much each later retry delay grows. */
+    RETRY_MULTIPLIER("retryMultiplier", false),
+    /** The longest retry delay. */
+    RETRY_MAX_BACKOFF("retryMaxBackoff", false),
+    /** The share of a retry delay added or taken at random. */
+    RETRY_JITTER("retryJitter", false),
+    /** The failures that retry. */
+    RETRY_ON("retryOn", false),
+    /** The failures that never retry. */
+    NO_RETRY_ON("noRetryOn", false);
 
     private final String element;
     private final boolean recovery;

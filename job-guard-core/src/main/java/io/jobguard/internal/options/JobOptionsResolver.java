@@ -7,10 +7,12 @@ import io.jobguard.GuardType;
 import io.jobguard.JobOptions;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.RecoveryOptions;
+import io.jobguard.RetryPolicy;
 import io.jobguard.internal.Counts;
 import io.jobguard.internal.TimeBounds;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -97,6 +99,7 @@ public final class JobOptionsResolver {
                 : Integer.valueOf(Counts.catchUpMax(OptionValues.integer(maxFound.value(), maxFound.culprit(name)),
                         maxFound.culprit(name)));
         JobOptions.Builder builder = JobOptions.builder(name, lease)
+                .retry(retry(sources, name))
                 .waitFor(waitFor)
                 .busyGrace(busyGrace)
                 .keepAlive(keepAlive == null || keepAlive)
@@ -138,7 +141,65 @@ public final class JobOptionsResolver {
             case DELIVERY -> text(annotation.delivery(), placeholders);
             case CATCH_UP_WINDOW -> text(annotation.catchUpWindow(), placeholders);
             case CATCH_UP_MAX -> annotation.catchUpMax() == 0 ? null : Integer.valueOf(annotation.catchUpMax());
+            case ATTEMPTS -> annotation.attempts() == 0 ? null : Integer.valueOf(annotation.attempts());
+            case RETRY_BACKOFF -> text(annotation.retryBackoff(), placeholders);
+            case RETRY_MULTIPLIER -> text(annotation.retryMultiplier(), placeholders);
+            case RETRY_MAX_BACKOFF -> text(annotation.retryMaxBackoff(), placeholders);
+            case RETRY_JITTER -> text(annotation.retryJitter(), placeholders);
+            case RETRY_ON -> annotation.retryOn().length == 0 ? null : annotation.retryOn();
+            case NO_RETRY_ON -> annotation.noRetryOn().length == 0 ? null : annotation.noRetryOn();
         };
+    }
+
+    /**
+     * The job's retry policy: {@link RetryPolicy#NONE} unless some source sets {@code attempts} above 1; every retry
+     * value is parsed and checked all the same, each refusal naming its source and the job.
+     */
+    private static RetryPolicy retry(Sources sources, String job) {
+        Found attemptsFound = find(sources, JobAttribute.ATTEMPTS, job);
+        int attempts = attemptsFound == null ? 1
+                : within(OptionValues.integer(attemptsFound.value(), attemptsFound.culprit(job)), 1,
+                RetryPolicy.MAX_ATTEMPTS, attemptsFound.culprit(job)).intValue();
+        Duration backoff = duration(sources, JobAttribute.RETRY_BACKOFF, job);
+        if (backoff != null && backoff.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new IllegalArgumentException(find(sources, JobAttribute.RETRY_BACKOFF, job).culprit(job) + " is "
+                    + backoff + ", below the shortest retry delay (100ms)");
+        }
+        backoff = backoff == null ? RetryPolicy.DEFAULT_BACKOFF : backoff;
+        Found multiplierFound = find(sources, JobAttribute.RETRY_MULTIPLIER, job);
+        double multiplier = multiplierFound == null ? RetryPolicy.DEFAULT_MULTIPLIER
+                : within(OptionValues.decimal(multiplierFound.value(), multiplierFound.culprit(job)), 1, 10,
+                multiplierFound.culprit(job)).doubleValue();
+        Duration maxBackoff = duration(sources, JobAttribute.RETRY_MAX_BACKOFF, job);
+        if (maxBackoff != null && maxBackoff.compareTo(backoff) < 0) {
+            throw new IllegalArgumentException(find(sources, JobAttribute.RETRY_MAX_BACKOFF, job).culprit(job) + " is "
+                    + maxBackoff + ", shorter than the retry back-off (" + backoff + ")");
+        }
+        maxBackoff = maxBackoff == null ? max(backoff, RetryPolicy.DEFAULT_MAX_BACKOFF) : maxBackoff;
+        Found jitterFound = find(sources, JobAttribute.RETRY_JITTER, job);
+        double jitter = jitterFound == null ? RetryPolicy.DEFAULT_JITTER
+                : within(OptionValues.decimal(jitterFound.value(), jitterFound.culprit(job)), 0, 1,
+                jitterFound.culprit(job)).doubleValue();
+        Found on = find(sources, JobAttribute.RETRY_ON, job);
+        Found notOn = find(sources, JobAttribute.NO_RETRY_ON, job);
+        return new RetryPolicy(attempts, backoff, multiplier, maxBackoff, jitter,
+                on == null ? List.of() : OptionValues.throwables(on.value(), on.culprit(job)),
+                notOn == null ? List.of() : OptionValues.throwables(notOn.value(), notOn.culprit(job)));
+    }
+
+    private static Number within(Number value, double min, double max, String culprit) {
+        if (value == null) {
+            throw new IllegalArgumentException(culprit + " is empty");
+        }
+        if (value.doubleValue() < min || value.doubleValue() > max) {
+            throw new IllegalArgumentException(culprit + " is " + value + ", not within " + (long) min + " to "
+                    + (long) max);
+        }
+        return value;
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private static String text(String value, UnaryOperator<String> placeholders) {

@@ -3,7 +3,10 @@ package io.jobguard.internal.options;
 import io.jobguard.DurationParser;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -104,6 +107,81 @@ public final class OptionValues {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(culprit + " is \"" + value + "\", not a number", e);
         }
+    }
+
+    /**
+     * A decimal number: a {@link Number} or text such as {@code 2} or {@code 0.25}.
+     *
+     * @param value   the value, possibly null or blank
+     * @param culprit names the setting and the job
+     * @return the number, or null for no value
+     */
+    public static Double decimal(Object value, String culprit) {
+        if (value == null || value instanceof Number) {
+            return value == null ? null : ((Number) value).doubleValue();
+        }
+        String text = value.toString().trim();
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            double parsed = Double.parseDouble(text);
+            if (Double.isFinite(parsed)) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        throw new IllegalArgumentException(culprit + " is \"" + value + "\", not a number");
+    }
+
+    /**
+     * Failure classes: a {@code Class}, an array or collection of them or of class names, or text of comma-separated
+     * class names, loaded by the context class loader (else this library's).
+     *
+     * @param value   the value, possibly null or empty
+     * @param culprit names the setting and the job
+     * @return the classes, empty for no value
+     * @throws IllegalArgumentException naming the class when it cannot be loaded or is no {@link Throwable}
+     */
+    public static List<Class<? extends Throwable>> throwables(Object value, String culprit) {
+        List<Object> items = new ArrayList<>();
+        if (value instanceof Object[] array) {
+            items.addAll(Arrays.asList(array));
+        } else if (value instanceof Collection<?> collection) {
+            items.addAll(collection);
+        } else if (value != null) {
+            items.add(value);
+        }
+        List<Class<? extends Throwable>> out = new ArrayList<>();
+        for (Object item : items) {
+            if (item instanceof Class<?> type) {
+                out.add(throwable(type, culprit));
+                continue;
+            }
+            for (String name : item == null ? new String[0] : item.toString().split(",")) {
+                if (!name.isBlank()) {
+                    out.add(throwable(load(name.trim(), culprit), culprit));
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static Class<?> load(String name, String culprit) {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        try {
+            return Class.forName(name, false, context != null ? context : OptionValues.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException(culprit + " names " + name + ", a class that cannot be loaded", e);
+        }
+    }
+
+    private static Class<? extends Throwable> throwable(Class<?> type, String culprit) {
+        if (!Throwable.class.isAssignableFrom(type)) {
+            throw new IllegalArgumentException(culprit + " names " + type.getName() + ", which is not a Throwable");
+        }
+        return type.asSubclass(Throwable.class);
     }
 
     /**

@@ -176,8 +176,8 @@ final class JobControl {
         Object receiver = target != null ? target : bean;
         RunOutcome outcome;
         try {
-            // an extra run off the grid, not a firing of the schedule: it recovers nothing (admitted plainly)
-            JobOptions extraRun = job.options().toBuilder().recovery(null).build();
+            // an extra run off the grid, not a firing of the schedule: it recovers and retries nothing (admitted plainly)
+            JobOptions extraRun = job.options().toBuilder().recovery(null).retry(null).build();
             outcome = guard.run(extraRun, nominalFireTime, () -> invoke(job, receiver));
         } catch (RuntimeException | Error e) {
             outcome = RunOutcome.FAILED;

@@ -45,6 +45,13 @@ final class JobGuardPropertiesSources {
                 case DELIVERY -> own.delivery();
                 case CATCH_UP_WINDOW -> own.catchUpWindow();
                 case CATCH_UP_MAX -> own.catchUpMax();
+                case ATTEMPTS -> own.attempts();
+                case RETRY_BACKOFF -> own.retryBackoff();
+                case RETRY_MULTIPLIER -> own.retryMultiplier();
+                case RETRY_MAX_BACKOFF -> own.retryMaxBackoff();
+                case RETRY_JITTER -> own.retryJitter();
+                case RETRY_ON -> own.retryOn();
+                case NO_RETRY_ON -> own.noRetryOn();
             };
         }
 
@@ -59,7 +66,8 @@ final class JobGuardPropertiesSources {
         @Override
         public Object value(JobAttribute attribute, String job) {
             return switch (attribute) {
-                case NAME, TYPE, LEASE -> null;
+                case NAME, TYPE, LEASE, ATTEMPTS, RETRY_BACKOFF, RETRY_MULTIPLIER, RETRY_MAX_BACKOFF, RETRY_JITTER,
+                        RETRY_ON, NO_RETRY_ON -> null;
                 case WAIT_FOR -> properties.defaultWaitFor();
                 case BUSY_GRACE -> properties.busyGrace();
                 case KEEP_ALIVE -> properties.keepAlive();

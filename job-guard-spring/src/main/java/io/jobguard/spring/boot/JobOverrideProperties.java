@@ -5,6 +5,7 @@ import io.jobguard.GuardType;
 import io.jobguard.MisfirePolicy;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Overrides for one job, bound from {@code jobguard.jobs.<name>.*}, immutable once bound; an unset (null) value
@@ -23,8 +24,17 @@ import java.time.Duration;
  * @param catchUpMax     The most missed fire times RUN_ALL runs at once (default 10).
  * @param delivery       What happens to a run that started and never completed; unset: the
  *                       annotation's, else jobguard.delivery, else AT_MOST_ONCE for a job with a grid of fire times.
+ * @param attempts       How many attempts a fire time whose runs throw gets in all, 1 to 100 (default 1: no retries).
+ * @param retryBackoff   The delay before a failed fire time's second attempt (default 10s, at least 100ms).
+ * @param retryMultiplier How much each later retry delay grows, 1 to 10 (default 2).
+ * @param retryMaxBackoff The longest retry delay (default 10m).
+ * @param retryJitter    The share of a retry delay added or taken at random, 0 to 1 (default 0.1).
+ * @param retryOn        The failure classes that retry, by name (default: every Exception).
+ * @param noRetryOn      The failure classes that never retry, by name.
  */
 public record JobOverrideProperties(Duration lease, Duration waitFor, Duration busyGrace, GuardType type,
                                     Boolean keepAlive, MisfirePolicy misfirePolicy, Duration catchUpWindow,
-                                    Integer catchUpMax, Delivery delivery) {
+                                    Integer catchUpMax, Delivery delivery, Integer attempts, Duration retryBackoff,
+                                    Double retryMultiplier, Duration retryMaxBackoff, Double retryJitter,
+                                    List<String> retryOn, List<String> noRetryOn) {
 }

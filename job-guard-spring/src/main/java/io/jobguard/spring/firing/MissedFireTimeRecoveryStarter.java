@@ -1,8 +1,11 @@
 package io.jobguard.spring.firing;
 
+import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
+import io.jobguard.JobGuardListener;
 import io.jobguard.JobOptions;
 import io.jobguard.RecoveryOptions;
+import io.jobguard.RunOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.AopProxyUtils;
@@ -23,17 +26,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Recovers the fire times each guarded {@code @Scheduled} job lost while no node ran, on one background thread, once
- * the application is ready. It runs {@link JobGuard#recoverMissedFireTimes} for each job whose options carry
- * {@link RecoveryOptions}, and again at least every minute and when a fire time that was too young to count (the
- * skew tolerance) is settled. A job's recovery is the one in its options
+ * Recovers the fire times each guarded {@code @Scheduled} job lost while no node ran, and runs the due attempts of
+ * fire times whose run threw, on one background thread, once the application is ready. It runs
+ * {@link JobGuard#recoverMissedFireTimes} for each job whose options carry {@link RecoveryOptions} and
+ * {@link JobGuard#runDueRetry} for each job that retries, again at least every minute, when a fire time that was too
+ * young to count (the skew tolerance) is settled, when a pending attempt is due, and as soon as a run of this node
+ * leaves one pending. A job's recovery is the one in its options
  * ({@link GuardedJob#options()}), resolved and customized, and checked, when its bean was created; the firings
  * of the job use the same. Cron and fixed-rate jobs have a grid of fire times; fixed-delay jobs have none, so
  * for them only the delivery applies.
  */
-public final class MissedFireTimeRecoveryStarter implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
+public final class MissedFireTimeRecoveryStarter implements ApplicationListener<ApplicationReadyEvent>, DisposableBean,
+        JobGuardListener {
 
     private static final Logger log = LoggerFactory.getLogger(MissedFireTimeRecoveryStarter.class);
 
@@ -44,6 +52,8 @@ public final class MissedFireTimeRecoveryStarter implements ApplicationListener<
     private final ObjectProvider<JobGuard> guard;
     private final ApplicationContext context;
     private volatile Thread sweeper;
+    /** Released when a run of this node leaves an attempt pending: the pass looks again at once. */
+    private final Semaphore retryLeftPending = new Semaphore(0);
 
     /**
      * Creates the starter.
@@ -69,10 +79,11 @@ public final class MissedFireTimeRecoveryStarter implements ApplicationListener<
         if (jobs == null || engine == null) {
             return;
         }
-        List<GuardedJob> recovering = new ArrayList<>(jobs.all().stream().filter(j -> j.options().recovery() != null).toList());
+        List<GuardedJob> recovering = new ArrayList<>(jobs.all().stream().filter(j -> passesOver(j.options())).toList());
         if (recovering.isEmpty()) {
             return;
         }
+        engine.addListener(this);
         Thread thread = new Thread(() -> sweep(engine, recovering), "job-guard-recovery");
         thread.setDaemon(true);
         sweeper = thread;
@@ -94,10 +105,13 @@ public final class MissedFireTimeRecoveryStarter implements ApplicationListener<
             for (GuardedJob job : recovering) {
                 try {
                     JobOptions options = job.options();
-                    answered &= engine.recoverMissedFireTimes(options, options.recovery(), body(job));
-                    Optional<Instant> pending = engine.recoveryPendingUntil(options, options.recovery());
-                    if (pending.isPresent() && pending.get().isBefore(wake)) {
-                        wake = pending.get();
+                    if (options.recovery() != null) {
+                        answered &= engine.recoverMissedFireTimes(options, options.recovery(), body(job));
+                        wake = earlier(wake, engine.recoveryPendingUntil(options, options.recovery()));
+                    }
+                    if (options.retry().retries()) {
+                        answered &= engine.runDueRetry(options, body(job));
+                        wake = earlier(wake, engine.retryDueAt(options));
                     }
                 } catch (RuntimeException e) {
                     log.warn("job-guard: job '{}' recovery failed: {}", job.options().name(), e.toString());
@@ -114,10 +128,34 @@ public final class MissedFireTimeRecoveryStarter implements ApplicationListener<
             }
             long millis = Math.max(200, Duration.between(clock.instant(), wake).toMillis());
             try {
-                Thread.sleep(millis);
+                if (retryLeftPending.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
+                    retryLeftPending.drainPermits();
+                }
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Whether the pass looks at a job: it recovers lost fire times, or retries failed runs.
+     *
+     * @param job the job's options
+     * @return {@code true} when the pass has work for it
+     */
+    static boolean passesOver(JobOptions job) {
+        return job.recovery() != null || job.retry().retries();
+    }
+
+    private static Instant earlier(Instant wake, Optional<Instant> pending) {
+        return pending.isPresent() && pending.get().isBefore(wake) ? pending.get() : wake;
+    }
+
+    /** A run of this node left an attempt pending: look again now, to learn when it is due. */
+    @Override
+    public void onJobEvent(JobEvent event) {
+        if (event.outcome() == RunOutcome.RETRY_PENDING) {
+            retryLeftPending.release();
         }
     }
 

@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The recent fire times of the Redis store with their outcomes. The list ({@link KeySchema#history})
@@ -30,7 +32,8 @@ public final class RedisFireHistory {
     static final String STARTED = "STARTED";
 
     private static final LuaScript NOTE = LuaScript.load("history-note");
-    private static final String OUTCOME_PREFIX = "o|";
+    /** An entry with an outcome: 'o|' for a first attempt, 'a<attempt>|' for a later one (run-release.lua). */
+    private static final Pattern OUTCOME_PREFIX = Pattern.compile("^(?:o|a(\\d{1,9}))\\|");
     private static final String NOTE_PREFIX = "n|";
 
     private final ScriptRunner scripts;
@@ -105,7 +108,7 @@ public final class RedisFireHistory {
         if (raw.startsWith(NOTE_PREFIX)) {
             return null;
         }
-        if (raw.startsWith(OUTCOME_PREFIX)) {
+        if (OUTCOME_PREFIX.matcher(raw).find()) {
             String[] parts = raw.split("\\|", 4);
             return LeaseValues.parse(parts.length == 4 ? parts[3] : raw, null);
         }
@@ -121,14 +124,17 @@ public final class RedisFireHistory {
             }
             String outcome = STARTED;
             Duration duration = null;
-            if (raw.startsWith(OUTCOME_PREFIX)) {
+            int attempt = 1;
+            Matcher withOutcome = OUTCOME_PREFIX.matcher(raw);
+            if (withOutcome.find()) {
                 String[] parts = raw.split("\\|", 4);
                 outcome = parts[1];
                 duration = Duration.ofMillis(Long.parseLong(parts[2]));
+                attempt = withOutcome.group(1) == null ? 1 : Integer.parseInt(withOutcome.group(1));
             }
             LeaseRecord lease = leaseOf(raw);
             return lease == null || lease.foreign() ? null : new FireEntry(lease.nominalFireTime(),
-                    lease.describeHolder(), outcome, duration, lease.acquiredAt(), lease.fencingToken());
+                    lease.describeHolder(), outcome, duration, lease.acquiredAt(), lease.fencingToken(), attempt);
         } catch (RuntimeException e) {
             // an entry job-guard did not write (or cut short): not one of this job's fire times
             return null;

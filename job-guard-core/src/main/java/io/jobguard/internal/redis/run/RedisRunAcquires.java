@@ -13,6 +13,7 @@ import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStoreException;
+import io.jobguard.store.RunEnd;
 import io.jobguard.store.RunLeaseRequest;
 import org.springframework.data.redis.connection.ReturnType;
 
@@ -109,7 +110,10 @@ public final class RedisRunAcquires {
             if (acked[0] < durable.replicas()) {
                 refuseNotDurable(r, acked[0]);
             }
-            return AcquireResult.acquired(granted.fencingToken(), Instant.ofEpochMilli(granted.acquiredAtMillis()));
+            return granted.result();
+        }
+        if (answer instanceof RunAcquireReply.NotDue notDue) {
+            return AcquireResult.refused(AcquireResult.Status.NOT_DUE, null, Duration.ofMillis(notDue.waitMillis()));
         }
         if (answer instanceof RunAcquireReply.Paused) {
             return AcquireResult.refused(AcquireResult.Status.PAUSED, null, null);
@@ -137,7 +141,7 @@ public final class RedisRunAcquires {
                 : "the acquire was acknowledged by " + acked + " of " + durable.replicas() + " required replicas within "
                 + durable.timeout();
         try {
-            releases.release(r, Duration.ZERO, "", Duration.ZERO);
+            releases.release(r, Duration.ZERO, RunEnd.of("", Duration.ZERO));
         } catch (LeaseStoreException e) {
             why += "; the lease could not be given back (" + e.getMessage() + ") and expires by TTL";
         }

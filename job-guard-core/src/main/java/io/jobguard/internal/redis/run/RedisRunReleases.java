@@ -9,6 +9,7 @@ import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.internal.redis.StoreCalls;
 import io.jobguard.redis.RedisLeaseStore;
 import io.jobguard.store.JobId;
+import io.jobguard.store.RunEnd;
 import io.jobguard.store.RunLeaseRequest;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.slf4j.Logger;
@@ -63,9 +64,9 @@ public final class RedisRunReleases {
         this.notifications = notifications;
     }
 
-    public boolean release(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
+    public boolean release(RunLeaseRequest r, Duration cooldown, RunEnd end) {
         List<String> keyList = releaseKeys(r);
-        List<String> argList = releaseArgs(r, cooldown, outcome, runTime);
+        List<String> argList = releaseArgs(r, cooldown, end);
         Long released = StoreCalls.call(() -> scripts.run(RELEASE, ReturnType.INTEGER, keyList, argList),
                 "release run lease of " + r.job());
         return released(r, cooldown, released);
@@ -81,11 +82,11 @@ public final class RedisRunReleases {
      * still holds the job ({@link #inFlight}). Elsewhere (Jedis, a factory with dedicated connections) it is the synchronous {@link #release},
      * already completed.
      */
-    public CompletionStage<Boolean> releaseAsync(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
+    public CompletionStage<Boolean> releaseAsync(RunLeaseRequest r, Duration cooldown, RunEnd end) {
         RedisConnectionFactory factory = scripts.connectionFactory();
         if (!LettuceRelease.handles(factory)) {
             try {
-                return CompletableFuture.completedFuture(release(r, cooldown, outcome, runTime));
+                return CompletableFuture.completedFuture(release(r, cooldown, end));
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -94,7 +95,7 @@ public final class RedisRunReleases {
         CompletableFuture<Long> reply;
         try {
             reply = LettuceRelease.evalsha(factory, RELEASE, bytes(releaseKeys(r)),
-                    bytes(releaseArgs(r, cooldown, outcome, runTime)));
+                    bytes(releaseArgs(r, cooldown, end)));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(StoreCalls.failed(what, e));
         }
@@ -154,10 +155,11 @@ public final class RedisRunReleases {
     }
 
     /** run-release.lua's ARGV; outcome '' records the run without its outcome. */
-    private List<String> releaseArgs(RunLeaseRequest r, Duration cooldown, String outcome, Duration runTime) {
+    private List<String> releaseArgs(RunLeaseRequest r, Duration cooldown, RunEnd end) {
         return List.of(r.ownerToken(), Long.toString(Math.max(0, cooldown.toMillis())), keys.releaseChannel(),
-                keys.runReleaseTopic(r.job()), outcome, Long.toString(Math.max(0, runTime.toMillis())),
-                Integer.toString(Math.max(0, r.historySize())));
+                keys.runReleaseTopic(r.job()), end.outcome(), Long.toString(Math.max(0, end.runTime().toMillis())),
+                Integer.toString(Math.max(0, r.historySize())), Integer.toString(end.attempt()),
+                end.retryAfter() == null ? "" : Long.toString(end.retryAfter().toMillis()));
     }
 
     private boolean released(RunLeaseRequest r, Duration cooldown, Long reply) {

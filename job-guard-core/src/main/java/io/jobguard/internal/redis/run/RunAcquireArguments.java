@@ -92,6 +92,7 @@ public record RunAcquireArguments(RunLeaseRequest request, AcquireMode mode, Str
             case CATCH_UP -> "catchup:" + millis(mode.previous());
             case MISS -> "miss:" + millis(mode.previous());
             case RETRY -> "retry:" + mode.attempt();
+            case RETRY_FAILED -> "again:" + mode.attempt();
         };
     }
 }

@@ -24,11 +24,37 @@ sealed interface RunAcquireReply {
     /** The status word the script answered. */
     Status status();
 
-    /** {@code ACQUIRED}: lease and marker belong to the caller. */
-    record Acquired(long acquiredAtMillis, long fencingToken, String epoch) implements RunAcquireReply {
+    /**
+     * {@code ACQUIRED}: lease and marker belong to the caller.
+     *
+     * @param supersededFireTime the fire time whose pending attempt this grant superseded (epoch millis), or -1
+     */
+    record Acquired(long acquiredAtMillis, long fencingToken, long supersededFireTime, String epoch)
+            implements RunAcquireReply {
         @Override
         public Status status() {
             return Status.ACQUIRED;
+        }
+
+        /** The store's result: a grant, with the superseded attempt's fire time as the record's pending retry. */
+        AcquireResult result() {
+            RunRecord superseded = supersededFireTime < 0 ? null : new RunRecord(null, null, 1, null,
+                    new RunRecord.PendingRetry(Instant.ofEpochMilli(supersededFireTime), 0, null));
+            return new AcquireResult(Status.ACQUIRED, fencingToken, Instant.ofEpochMilli(acquiredAtMillis), null, null,
+                    superseded);
+        }
+    }
+
+    /**
+     * {@code NOT_DUE}: a failed run's pending attempt is not due yet.
+     *
+     * @param dueMillis when it is due, by Redis' clock
+     * @param waitMillis how long that is from the call, by Redis' clock
+     */
+    record NotDue(long dueMillis, long waitMillis, String epoch) implements RunAcquireReply {
+        @Override
+        public Status status() {
+            return Status.NOT_DUE;
         }
     }
 
@@ -105,7 +131,10 @@ sealed interface RunAcquireReply {
         String epoch = ScriptRunner.text(reply.get(reply.size() - 1));
         String word = ScriptRunner.text(reply.get(0));
         return switch (word) {
-            case "ACQUIRED" -> new Acquired(ScriptRunner.number(reply.get(1)), ScriptRunner.number(reply.get(2)), epoch);
+            case "ACQUIRED" -> new Acquired(ScriptRunner.number(reply.get(1)), ScriptRunner.number(reply.get(2)),
+                    reply.size() > 4 ? Long.parseLong(ScriptRunner.text(reply.get(3))) : -1, epoch);
+            case "NOT_DUE" -> new NotDue(Long.parseLong(ScriptRunner.text(reply.get(1))),
+                    ScriptRunner.number(reply.get(2)), epoch);
             case "ALREADY_RAN", "BUSY", "COOLDOWN" -> new Held(Status.valueOf(word), ScriptRunner.text(reply.get(1)),
                     ScriptRunner.number(reply.get(2)), epoch);
             case "HISTORY_LOST" -> new HistoryLost(ScriptRunner.text(reply.get(1)), ScriptRunner.number(reply.get(2)),

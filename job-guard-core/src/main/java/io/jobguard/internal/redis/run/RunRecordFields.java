@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The run record as the job's state hash holds it (fields {@code s}, {@code st}, {@code a}, {@code c}, {@code x} of
- * {@code run-acquire.lua}'s header), decoded for the recovery pass.
+ * The run record as the job's state hash holds it (fields {@code s}, {@code st}, {@code a}, {@code c}, {@code x} and
+ * {@code r} of {@code run-acquire.lua}'s header), decoded for the recovery pass.
  */
 final class RunRecordFields {
 
@@ -33,7 +33,18 @@ final class RunRecordFields {
         // a dead run reported as abandoned counts as completed: nobody runs it again
         Instant completed = reported ? instant(fields.get("st")) : instant(fields.get("c"));
         return Optional.of(new RunRecord(handled, instant(fields.get("st")),
-                attempt == null || !attempt.matches("\\d{1,9}") ? 1 : Integer.parseInt(attempt), completed));
+                attempt == null || !attempt.matches("\\d{1,9}") ? 1 : Integer.parseInt(attempt), completed,
+                pendingRetry(fields.get("r"))));
+    }
+
+    /** Field r, {@code '<fire time>|<failed attempt>|<due millis>'}; null when empty or not of that shape. */
+    static RunRecord.PendingRetry pendingRetry(String value) {
+        if (value == null || !value.matches("\\d{1,18}\\|\\d{1,9}\\|\\d{1,18}")) {
+            return null;
+        }
+        String[] parts = value.split("\\|");
+        return new RunRecord.PendingRetry(Instant.ofEpochMilli(Long.parseLong(parts[0])), Integer.parseInt(parts[1]),
+                Instant.ofEpochMilli(Long.parseLong(parts[2])));
     }
 
     private static Instant instant(String millis) {

@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What Redis runs for one guarded firing, counted by Redis itself ({@code INFO commandstats} counts the commands a
  * script calls): a granted acquire runs six commands, its release five, another node's refused ask of the same fire
  * time three, and a release publishes only when a caller
- * waits for the job. The scripts are called as {@link RedisLeaseStore} calls them, without the store, so that nothing
+ * waits for the job. A retry of a failed run is one acquire call with a granted firing's commands; the release that
+ * leaves it pending runs one command more (TIME). The scripts are called as {@link RedisLeaseStore} calls them, without the store, so that nothing
  * else (the fleet's leads, the harness) is counted.
  */
 @WithRedis
@@ -66,6 +67,26 @@ class RunScriptCostIT {
     }
 
     @Test
+    void aRetryCostsOneAcquireLikeAFiringAndItsReleaseOneTimeMore() {
+        String first = UUID.randomUUID().toString();
+        assertThat(acquire(first, T, "")).isEqualTo("ACQUIRED");
+        redis.resetStats();
+        assertThat(release(first, "RETRY_PENDING", "1", "0")).isEqualTo(1L);
+        assertThat(scriptCommands()).as("a failed run's release that leaves its retry pending").isEqualTo(Map.of(
+                "get", 1L, "del", 1L, "hget", 1L, "hset", 1L, "lpush", 1L, "time", 1L));
+        redis.resetStats();
+
+        String retry = UUID.randomUUID().toString();
+        assertThat(acquire(retry, T, "", "again:1")).isEqualTo("ACQUIRED");
+        assertThat(scriptCommands()).as("the retry's acquire: one call, the commands of a granted firing")
+                .isEqualTo(Map.of("mget", 1L, "hmget", 1L, "time", 1L, "set", 2L, "hset", 1L));
+        redis.resetStats();
+        assertThat(acquire(UUID.randomUUID().toString(), T, "", "again:1")).as("another node's ask for it")
+                .isEqualTo("SUPERSEDED");
+        assertThat(scriptCommands()).as("a refused ask for a retry").isEqualTo(Map.of("mget", 1L, "hmget", 1L));
+    }
+
+    @Test
     void aReleasePublishesOnlyWhenACallerWaitsForTheJob() {
         String holder = UUID.randomUUID().toString();
         assertThat(acquire(holder, T, "")).isEqualTo("ACQUIRED");
@@ -86,19 +107,28 @@ class RunScriptCostIT {
     }
 
     private String acquire(String owner, Instant fireTime, String waits) {
+        return acquire(owner, fireTime, waits, "");
+    }
+
+    private String acquire(String owner, Instant fireTime, String waits, String mode) {
         List<String> keys = KEYS.runAcquire(JOB, fireTime);
         List<String> args = new ArrayList<>(List.of("EVAL", ACQUIRE.source(), Integer.toString(keys.size())));
         args.addAll(keys);
         args.addAll(List.of(owner, "n1", Long.toString(fireTime.toEpochMilli()), "30000", "330000", "", "300000", "0",
-                "", "", "", "", "", "", waits, "20", "", ""));
+                "", "", mode, "", "", "", waits, "20", "", ""));
         Object reply = redis.call(args.toArray(String[]::new));
         return String.valueOf(((List<?>) reply).get(0));
     }
 
     private Object release(String owner) {
+        return release(owner, "RAN", "1", "");
+    }
+
+    private Object release(String owner, String outcome, String attempt, String retryAfterMs) {
         List<String> args = new ArrayList<>(List.of("EVAL", RELEASE.source(), "5"));
         args.addAll(KEYS.runRelease(JOB));
-        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "20", "1", ""));
+        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), outcome, "5", "20", attempt,
+                retryAfterMs));
         return redis.call(args.toArray(String[]::new));
     }
 

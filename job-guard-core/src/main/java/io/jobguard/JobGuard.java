@@ -287,7 +287,8 @@ public interface JobGuard extends AutoCloseable {
     boolean runDueRetry(JobOptions job, Runnable body);
 
     /**
-     * When the pending attempt of a failed fire time of {@code job} is due, by the store's clock.
+     * When the pending attempt of a failed fire time of {@code job} is due, on this engine's clock (the store judges
+     * it on its own clock; the time is moved by this node's offset from it, read with the record).
      *
      * @param job the job
      * @return that time, or empty when none is pending (or the store cannot be read)

@@ -228,14 +228,21 @@ public final class MissedFireTimeRecovery {
     }
 
     /**
-     * When the pending attempt of a failed fire time of {@code job} is due, by the store's clock.
+     * When the pending attempt of a failed fire time of {@code job} is due, on this node's clock: the store's due time
+     * moved by this node's offset from the store's clock (read with it), so that a node whose clock lags looks on time.
      *
      * @param job how the job is guarded
-     * @return that time, or empty when none is pending or the record cannot be read
+     * @return that time, or empty when none is pending or the store cannot be read
      */
     public Optional<Instant> retryDueAt(JobOptions job) {
         try {
-            return runRecord(job).map(RunRecord::retry).map(RunRecord.PendingRetry::due);
+            Optional<RunRecord.PendingRetry> pending = runRecord(job).map(RunRecord::retry);
+            if (pending.isEmpty()) {
+                return Optional.empty();
+            }
+            Duration offset = Duration.between(guard.capabilities().store().serverTime(),
+                    guard.config().clock().instant());
+            return Optional.of(pending.get().due().plus(offset));
         } catch (RuntimeException e) {
             return Optional.empty();
         }

@@ -167,7 +167,8 @@ class ActuatorIT {
             List<String> tagKeys = new ArrayList<>();
             meters.find(MetricNames.JOB_RUNS).counters().forEach(c -> c.getId().getTags()
                     .forEach(t -> tagKeys.add(t.getKey())));
-            assertThat(tagKeys).containsOnly(MetricNames.TAG_JOB, MetricNames.TAG_OUTCOME, MetricNames.TAG_NAMESPACE);
+            assertThat(tagKeys).containsOnly(MetricNames.TAG_JOB, MetricNames.TAG_OUTCOME, MetricNames.TAG_NAMESPACE,
+                    MetricNames.TAG_ATTEMPT);
             Gauge active = meters.get(MetricNames.LEASES_ACTIVE).gauge();
             assertThat(active.getId().getTag(MetricNames.TAG_NAMESPACE)).isEqualTo("web");
         }

@@ -78,6 +78,12 @@ import java.util.concurrent.CancellationException;
  * that keeps them on schedule ({@code withMisfireHandlingInstructionNextWithRemainingCount()} or
  * {@code ...NextWithExistingCount()} for simple triggers, {@code ...DoNothing()} for the others).
  *
+ * <p><b>Recovery pass.</b> Fire times that no node ran (every node down, or the store unreachable at that moment)
+ * are caught up or reported when the scheduler starts and then at least every minute, not only at the job's next
+ * firing: each guarded job with a recovery of lost fire times has one extra trigger per node, in group
+ * {@code jobguard-recovery}, whose firings job-guard vetoes itself after recovering the job on that Quartz worker.
+ * Other listeners see them as vetoed firings; {@link QuartzSchedules} leaves them out of the job's schedule.
+ *
  * <p><b>Other listeners.</b> Quartz asks every trigger listener, in registration order, even after
  * one has vetoed, and job-guard cannot see the other votes: a firing that job-guard admitted and
  * another listener vetoed still counts as taken for its fire time (its lease is released at once,
@@ -291,8 +297,9 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
             admission.guardedJobs().resolveAll(scheduler);
             listeners.addJobListener(this, EverythingMatcher.allJobs());
             listeners.addTriggerListener(this, EverythingMatcher.allTriggers());
-            // fire times lost while no node ran are caught up at start, not at the next firing
-            admission.startupRecovery().install(scheduler);
+            // fire times lost while no node ran, or skipped by every node, are caught up at start and by the
+            // periodic pass, not at the next firing
+            admission.recoveryPass().install(scheduler);
             log.info("job-guard: guarding Quartz scheduler {} on node {} ({} guarded jobs so far)",
                     scheduler.getSchedulerName(), nodeId(), admission.guardedJobs().seen().size());
         } catch (SchedulerException e) {

@@ -15,8 +15,8 @@ import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The decision of {@link ClusterSingletonListener#vetoJobExecution}: a start-recovery marker firing runs
- * the recovery and is vetoed ({@link QuartzStartupRecovery}); a re-execution of a fire instance that
+ * The decision of {@link ClusterSingletonListener#vetoJobExecution}: a recovery pass firing runs the pass
+ * and is vetoed ({@link QuartzRecoveryPass}); a re-execution of a fire instance that
  * holds its permit runs; a guarded firing is one {@link JobGuard#fire} of its nominal fire time, with the
  * job's recovery (its misfire policy and delivery) in its options: it runs only when the engine admits
  * the fire time, and the started firing is kept by fire instance until the job ends; an error vetoes a guarded firing (fail closed) and never blocks an unguarded one. Never throws: Quartz
@@ -27,11 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param guardedJobs     the options of the guarded jobs
  * @param snap            the nominal fire time of each firing (a misfired cron firing snapped onto its schedule)
  * @param permits         the running firings, by fire instance
- * @param startupRecovery the recovery at start, with its marker firings
+ * @param recoveryPass    the periodic recovery of lost fire times, with its pass firings
  * @param listenerErrors  how many callbacks failed for reasons other than the store
  */
 record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, CronFireTimeSnap snap, FirePermits permits,
-                       QuartzStartupRecovery startupRecovery, AtomicLong listenerErrors) {
+                       QuartzRecoveryPass recoveryPass, AtomicLong listenerErrors) {
 
     private static final Logger log = LoggerFactory.getLogger(QuartzAdmission.class);
 
@@ -46,16 +46,16 @@ record QuartzAdmission(JobGuard jobGuard, QuartzJobOptions guardedJobs, CronFire
         String nodeId = jobGuard.config().nodeId();
         AtomicLong listenerErrors = new AtomicLong();
         return new QuartzAdmission(jobGuard, guardedJobs, new CronFireTimeSnap(), new FirePermits(nodeId, listenerErrors),
-                new QuartzStartupRecovery(jobGuard, guardedJobs, nodeId), listenerErrors);
+                new QuartzRecoveryPass(jobGuard, guardedJobs, nodeId), listenerErrors);
     }
 
     boolean veto(Trigger trigger, JobExecutionContext context) {
         JobOptions options = null;
         Instant nominalFireTime = null;
         try {
-            Boolean marker = startupRecovery.veto(trigger, context);
-            if (marker != null) {
-                return marker;
+            Boolean pass = recoveryPass.veto(trigger, context);
+            if (pass != null) {
+                return pass;
             }
             String fireId = context.getFireInstanceId();
             permits.releaseStale(fireId);

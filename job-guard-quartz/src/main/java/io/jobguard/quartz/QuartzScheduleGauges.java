@@ -90,7 +90,7 @@ public final class QuartzScheduleGauges {
     private void publish(JobKey key) throws SchedulerException {
         JobDetail detail = scheduler.getJobDetail(key);
         Optional<JobOptions> options = detail == null ? Optional.empty() : listener.optionsOf(detail);
-        if (options.isEmpty() || scheduler.getTriggersOfJob(key).isEmpty()) {
+        if (options.isEmpty() || QuartzSchedules.scheduleTriggers(scheduler, key).isEmpty()) {
             return;
         }
         String name = options.get().name();
@@ -131,7 +131,8 @@ public final class QuartzScheduleGauges {
     /** The job's trigger that fires first, or null when none will fire or the scheduler cannot be read. */
     private Trigger next(JobKey key) {
         try {
-            List<? extends Trigger> triggers = scheduler.getTriggersOfJob(key);
+            // the recovery pass's trigger is no fire time of the job
+            List<Trigger> triggers = QuartzSchedules.scheduleTriggers(scheduler, key);
             Trigger first = null;
             for (Trigger trigger : triggers) {
                 Date at = trigger.getNextFireTime();

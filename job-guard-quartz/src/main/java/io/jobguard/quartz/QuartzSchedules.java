@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * The schedules of the Quartz jobs a {@link ClusterSingletonListener} guards, as text that is equal on
@@ -47,7 +46,7 @@ public final class QuartzSchedules {
             for (JobKey key : scheduler.getJobKeys(GroupMatcher.anyJobGroup())) {
                 JobDetail detail = scheduler.getJobDetail(key);
                 JobOptions options = detail == null ? null : listener.optionsOf(detail).orElse(null);
-                String schedule = options == null ? null : of(scheduler.getTriggersOfJob(key));
+                String schedule = options == null ? null : of(scheduleTriggers(scheduler, key));
                 if (schedule != null) {
                     schedules.put(options.name(), schedule);
                 }
@@ -60,16 +59,30 @@ public final class QuartzSchedules {
     }
 
     /**
-     * The schedule of one job given its triggers.
+     * The triggers that make a job's schedule: all of the job's triggers but job-guard's own recovery-pass trigger
+     * (group {@code jobguard-recovery}), whose firings are no fire times of the job and whose time differs per node.
+     *
+     * @param scheduler the scheduler
+     * @param job       the job
+     * @return its schedule's triggers, empty when it has none or does not exist
+     * @throws SchedulerException if the scheduler cannot be read
+     */
+    public static List<Trigger> scheduleTriggers(Scheduler scheduler, JobKey job) throws SchedulerException {
+        return scheduler.getTriggersOfJob(job).stream().filter(t -> !QuartzRecoveryPass.isPass(t))
+                .map(Trigger.class::cast).toList();
+    }
+
+    /**
+     * The schedule of one job given its triggers, leaving job-guard's recovery-pass trigger out (see
+     * {@link #scheduleTriggers}).
      *
      * @param triggers the job's triggers
      * @return their descriptions, sorted and joined with {@code "; "}, or null when there are none
      */
     public static String of(List<? extends Trigger> triggers) {
-        if (triggers.isEmpty()) {
-            return null;
-        }
-        return triggers.stream().map(QuartzSchedules::describe).sorted().collect(Collectors.joining("; "));
+        List<String> described = triggers.stream().filter(t -> !QuartzRecoveryPass.isPass(t))
+                .map(QuartzSchedules::describe).sorted().toList();
+        return described.isEmpty() ? null : String.join("; ", described);
     }
 
     /**

@@ -80,7 +80,8 @@ public final class QuartzGuardedJobsContributor implements GuardedJobsContributo
     private static ContributedJob describe(Scheduler scheduler, JobDetail detail, JobOptions options)
             throws SchedulerException {
         JobKey key = detail.getKey();
-        List<? extends Trigger> triggers = scheduler.getTriggersOfJob(key);
+        // without job-guard's recovery-pass trigger, which fires no run of the job
+        List<Trigger> triggers = QuartzSchedules.scheduleTriggers(scheduler, key);
         String schedule = QuartzSchedules.of(triggers);
         Instant next = triggers.stream().map(Trigger::getNextFireTime).filter(Objects::nonNull).map(Date::toInstant)
                 .min(Instant::compareTo).orElse(null);

@@ -271,6 +271,10 @@ public final class ClusterSingletonListener implements TriggerListener, JobListe
                 return;
             }
             permits.release(context.getFireInstanceId(), jobException);
+            if (jobException != null) {
+                // a job that retries left its next attempt pending: this node looks for it when it is due
+                admission.recoveryPass().afterFailure(context.getScheduler(), context.getJobDetail().getKey());
+            }
         } catch (Throwable e) {
             admission.listenerErrors().incrementAndGet();
             log.error("job-guard: Quartz job {} node={}: jobWasExecuted failed", context.getJobDetail().getKey(),

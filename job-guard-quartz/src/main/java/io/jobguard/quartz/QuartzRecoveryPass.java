@@ -73,14 +73,14 @@ final class QuartzRecoveryPass {
     }
 
     /**
-     * Whether the pass goes over the firings with these options: today those with a recovery of lost fire times.
-     * The one place that decides which jobs take part.
+     * Whether the pass goes over the firings with these options: those with a recovery of lost fire times, and those
+     * that retry a failed run. The one place that decides which jobs take part.
      *
      * @param job the options of a job's firings by one trigger
-     * @return true if the pass recovers them
+     * @return true if the pass recovers them or runs their due retries
      */
     static boolean passesOver(JobOptions job) {
-        return job.recovery() != null;
+        return job.recovery() != null || job.retry().retries();
     }
 
     /**
@@ -158,6 +158,24 @@ final class QuartzRecoveryPass {
             if (!shutDown(scheduler)) {
                 log.warn("job-guard: Quartz jobs on node {} are not recovered at start: {}", nodeId, e.toString());
             }
+        }
+    }
+
+    /**
+     * After a firing of the job on this node threw: a pass now, in place of the pending one, so that this node learns
+     * when the attempt its failure left pending is due and looks again then (other nodes find it at their next pass).
+     *
+     * @param scheduler the node's scheduler
+     * @param key       the job that threw
+     */
+    void afterFailure(Scheduler scheduler, JobKey key) {
+        try {
+            if (!ended(scheduler, key)) {
+                passOverNow(scheduler, key);
+            }
+        } catch (SchedulerException e) {
+            log.warn("job-guard: Quartz job {} on node {}: no recovery pass after its failure: {}", key, nodeId,
+                    e.toString());
         }
     }
 
@@ -251,10 +269,14 @@ final class QuartzRecoveryPass {
             }
             tookPart = true;
             try {
-                // what the pass does for a job it passes over: today, recover its lost fire times
+                // what the pass does for a job it passes over: recover its lost fire times, run its due retry
                 if (job.recovery() != null) {
                     answered &= guard.recoverMissedFireTimes(job, job.recovery(), body);
                     guard.recoveryPendingUntil(job, job.recovery()).ifPresent(pendingUntil::add);
+                }
+                if (job.retry().retries()) {
+                    answered &= guard.runDueRetry(job, body);
+                    guard.retryDueAt(job).ifPresent(pendingUntil::add);
                 }
             } catch (RuntimeException e) {
                 // this trigger's recovery failed; the job's other triggers, and its next pass, still run

@@ -58,6 +58,29 @@ final class TestJobs {
         }
     }
 
+    /**
+     * Records each attempt of each fire time in {@link #ATTEMPTS} ({@code node|fire time|attempt|fencing token}) and
+     * throws on attempts 1 and 2, wherever they run; guarded and retried through JobDataMap entries.
+     */
+    public static final class FailsTwice implements Job {
+        static final java.util.List<String> ATTEMPTS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void execute(JobExecutionContext context) throws JobExecutionException {
+            io.jobguard.RunContext run = io.jobguard.RunContext.current().orElseThrow();
+            String node;
+            try {
+                node = String.valueOf(context.getScheduler().getContext().get(Recorder.NODE));
+            } catch (SchedulerException e) {
+                throw new JobExecutionException(e);
+            }
+            ATTEMPTS.add(node + "|" + run.nominalFireTime() + "|" + run.attempt() + "|" + run.fencingToken());
+            if (run.attempt() <= 2) {
+                throw new JobExecutionException("attempt " + run.attempt() + " fails on purpose");
+            }
+        }
+    }
+
     /** A WAIT job named explicitly through the annotation. */
     @ClusterSingleton(name = "annotated-wait", type = GuardType.WAIT, lease = "7s", waitFor = "3s", busyGrace = "300ms",
             keepAlive = false)

@@ -3,6 +3,7 @@ package io.jobguard.examples.fault;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,13 +21,14 @@ import java.util.TreeMap;
  * and was started again with a higher fencing token; attempts start in order from 1 without gaps; fencing tokens rise
  * from each start to the next; exactly one final outcome ({@link #FINAL}) was reported in the cluster, and it matches
  * the attempts (a success on the last attempt, which ended; {@code ABANDONED} after an attempt that never ended;
- * {@code RETRY_SUPERSEDED} or {@code RETRIES_EXHAUSTED} after one that ended and failed); nothing started after it. A
- * fire time first started within {@link RetryJob#settle()} of {@code STOP} is not judged on its outcome
- * (<em>unsettled</em>): the run may end, and the nodes be stopped, before it settles.
+ * {@code RETRY_SUPERSEDED} or {@code RETRIES_EXHAUSTED} after one that ended and failed); nothing started after it.
+ * Outcomes written after {@code STOP} (the nodes' shutdown) are not counted; a fire time first started within
+ * {@link RetryJob#settle()} of {@code STOP} and without a final outcome by then is not judged on it (<em>unsettled</em>):
+ * the run ended before it could settle.
  *
  * @param fireTimes           fire times of the job that started before {@code STOP}
  * @param attemptsRunTwice    (fire time, attempt) pairs started more than once, other than the re-run of a dead one
- * @param withoutOneFinal     settled fire times with no final outcome, or more than one
+ * @param withoutOneFinal     fire times with no final outcome by {@code STOP} (unsettled ones aside), or more than one
  * @param notConsecutive      fire times whose attempts did not start as 1, 2, ... (a dead attempt's re-run aside)
  * @param tokensNotRising     fire times where a start's fencing token was not above the previous start's
  * @param startedAfterFinal   fire times with a start after their final outcome was reported
@@ -34,9 +36,9 @@ import java.util.TreeMap;
  * @param onTwoNodes          fire times whose attempts ran on two or more nodes
  * @param died                attempts whose node was SIGKILLed while they ran (a start with no end)
  * @param rerunAfterDeath     attempts started again after their run died (allowed once per death, higher token)
- * @param unsettled           fire times first started in the run's last {@link RetryJob#settle()}, not judged on
- *                            their outcome
- * @param finalOutcomes       how often each final outcome ended a fire time
+ * @param unsettled           fire times first started in the run's last {@link RetryJob#settle()} and without a
+ *                            final outcome by {@code STOP}, not judged on it
+ * @param finalOutcomes       how often each final outcome ended a fire time, by the outcome's name
  * @param byFireTime          every fire time's attempts and outcomes, by nominal fire time (epoch ms)
  * @param findings            one line per fire time that broke a rule, for the notes
  */
@@ -227,11 +229,12 @@ public record RetryVerdict(int fireTimes, int attemptsRunTwice, int withoutOneFi
                 }
             }
 
-            if (firstStart > stop - job.settle().toMillis()) {
+            // outcomes written after STOP are the nodes' shutdown (a run that gives its lease up ends FAILED): not judged
+            List<Outcome> ended = ft.finals().stream().filter(o -> o.wall() <= stop).toList();
+            if (ended.isEmpty() && firstStart > stop - job.settle().toMillis()) {
                 unsettled++;
                 continue;
             }
-            List<Outcome> ended = ft.finals();
             Attempt last = attempts.get(attempts.size() - 1);
             if (ended.size() != 1) {
                 notOne++;
@@ -252,7 +255,8 @@ public record RetryVerdict(int fireTimes, int attemptsRunTwice, int withoutOneFi
             }
         }
         return new RetryVerdict(fireTimes, twice, notOne, gaps, tokens, after, mismatch, twoNodes, died, reruns,
-                unsettled, Map.copyOf(finals), byFireTime, List.copyOf(findings));
+                unsettled, Collections.unmodifiableMap(finals), Collections.unmodifiableMap(byFireTime),
+                List.copyOf(findings));
     }
 
     /** Whether a fire time's one final outcome fits its last attempt (the body fails every attempt but the last). */

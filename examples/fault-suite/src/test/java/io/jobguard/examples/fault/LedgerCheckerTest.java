@@ -295,6 +295,12 @@ class LedgerCheckerTest {
         none.removeIf(l -> l.contains("\tRAN:3") && l.contains("\t" + T0 + "\t"));
         assertThat(retryChecker.check(none).retry().withoutOneFinal()).isEqualTo(1);
 
+        // a final outcome written after STOP (the nodes' shutdown) does not count
+        List<String> late = retries();
+        late.replaceAll(l -> l.contains("\t" + T0 + "\t") && l.endsWith("RAN:3")
+                ? (T0 + 20_000) + l.substring(l.indexOf('\t')) : l);
+        assertThat(retryChecker.check(late).retry().withoutOneFinal()).isEqualTo(1);
+
         // superseded although its last attempt (3) succeeded: does not match
         List<String> mismatched = retries();
         mismatched.replaceAll(l -> l.contains("\t" + T0 + "\t") && l.endsWith("RAN:3")

@@ -7,6 +7,7 @@
 #   examples/run-fault-suite.sh [--scenario NAME ...] [--library job-guard|shedlock|both] [--seconds N] [--node-arg ARG ...]
 # Scenario names: none sigkill-holder sigstop-holder redis-stop redis-restart client-pause client-kill
 #   flushall eviction sentinel-failover cluster-master-kill proxy-delay proxy-drop proxy-blackhole clock-step
+#   retry-sigkill retry-sigstop (job-guard only: ShedLock has no retries, its row says n/a)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 module="$root/examples/fault-suite"

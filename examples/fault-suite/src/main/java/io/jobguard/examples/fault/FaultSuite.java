@@ -1,7 +1,11 @@
 package io.jobguard.examples.fault;
 
-import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.JobId;
+import io.jobguard.store.RunHistory;
+import io.jobguard.store.RunRecord;
 import io.jobguard.testing.TcpProxy;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The fault suite's runner: per scenario and library, a fresh Redis, three node JVMs of
@@ -40,6 +45,18 @@ public final class FaultSuite {
     static final Duration MARGIN = Duration.ofSeconds(4);
     /** Fire times this close to the start or the end of the observation are not expected. */
     static final Duration EDGE = Duration.ofSeconds(4);
+    /**
+     * The retry job as the checker judges it: a fire time settles within 13 s of its first start, when its second
+     * attempt died (first start 3 s early on the +3 s node, the attempt killed 1.5 s later, its lease gone by the next
+     * regular firing 10 s after the fire time, which reports or re-runs it); 15 s with slack.
+     */
+    static final RetryVerdict.RetryJob RETRY_JOB = new RetryVerdict.RetryJob(JobWork.RETRYING, JobWork.RETRY_ATTEMPTS,
+            Duration.ofSeconds(15));
+    /** The nodes' job-guard namespace and key prefix (application.properties, job-guard's default prefix). */
+    static final String NAMESPACE = "fault";
+    private static final String KEY_PREFIX = "jobguard";
+    /** The file of a job-guard run's directory that holds the retry job's history as Redis kept it at the end. */
+    static final String RETRY_HISTORY = "history-" + JobWork.RETRYING + ".tsv";
 
     private FaultSuite() {
     }
@@ -100,11 +117,18 @@ public final class FaultSuite {
         for (Scenario scenario : scenarios) {
             for (String library : libraries) {
                 String row;
+                if (scenario.jobGuardOnly && !library.equals("job-guard")) {
+                    row = "| " + scenario.description + " | " + library + " | - | - | - | - | - | - | n/a | not run: "
+                            + library + " has no retries |\n";
+                    Files.writeString(table, row, StandardOpenOption.APPEND);
+                    System.out.print(row);
+                    continue;
+                }
                 try {
                     Result result = run(scenario, library, seconds, runDir, classpath, nodeArgs);
                     row = result.row();
                 } catch (Exception e) {
-                    row = "| " + scenario.description + " | " + library + " | | | | | | | run failed: "
+                    row = "| " + scenario.description + " | " + library + " | | | | | | | | run failed: "
                             + e.toString().replace('|', '/').replace('\n', ' ') + " |\n";
                     e.printStackTrace();
                 }
@@ -129,8 +153,7 @@ public final class FaultSuite {
                         : null;
                 if (library != null && (library.equals("job-guard") || library.equals("shedlock"))) {
                     try {
-                        table.append(new Result(scenario, library,
-                                new LedgerChecker(SCHEDULES, MARGIN, EDGE).check(dir)).row());
+                        table.append(new Result(scenario, library, checker().check(dir)).row());
                     } catch (IllegalArgumentException e) {
                         System.out.println("skipped " + dir + ": " + e.getMessage());
                     }
@@ -143,6 +166,11 @@ public final class FaultSuite {
         System.out.println("table written to " + out.toAbsolutePath());
     }
 
+    /** The checker of every run: the timed jobs, the margins and the retry job. */
+    static LedgerChecker checker() {
+        return new LedgerChecker(SCHEDULES, MARGIN, EDGE, RETRY_JOB);
+    }
+
     private static String require(String value, String option) {
         if (value == null) {
             throw new IllegalArgumentException(option + " needs a value");
@@ -152,10 +180,12 @@ public final class FaultSuite {
 
     static String header(int seconds) {
         return (seconds < 0 ? "Ledgers re-checked" : "Observed " + seconds + " s per run") + "; 3 node JVMs (scheduler clocks -2 s, 0, +3 s); jobs: every-second"
-                + " (RETURN, 400 ms) and every-2s-wait (WAIT, 700 ms), lease 5 s; batches of 3 of 12 keys.\n\n"
+                + " (RETURN, 400 ms) and every-2s-wait (WAIT, 700 ms), lease 5 s; batches of 3 of 12 keys; job-guard only:"
+                + " retry-failing (every 10 s, 3 attempts 1 s apart, attempts 1 and 2 fail, lease 5 s).\n\n"
                 + "| fault | library | fire times | ran twice | overlaps (token out of order) "
-                + "| never ran: inside / outside window | recovery | batch: two holders of a key (token out of order) | notes |\n"
-                + "|---|---|---|---|---|---|---|---|---|\n";
+                + "| never ran: inside / outside window | recovery | batch: two holders of a key (token out of order) "
+                + "| retries: attempts run twice / fire times without one final outcome, of started | notes |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|\n";
     }
 
     /**
@@ -172,6 +202,10 @@ public final class FaultSuite {
      */
     static Result run(Scenario scenario, String library, int seconds, Path parent, String classpath,
                       List<String> nodeArgs) throws Exception {
+        if (scenario.jobGuardOnly && !library.equals("job-guard")) {
+            throw new IllegalArgumentException(scenario.cliName() + " needs job-guard's retries; " + library
+                    + " has none");
+        }
         Path dir = parent.resolve(scenario.cliName() + "-" + library);
         Files.createDirectories(dir);
         System.out.printf("== %s with %s (ledgers and logs in %s)%n", scenario.cliName(), library, dir);
@@ -197,18 +231,41 @@ public final class FaultSuite {
                 long allReady = ledger.write("ALL_READY", "-");
                 long injectAt = allReady + Math.max(8_000, seconds * 1000L / 3);
                 sleepUntil(injectAt);
-                FaultRunImpl run = new FaultRunImpl(nodes, redis, proxy, ledger);
-                scenario.inject(run);
-                long end = Math.max(allReady + seconds * 1000L, System.currentTimeMillis() + 10_000);
-                sleepUntil(end);
+                try (FaultRunImpl run = new FaultRunImpl(nodes, redis, proxy, ledger)) {
+                    scenario.inject(run);
+                    long end = Math.max(allReady + seconds * 1000L, System.currentTimeMillis() + 10_000);
+                    sleepUntil(end);
+                    if (library.equals("job-guard") && scenario.topology != Scenario.Topology.CLUSTER) {
+                        writeRetryHistory(run, dir.resolve(RETRY_HISTORY));
+                    }
+                }
                 ledger.write("STOP", "-");
             } finally {
                 nodes.forEach(NodeJvm::stop);
             }
         }
-        LedgerChecker.Verdict verdict = new LedgerChecker(SCHEDULES, MARGIN, EDGE).check(dir);
+        LedgerChecker.Verdict verdict = checker().check(dir);
         return new Result(scenario, nodeArgs.isEmpty() ? library : library + " " + String.join(" ", nodeArgs),
                 verdict);
+    }
+
+    /**
+     * Keeps the retry job's history as Redis holds it at the end of the observation, one entry a line:
+     * {@code nominalFireTimeMillis attempt outcome node token atMillis}, newest first. A second account of the
+     * attempts beside the ledgers (the checker reads only the ledgers); after a data loss it may hold less.
+     */
+    private static void writeRetryHistory(FaultRunImpl run, Path file) throws IOException {
+        StringBuilder out = new StringBuilder();
+        try {
+            for (RunHistory.FireEntry e : run.history(JobWork.RETRYING, 40)) {
+                out.append(e.nominalFireTime().toEpochMilli()).append('\t').append(e.attempt()).append('\t')
+                        .append(e.outcome()).append('\t').append(e.node()).append('\t').append(e.fencingToken())
+                        .append('\t').append(e.at() == null ? "-" : Long.toString(e.at().toEpochMilli())).append('\n');
+            }
+        } catch (RuntimeException e) {
+            out.append("# not read: ").append(e.toString().replace('\n', ' ')).append('\n');
+        }
+        Files.writeString(file, out);
     }
 
     private static void awaitReady(List<NodeJvm> nodes) throws InterruptedException {
@@ -260,8 +317,49 @@ public final class FaultSuite {
         }
     }
 
-    private record FaultRunImpl(List<NodeJvm> nodes, RedisSetup redis, TcpProxy proxy, RunnerLedger ledger)
-            implements Scenario.FaultRun {
+    /** What a scenario's injection sees; reads the job's run record and history through a store of its own. */
+    private static final class FaultRunImpl implements Scenario.FaultRun, AutoCloseable {
+        private final List<NodeJvm> nodes;
+        private final RedisSetup redis;
+        private final TcpProxy proxy;
+        private final RunnerLedger ledger;
+        private LettuceConnectionFactory factory;
+        private RedisLeaseStore store;
+
+        FaultRunImpl(List<NodeJvm> nodes, RedisSetup redis, TcpProxy proxy, RunnerLedger ledger) {
+            this.nodes = nodes;
+            this.redis = redis;
+            this.proxy = proxy;
+            this.ledger = ledger;
+        }
+
+        @Override
+        public List<NodeJvm> nodes() {
+            return nodes;
+        }
+
+        @Override
+        public RedisSetup redis() {
+            return redis;
+        }
+
+        @Override
+        public TcpProxy proxy() {
+            return proxy;
+        }
+
+        /** The nodes' store, as a reader: job-guard's own record of a job, for timing a fault and the history file. */
+        private RedisLeaseStore store() {
+            if (store == null) {
+                factory = redis.primary().connectionFactory(Duration.ofSeconds(2));
+                store = RedisLeaseStore.create(factory, KEY_PREFIX);
+            }
+            return store;
+        }
+
+        List<RunHistory.FireEntry> history(String job, int max) {
+            return store().fireHistory(new JobId(NAMESPACE, job), max);
+        }
 
         @Override
         public NodeJvm awaitHolder() {
@@ -275,6 +373,102 @@ public final class FaultSuite {
                 sleep(Duration.ofMillis(20));
             }
             throw new IllegalStateException("no node was running " + JobWork.EVERY_SECOND + " within 20 s");
+        }
+
+        @Override
+        public NodeJvm awaitAttemptRunning(String job, int attempt, Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                for (NodeJvm node : nodes) {
+                    if (node.alive() && node.runningAttempt(job) == attempt) {
+                        return node;
+                    }
+                }
+                sleep(Duration.ofMillis(10));
+            }
+            throw new IllegalStateException("no node was running attempt " + attempt + " of " + job + " within "
+                    + timeout.toSeconds() + " s");
+        }
+
+        @Override
+        public FailedAttempt awaitAttemptFailed(String job, int attempt, Duration timeout) {
+            JobId id = new JobId(NAMESPACE, job);
+            // the first read opens the reader's connection (seconds in a cold JVM): done before the failure, whose
+            // next attempt is pending only for its back-off
+            store().runRecord(id);
+            long since = System.currentTimeMillis();
+            long deadline = System.nanoTime() + timeout.toNanos();
+            FailedAttempt failed = null;
+            List<FailedAttempt> missed = new ArrayList<>();
+            while (System.nanoTime() < deadline) {
+                if (failed == null) {
+                    failed = firstEnd(job, attempt, since);
+                }
+                if (failed != null) {
+                    // the end line is written before the attempt throws; its release, which leaves the next attempt
+                    // pending, follows: a node stopped before it lands would hold its lease and leave nothing pending
+                    RunRecord.PendingRetry pending = store().runRecord(id).map(RunRecord::retry).orElse(null);
+                    if (pending != null && pending.fireTime().toEpochMilli() == failed.nominalFireTime()
+                            && pending.failedAttempt() == attempt) {
+                        return failed;
+                    }
+                    if (failed.node().runningAttempt(job) != 0 || startedAfter(job, failed)) {
+                        // the next attempt was taken before this look: wait for the next failure
+                        missed.add(failed);
+                        since = System.currentTimeMillis();
+                        failed = null;
+                    }
+                }
+                sleep(Duration.ofMillis(10));
+            }
+            throw new IllegalStateException("no attempt " + attempt + " of " + job + " failed and left its next one "
+                    + "pending within " + timeout.toSeconds() + " s" + (failed == null ? "" : " (one ended: " + failed + ")")
+                    + (missed.isEmpty() ? "" : "; seen too late: " + missed));
+        }
+
+        /** Whether any node started an attempt of {@code failed}'s fire time after it. */
+        private boolean startedAfter(String job, FailedAttempt failed) {
+            for (NodeJvm node : nodes) {
+                for (String line : node.ledgerLines()) {
+                    LedgerChecker.Event e = LedgerChecker.Event.parse(line);
+                    if (e != null && e.event().equals(NodeLedger.START) && e.job().equals(job)
+                            && e.id() == failed.nominalFireTime() && e.token() > failed.token()) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        private FailedAttempt firstEnd(String job, int attempt, long since) {
+            for (NodeJvm node : nodes) {
+                for (String line : node.ledgerLines()) {
+                    LedgerChecker.Event e = LedgerChecker.Event.parse(line);
+                    if (e != null && e.wall() >= since && e.event().equals(NodeLedger.END) && e.job().equals(job)
+                            && e.keys().equals(List.of(Integer.toString(attempt)))) {
+                        return new FailedAttempt(node, e.id(), e.token());
+                    }
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public boolean awaitLedgers(Duration timeout, Predicate<List<LedgerChecker.Event>> condition) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                List<LedgerChecker.Event> events = new ArrayList<>();
+                for (NodeJvm node : nodes) {
+                    node.ledgerLines().stream().map(LedgerChecker.Event::parse).filter(java.util.Objects::nonNull)
+                            .forEach(events::add);
+                }
+                events.sort(java.util.Comparator.comparingLong(LedgerChecker.Event::wall));
+                if (condition.test(events)) {
+                    return true;
+                }
+                sleep(Duration.ofMillis(50));
+            }
+            return false;
         }
 
         @Override
@@ -306,6 +500,16 @@ public final class FaultSuite {
                 throw new IllegalStateException("interrupted", e);
             }
         }
+
+        @Override
+        public void close() {
+            if (store != null) {
+                store.close();
+            }
+            if (factory != null) {
+                factory.destroy();
+            }
+        }
     }
 
     /**
@@ -323,7 +527,16 @@ public final class FaultSuite {
                     + " | " + v.overlaps() + " (" + v.outOfOrder() + ") | " + v.missedInside() + " / "
                     + v.missedOutside() + " | " + (v.recoveryMillis() == null ? "-"
                     : String.format("%.1f s", v.recoveryMillis() / 1000.0)) + " | " + v.batchTwoHolders() + " ("
-                    + v.batchOutOfOrder() + ") of " + v.batches() + " | " + String.join("; ", v.notes()).replace('|', '/') + " |\n";
+                    + v.batchOutOfOrder() + ") of " + v.batches() + " | " + retryCell() + " | "
+                    + String.join("; ", v.notes()).replace('|', '/') + " |\n";
+        }
+
+        /** The retry column: n/a for ShedLock, which has no retries. */
+        private String retryCell() {
+            if (!library.startsWith("job-guard")) {
+                return "n/a";
+            }
+            return verdict.retry() == null ? "-" : verdict.retry().cell();
         }
     }
 }

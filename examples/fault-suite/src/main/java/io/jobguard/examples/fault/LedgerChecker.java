@@ -41,6 +41,10 @@ import java.util.stream.Stream;
  * are <em>two holders</em>; a run that started more than the margin before its fire time is noted as
  * <em>early</em> (a node whose clock ran ahead claimed it). A run without an end line ends when its node was SIGKILLed, else at its
  * node's next line, else at {@code STOP}.
+ *
+ * <p>A job that retries failed runs (its {@code START}/{@code END} lines name the attempt, its {@code OUTCOME} lines
+ * carry what job-guard reported on each node) is not one of the timed jobs above, whose fire times start once: it is
+ * judged per fire time by {@link RetryVerdict}.
  */
 public final class LedgerChecker {
 
@@ -54,6 +58,7 @@ public final class LedgerChecker {
     private final Map<String, Duration> schedules;
     private final Duration margin;
     private final Duration edge;
+    private final RetryVerdict.RetryJob retryJob;
 
     /**
      * Creates a checker.
@@ -64,9 +69,23 @@ public final class LedgerChecker {
      * @param edge      fire times this close to {@code ALL_READY} or {@code STOP} are not expected
      */
     public LedgerChecker(Map<String, Duration> schedules, Duration margin, Duration edge) {
+        this(schedules, margin, edge, null);
+    }
+
+    /**
+     * Creates a checker that also judges a job that retries failed runs ({@link RetryVerdict}).
+     *
+     * @param schedules the timed jobs and their periods, see {@link #LedgerChecker(Map, Duration, Duration)}
+     * @param margin    how far around the fault window a missed fire time still counts as inside it
+     * @param edge      fire times this close to {@code ALL_READY} or {@code STOP} are not expected
+     * @param retryJob  the job that retries, or null for none
+     */
+    public LedgerChecker(Map<String, Duration> schedules, Duration margin, Duration edge,
+                         RetryVerdict.RetryJob retryJob) {
         this.schedules = new LinkedHashMap<>(schedules);
         this.margin = margin;
         this.edge = edge;
+        this.retryJob = retryJob;
     }
 
     /**
@@ -133,7 +152,7 @@ public final class LedgerChecker {
             for (Map.Entry<Long, List<Interval>> fire : byFire.entrySet()) {
                 if (fire.getValue().size() > 1) {
                     ranTwice++;
-                    twice.add(job.getKey() + "@" + FIRE_TIME.format(Instant.ofEpochMilli(fire.getKey())) + "×"
+                    twice.add(job.getKey() + "@" + fireTimeText(fire.getKey()) + "×"
                             + fire.getValue().size());
                 }
             }
@@ -183,9 +202,13 @@ public final class LedgerChecker {
             recovery = runs.stream().filter(r -> r.job.equals(firstJob) && r.start >= end)
                     .mapToLong(r -> r.start - end).min().stream().boxed().findFirst().orElse(null);
         }
+        RetryVerdict retry = retryJob == null ? null : RetryVerdict.judge(events, retryJob, killed, stop);
+        if (retry != null && retry.fireTimes() > 0) {
+            notes.addAll(retry.notes());
+        }
         return new Verdict(fireTimes, ranTwice, overlaps, outOfOrder, missInside, missOutside,
                 faultEnd == null ? null : recovery, batchPairs[0], batchPairs[1], holds.size(), runs.size(),
-                List.copyOf(notes));
+                List.copyOf(notes), retry);
     }
 
     /**
@@ -290,6 +313,11 @@ public final class LedgerChecker {
         return events.stream().filter(e -> e.event.equals(name)).map(Event::wall).findFirst().orElse(null);
     }
 
+    /** A fire time as the notes print it: UTC time of day. */
+    static String fireTimeText(long epochMillis) {
+        return FIRE_TIME.format(Instant.ofEpochMilli(epochMillis));
+    }
+
     private static long ceil(long value, long period) {
         return -Math.floorDiv(-value, period) * period;
     }
@@ -298,7 +326,8 @@ public final class LedgerChecker {
                             List<String> keys) {
     }
 
-    private record Event(long wall, String event, String node, String job, long id, long token, boolean leaseLost,
+    /** One parsed ledger line; lines cut by SIGKILL parse to null. */
+    record Event(long wall, String event, String node, String job, long id, long token, boolean leaseLost,
                          List<String> keys) {
 
         static Event parse(String line) {
@@ -329,11 +358,13 @@ public final class LedgerChecker {
      * @param batchOutOfOrder of those, pairs where the later lease did not have the higher fencing token
      * @param batches         batch leases recorded
      * @param runs            job runs recorded
-     * @param notes           details: tokens backwards or reused, lease-lost runs, which fire times ran twice
+     * @param notes           details: tokens backwards or reused, lease-lost runs, which fire times ran twice, the
+     *                        retry job's outcomes and findings
+     * @param retry           the retry job's verdict, or null when the checker judges none
      */
     public record Verdict(int fireTimes, int ranTwice, int overlaps, int outOfOrder, int missedInside,
                           int missedOutside, Long recoveryMillis, int batchTwoHolders, int batchOutOfOrder,
                           int batches, int runs,
-                          List<String> notes) {
+                          List<String> notes, RetryVerdict retry) {
     }
 }

@@ -71,6 +71,28 @@ record NodeJvm(String name, Path ledger, Path clockFile, Path log, Process proce
         return false;
     }
 
+    /**
+     * The attempt of {@code job} this node is running now: its last start or end line of the job is a start
+     * (outcome lines aside), whose last field is the attempt.
+     *
+     * @param job the job
+     * @return the attempt, or 0 when it is not running the job
+     */
+    int runningAttempt(String job) {
+        List<String> lines = ledgerLines();
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            String[] f = lines.get(i).split("\t");
+            if (f.length >= 8 && f[3].equals(job) && (f[1].equals(NodeLedger.START) || f[1].equals(NodeLedger.END))) {
+                try {
+                    return f[1].equals(NodeLedger.START) ? Integer.parseInt(f[7]) : 0;
+                } catch (NumberFormatException e) {
+                    return 0;
+                }
+            }
+        }
+        return 0;
+    }
+
     void signal(String signal) {
         try {
             Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();

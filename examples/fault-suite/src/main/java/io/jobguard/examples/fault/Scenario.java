@@ -180,6 +180,51 @@ enum Scenario {
             NodeJvm node = run.nodes().get(1);
             run.hold(() -> node.stepClock(30_000), Duration.ofSeconds(10), () -> node.stepClock(0));
         }
+    },
+    /**
+     * The node running attempt 2 of the retry job (a fire time's first retry, run by a recovery pass) is SIGKILLed
+     * mid-run and stays dead; window = its lease. The job's delivery decides what follows: under
+     * {@code AT_MOST_ONCE} (the default) the next regular firing reports the fire time {@code ABANDONED} once and it
+     * never runs again; under {@code AT_LEAST_ONCE} the dead attempt runs again once, as attempt 3, with a higher
+     * fencing token. job-guard only: ShedLock has no retries.
+     */
+    RETRY_SIGKILL(Topology.STANDALONE, "node running a retry (attempt 2) SIGKILLed mid-run", true) {
+        @Override
+        void inject(FaultRun run) {
+            NodeJvm node = run.awaitAttemptRunning(JobWork.RETRYING, 2, Duration.ofSeconds(30));
+            run.hold(() -> {
+                run.killed(node);
+                node.sigkill();
+            }, JobWork.LEASE);
+        }
+    },
+    /**
+     * The node whose attempt 1 of the retry job just failed is SIGSTOPped as soon as the store holds attempt 2
+     * pending (before its own pass, which the failure woke, runs it a back-off later), and continued once another
+     * node started attempt 2 or the fire time got its final outcome (at most 75 s). The other nodes' passes look for
+     * due attempts at least once a minute, so a pending attempt runs on another node when that comes before the job's
+     * next fire time, and is superseded ({@code RETRY_SUPERSEDED}) when the next fire time starts first, as it
+     * more often than not does with the default 10 s schedule. job-guard only.
+     */
+    RETRY_SIGSTOP(Topology.STANDALONE, "node whose attempt 1 failed SIGSTOPped until attempt 2 ran elsewhere or was superseded",
+            true) {
+        @Override
+        void inject(FaultRun run) {
+            FaultRun.FailedAttempt failed = run.awaitAttemptFailed(JobWork.RETRYING, 1, Duration.ofSeconds(130));
+            NodeJvm node = failed.node();
+            run.faultStart();
+            node.signal("STOP");
+            boolean decided = run.awaitLedgers(Duration.ofSeconds(75), events -> events.stream().anyMatch(e ->
+                    e.job().equals(JobWork.RETRYING) && e.id() == failed.nominalFireTime()
+                            && (e.event().equals(NodeLedger.START) && !e.node().equals(node.name())
+                            || e.event().equals(NodeLedger.OUTCOME) && !e.keys().isEmpty()
+                            && RetryVerdict.FINAL.contains(e.keys().get(0).split(":")[0]))));
+            node.signal("CONT");
+            run.faultEnd();
+            run.note(node.name() + " stopped after attempt 1 of " + JobWork.RETRYING + "@"
+                    + LedgerChecker.fireTimeText(failed.nominalFireTime())
+                    + (decided ? "" : ": nothing decided it within 75 s"));
+        }
     };
 
     /** Which Redis a scenario needs. */
@@ -187,10 +232,17 @@ enum Scenario {
 
     final Topology topology;
     final String description;
+    /** Whether the scenario needs job-guard's retries: ShedLock, which has none, is not run with it. */
+    final boolean jobGuardOnly;
 
     Scenario(Topology topology, String description) {
+        this(topology, description, false);
+    }
+
+    Scenario(Topology topology, String description, boolean jobGuardOnly) {
         this.topology = topology;
         this.description = description;
+        this.jobGuardOnly = jobGuardOnly;
     }
 
     abstract void inject(FaultRun run);
@@ -225,6 +277,39 @@ enum Scenario {
 
         NodeJvm awaitHolder();
 
+        /**
+         * The node running attempt {@code attempt} of {@code job} now, as its ledger says.
+         *
+         * @param job     the job
+         * @param attempt the attempt
+         * @param timeout how long to look
+         * @return the node
+         * @throws IllegalStateException if no node ran it within {@code timeout}
+         */
+        NodeJvm awaitAttemptRunning(String job, int attempt, Duration timeout);
+
+        /**
+         * The first failure of attempt {@code attempt} of {@code job} after this call began: its end line in a
+         * node's ledger, returned once the store holds the next attempt of that fire time pending (the node's
+         * release has landed).
+         *
+         * @param job     the job
+         * @param attempt the attempt
+         * @param timeout how long to look
+         * @return the node and the fire time
+         * @throws IllegalStateException if none failed within {@code timeout}
+         */
+        FailedAttempt awaitAttemptFailed(String job, int attempt, Duration timeout);
+
+        /**
+         * Waits until {@code condition} holds over the events of every node's ledger.
+         *
+         * @param timeout   how long to wait
+         * @param condition over the parsed lines of all nodes, in the order of their wall times
+         * @return whether it held within {@code timeout}
+         */
+        boolean awaitLedgers(Duration timeout, java.util.function.Predicate<List<LedgerChecker.Event>> condition);
+
         void faultStart();
 
         void faultEnd();
@@ -234,6 +319,16 @@ enum Scenario {
         void note(String note);
 
         void sleep(Duration duration);
+
+        /**
+         * An attempt that failed and left its next one pending.
+         *
+         * @param node            the node that ran it
+         * @param nominalFireTime its fire time (epoch ms)
+         * @param token           its fencing token
+         */
+        record FailedAttempt(NodeJvm node, long nominalFireTime, long token) {
+        }
 
         /**
          * The common shape of a fault: between {@code FAULT_START} and {@code FAULT_END}, {@code begin},

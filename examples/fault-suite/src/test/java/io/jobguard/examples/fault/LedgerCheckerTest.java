@@ -189,6 +189,150 @@ class LedgerCheckerTest {
         assertThat(checker.check(lines).runs()).isEqualTo(11);
     }
 
+    // ---- the retry job: judged per fire time by RetryVerdict ----
+
+    private static final String RJ = "retry-job";
+    private final LedgerChecker retryChecker = new LedgerChecker(Map.of("job", Duration.ofSeconds(1)),
+            Duration.ofSeconds(1), Duration.ZERO, new RetryVerdict.RetryJob(RJ, 3, Duration.ofSeconds(5)));
+
+    /** Fire times T0 and T0+10 s, each failing twice and running its third attempt, on node-A then node-B. */
+    private static List<String> retries() {
+        List<String> lines = clean();
+        long token = 100;
+        for (long fire : new long[] {T0, T0 + 10_000}) {
+            String[] nodes = fire == T0 ? new String[] {"node-A", "node-A", "node-B"}
+                    : new String[] {"node-C", "node-C", "node-C"};
+            for (int a = 1; a <= 3; a++) {
+                long at = fire - 3_000 + (a - 1) * 1_500L;
+                token++;
+                lines.add(line(at, "START", nodes[a - 1], RJ, fire, token, false, Integer.toString(a)));
+                lines.add(line(at + 500, "END", nodes[a - 1], RJ, fire, token, false, Integer.toString(a)));
+                lines.add(line(at + 501, "OUTCOME", nodes[a - 1], RJ, fire, token, false,
+                        (a < 3 ? "RETRY_PENDING" : "RAN") + ":" + a));
+            }
+        }
+        // STOP at T0 + 10.5 s: the second fire time (first start T0 + 7 s) is within the 5 s settle, not judged
+        return lines;
+    }
+
+    @Test
+    void fireTimesThatFailTwiceAndRanTheirThirdAttemptOnceHaveNoFinding() {
+        RetryVerdict v = retryChecker.check(retries()).retry();
+
+        assertThat(v.fireTimes()).isEqualTo(2);
+        assertThat(v.unsettled()).isEqualTo(1);
+        assertThat(v.attemptsRunTwice() + v.withoutOneFinal() + v.notConsecutive() + v.tokensNotRising()
+                + v.startedAfterFinal() + v.outcomeMismatch()).isZero();
+        assertThat(v.finalOutcomes()).isEqualTo(Map.of("RAN", 1));
+        assertThat(v.onTwoNodes()).isEqualTo(1);
+        assertThat(v.byFireTime().get(T0).nodes()).containsExactly("node-A", "node-A", "node-B");
+        assertThat(v.cell()).isEqualTo("0 / 0 of 2");
+    }
+
+    @Test
+    void anAttemptStartedTwiceWithoutADeathIsRunTwice() {
+        List<String> lines = retries();
+        lines.add(line(T0 - 1_400, "START", "node-C", RJ, T0, 150, false, "2"));
+        lines.add(line(T0 - 1_000, "END", "node-C", RJ, T0, 150, false, "2"));
+
+        RetryVerdict v = retryChecker.check(lines).retry();
+
+        assertThat(v.attemptsRunTwice()).isEqualTo(1);
+        assertThat(v.rerunAfterDeath()).isZero();
+        assertThat(v.findings()).anyMatch(f -> f.contains("attempt started twice"));
+    }
+
+    @Test
+    void aDeadAttemptRerunWithAHigherTokenIsNotRunTwiceButWithALowerOneIs() {
+        // attempt 2 of T0 dies with node-A (no end line, node-A killed), and runs again on node-B
+        List<String> lines = deadSecondAttempt();
+        lines.add(line(T0 + 2_000, "START", "node-B", RJ, T0, 110, false, "2"));
+        lines.add(line(T0 + 2_500, "END", "node-B", RJ, T0, 110, false, "2"));
+        lines.add(line(T0 + 2_501, "OUTCOME", "node-B", RJ, T0, 110, false, "RETRY_PENDING:2"));
+        lines.add(line(T0 + 3_500, "START", "node-B", RJ, T0, 111, false, "3"));
+        lines.add(line(T0 + 4_000, "END", "node-B", RJ, T0, 111, false, "3"));
+        lines.add(line(T0 + 4_001, "OUTCOME", "node-B", RJ, T0, 111, false, "RAN:3"));
+
+        RetryVerdict v = retryChecker.check(lines).retry();
+        assertThat(v.rerunAfterDeath()).isEqualTo(1);
+        assertThat(v.died()).isEqualTo(1);
+        assertThat(v.attemptsRunTwice() + v.notConsecutive() + v.tokensNotRising() + v.outcomeMismatch()).isZero();
+
+        List<String> lower = deadSecondAttempt();
+        lower.add(line(T0 + 2_000, "START", "node-B", RJ, T0, 90, false, "2"));
+        lower.add(line(T0 + 2_500, "END", "node-B", RJ, T0, 90, false, "2"));
+        lower.add(line(T0 + 2_501, "OUTCOME", "node-B", RJ, T0, 90, false, "RETRIES_EXHAUSTED:2"));
+        RetryVerdict w = retryChecker.check(lower).retry();
+        assertThat(w.attemptsRunTwice()).isEqualTo(1);
+        assertThat(w.tokensNotRising()).isEqualTo(1);
+    }
+
+    @Test
+    void aDeadAttemptReportedAbandonedOnceHasOneFinalOutcome() {
+        List<String> lines = deadSecondAttempt();
+        lines.add(line(T0 + 7_000, "OUTCOME", "node-B", RJ, T0, -1, false, "ABANDONED:1"));
+
+        RetryVerdict v = retryChecker.check(lines).retry();
+
+        assertThat(v.finalOutcomes()).isEqualTo(Map.of("ABANDONED", 1));
+        assertThat(v.withoutOneFinal() + v.outcomeMismatch() + v.startedAfterFinal()).isZero();
+
+        // reported twice, or run after it was abandoned: findings
+        List<String> twice = deadSecondAttempt();
+        twice.add(line(T0 + 7_000, "OUTCOME", "node-B", RJ, T0, -1, false, "ABANDONED:1"));
+        twice.add(line(T0 + 7_100, "OUTCOME", "node-C", RJ, T0, -1, false, "ABANDONED:1"));
+        twice.add(line(T0 + 7_200, "START", "node-C", RJ, T0, 120, false, "3"));
+        twice.add(line(T0 + 7_700, "END", "node-C", RJ, T0, 120, false, "3"));
+        RetryVerdict w = retryChecker.check(twice).retry();
+        assertThat(w.withoutOneFinal()).isEqualTo(1);
+        assertThat(w.startedAfterFinal()).isEqualTo(1);
+        assertThat(w.cell()).isEqualTo("0 / 1 of 2");
+    }
+
+    @Test
+    void aFireTimeWithoutAFinalOutcomeOrWithAMismatchedOneIsAFinding() {
+        List<String> none = retries();
+        none.removeIf(l -> l.contains("\tRAN:3") && l.contains("\t" + T0 + "\t"));
+        assertThat(retryChecker.check(none).retry().withoutOneFinal()).isEqualTo(1);
+
+        // a final outcome written after STOP (the nodes' shutdown) does not count
+        List<String> late = retries();
+        late.replaceAll(l -> l.contains("\t" + T0 + "\t") && l.endsWith("RAN:3")
+                ? (T0 + 20_000) + l.substring(l.indexOf('\t')) : l);
+        assertThat(retryChecker.check(late).retry().withoutOneFinal()).isEqualTo(1);
+
+        // superseded although its last attempt (3) succeeded: does not match
+        List<String> mismatched = retries();
+        mismatched.replaceAll(l -> l.contains("\t" + T0 + "\t") && l.endsWith("RAN:3")
+                ? l.replace("RAN:3", "RETRY_SUPERSEDED:1") : l);
+        RetryVerdict v = retryChecker.check(mismatched).retry();
+        assertThat(v.outcomeMismatch()).isEqualTo(1);
+        assertThat(v.withoutOneFinal()).isZero();
+    }
+
+    @Test
+    void attemptsOutOfOrderOrWithFallingTokensAreFindings() {
+        List<String> lines = retries();
+        // T0's attempt 2 has a token below attempt 1's
+        lines.replaceAll(l -> l.contains("\t" + T0 + "\t102\t") ? l.replace("\t102\t", "\t50\t") : l);
+        RetryVerdict v = retryChecker.check(lines).retry();
+        assertThat(v.tokensNotRising()).isEqualTo(1);
+
+        List<String> gap = retries();
+        gap.removeIf(l -> l.contains("\t" + T0 + "\t102\t"));
+        RetryVerdict w = retryChecker.check(gap).retry();
+        assertThat(w.notConsecutive()).isEqualTo(1);
+    }
+
+    /** retries() where T0's attempt 2, on node-A, has no end: node-A was SIGKILLed during it. */
+    private static List<String> deadSecondAttempt() {
+        List<String> lines = retries();
+        lines.removeIf(l -> l.contains("\t" + RJ + "\t" + T0 + "\t") && !l.contains("\t101\t"));
+        lines.add(line(T0 - 1_500, "START", "node-A", RJ, T0, 102, false, "2"));
+        lines.add(runner(T0 - 1_300, "KILLED", "node-A"));
+        return lines;
+    }
+
     private static String runner(long wall, String event, String subject) {
         return line(wall, event, "runner", subject, 0, -1, false, "-");
     }

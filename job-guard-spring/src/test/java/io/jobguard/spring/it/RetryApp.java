@@ -2,17 +2,14 @@ package io.jobguard.spring.it;
 
 import io.jobguard.ClusterSingleton;
 import io.jobguard.RunContext;
-import io.jobguard.spring.JobGuardConfigCustomizer;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,30 +22,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 @SpringBootConfiguration
 @EnableAutoConfiguration
 @EnableScheduling
+@Import(OffsetClockConfiguration.class)
 class RetryApp {
 
     static final List<Attempt> ATTEMPTS = new CopyOnWriteArrayList<>();
 
     /** One attempt a body started: its fire time, attempt, fencing token and node. */
     record Attempt(Instant fireTime, int attempt, long fencingToken, String node) {
-    }
-
-    @Bean
-    Clock nodeClock(@Value("${test.clock-offset-ms:0}") long offsetMillis) {
-        return Clock.offset(Clock.systemUTC(), Duration.ofMillis(offsetMillis));
-    }
-
-    @Bean
-    JobGuardConfigCustomizer nodeClockForEngine(Clock nodeClock) {
-        return builder -> builder.clock(nodeClock);
-    }
-
-    @Bean
-    ThreadPoolTaskScheduler taskScheduler(Clock nodeClock) {
-        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-        scheduler.setPoolSize(2);
-        scheduler.setClock(nodeClock);
-        return scheduler;
     }
 
     @Bean

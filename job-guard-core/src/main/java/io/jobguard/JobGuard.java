@@ -4,6 +4,7 @@ import io.jobguard.internal.engine.JobGuardEngine;
 import io.jobguard.store.OperatorControl;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
+import io.jobguard.store.RetryByHand;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -215,6 +216,25 @@ public interface JobGuard extends AutoCloseable {
      * @throws UnsupportedOperationException naming the store when it cannot release another node's lease
      */
     boolean forceRelease(String job);
+
+    /**
+     * Runs once more, by an operator's hand, a fire time of a job whose run failed for good ({@link RunOutcome#FAILED}
+     * or {@link RunOutcome#RETRIES_EXHAUSTED}): leaves its next attempt pending cluster-wide, due at once, for
+     * {@link #runDueRetry} on any node (this one included) to run once, under a lease with a higher fencing token. The
+     * store accepts it atomically only while the fire time is the job's latest started one, its run completed and
+     * failed, no attempt is pending, no run holds the lease and the job is not paused; else it answers why not and
+     * writes nothing. The attempt then runs under the job's {@link JobOptions#retry() retry policy}: when it fails past
+     * the policy's attempts it ends {@link RunOutcome#RETRIES_EXHAUSTED}. The history records {@code RETRY_BY_HAND} for
+     * the fire time. Logged at WARN with the node and who asked.
+     *
+     * @param job      the job name
+     * @param fireTime the fire time to run again
+     * @param by       who asked (logged; null for unknown)
+     * @return the attempt left pending ({@link RetryByHand.Status#SCHEDULED}), or why none was
+     * @throws UnsupportedOperationException naming the store when it cannot retry by hand
+     * @throws NullPointerException          if {@code fireTime} is null
+     */
+    RetryByHand retryByHand(String job, Instant fireTime, String by);
 
     /**
      * Graceful shutdown, before the store's connections close: waits up to {@code wait} for this node's running

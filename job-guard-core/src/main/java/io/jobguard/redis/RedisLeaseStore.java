@@ -13,6 +13,7 @@ import io.jobguard.internal.redis.loss.LossWindows;
 import io.jobguard.internal.redis.run.Layout1Migration;
 import io.jobguard.internal.redis.run.RedisFireHistory;
 import io.jobguard.internal.redis.run.RedisPauseFlags;
+import io.jobguard.internal.redis.run.RedisRetryByHand;
 import io.jobguard.internal.redis.run.RedisRunAcquires;
 import io.jobguard.internal.redis.run.RedisRunReads;
 import io.jobguard.internal.redis.run.RedisRunReleases;
@@ -30,6 +31,7 @@ import io.jobguard.store.LeaseStoreException;
 import io.jobguard.store.OperatorControl;
 import io.jobguard.store.OutcomeRecording;
 import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RetryByHand;
 import io.jobguard.store.RunHistory;
 import io.jobguard.store.RunEnd;
 import io.jobguard.store.RunLeaseRequest;
@@ -78,6 +80,7 @@ public final class RedisLeaseStore implements LeaseStore, RunRecovery, OutcomeRe
     private final FleetLeads fleetLeads;
     private final String endpoint;
     private final RedisPauseFlags pauseFlags;
+    private final RedisRetryByHand retriesByHand;
     private final RedisRunReads reads;
     private final RedisRunReleases releases;
     private final RedisFireHistory fireHistory;
@@ -90,6 +93,7 @@ public final class RedisLeaseStore implements LeaseStore, RunRecovery, OutcomeRe
         this.endpoint = RedisEndpoints.describe(connectionFactory);
         this.scripts = new ScriptRunner(connectionFactory);
         this.pauseFlags = new RedisPauseFlags(scripts, keys);
+        this.retriesByHand = new RedisRetryByHand(scripts, keys);
         this.reads = new RedisRunReads(scripts, keys);
         this.fireHistory = new RedisFireHistory(scripts, keys);
         this.notifications = new ReleaseNotifications(connectionFactory, keys.releaseChannel());
@@ -292,6 +296,16 @@ public final class RedisLeaseStore implements LeaseStore, RunRecovery, OutcomeRe
     @Override
     public Optional<Pause> paused(JobId job) {
         return StoreCalls.call(() -> pauseFlags.paused(job), "read the pause flag of " + job);
+    }
+
+    /** {@inheritDoc} One script call ({@code run-retry-by-hand.lua}), after this node's own releases of the job landed. */
+    @Override
+    public RetryByHand retryByHand(JobId job, Instant fireTime, String nodeId, int historySize) {
+        Objects.requireNonNull(fireTime, "fireTime");
+        Objects.requireNonNull(nodeId, "nodeId");
+        releases.awaitBeforeRead(job);
+        return StoreCalls.call(() -> retriesByHand.retry(job, fireTime, nodeId, historySize),
+                "retry " + job + " at " + fireTime + " by hand");
     }
 
     @Override

@@ -8,9 +8,9 @@ import java.util.Optional;
  * Optional store capability: operator actions on a job, cluster-wide. Deleting a job's run lease whoever
  * holds it (an escape hatch for a stuck lease), and pausing jobs: while a job's pause flag is set, the store's
  * {@link LeaseStore#acquireRun} answers {@link AcquireResult.Status#PAUSED} in the same call that would take the
- * lease (no extra round trip per firing) and writes nothing for the fire time. Asked through
- * {@link LeaseStore#capability(Class)}; pausing has defaults for a store that can force-release but not pause
- * (the in-memory store), because one capability covers both actions.
+ * lease (no extra round trip per firing) and writes nothing for the fire time; and retrying by hand a fire time whose
+ * run failed for good. Asked through {@link LeaseStore#capability(Class)}; pausing and retrying by hand have defaults
+ * for a store that can force-release but not do them (the in-memory store), because one capability covers all.
  */
 public interface OperatorControl {
 
@@ -54,6 +54,26 @@ public interface OperatorControl {
      */
     default Optional<Pause> paused(JobId job) {
         return Optional.empty();
+    }
+
+    /**
+     * Leaves one more attempt of a fire time whose run failed for good pending, due at once, in one atomic step:
+     * only when {@code fireTime} is the job's latest started fire time, its run completed and its newest recorded
+     * outcome is {@code FAILED} or {@code RETRIES_EXHAUSTED}, no attempt is pending, no run holds the lease and the job
+     * is not paused. The attempt is then run as a failed run's pending retry is ({@link AcquireMode#retryFailed}), once
+     * in the cluster, and the fire time's history records {@code RETRY_BY_HAND} (a note, not a run's outcome). By
+     * default refused: a store that keeps it cannot retry by hand.
+     *
+     * @param job         the job
+     * @param fireTime    the fire time to run again
+     * @param nodeId      the node that asks (recorded with the note)
+     * @param historySize the job's history size (the entries the store searches for the outcome; 0 finds none)
+     * @return the attempt left pending, or why none was
+     * @throws UnsupportedOperationException naming the store, by default
+     */
+    default RetryByHand retryByHand(JobId job, Instant fireTime, String nodeId, int historySize) {
+        throw new UnsupportedOperationException("job-guard: not supported by the lease store " + this
+                + ": it cannot retry a failed fire time by hand (the Redis store can)");
     }
 
     private UnsupportedOperationException cannotPause() {

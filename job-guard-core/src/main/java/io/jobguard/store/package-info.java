@@ -19,10 +19,11 @@
  *       answer; a {@link io.jobguard.store.LeaseRecord} is what the store knows about a lease or a fire-time marker; a
  *       {@link io.jobguard.store.RunRecord} is what it knows about the job's latest fire times; a
  *       {@link io.jobguard.store.RunEnd} is how a run ended, recorded with its release; a
+ *       {@link io.jobguard.store.RetryByHand} is the answer to an operator's retry of a failed fire time; a
  *       {@link io.jobguard.store.ScheduleClaim} is what one node said about a job's schedule, and when.</li>
  *   <li>Optional capabilities, asked through {@link io.jobguard.store.LeaseStore#capability(Class)}:
  *       {@link io.jobguard.store.RunHistory} (the live lease and recent fire times, for operators),
- *       {@link io.jobguard.store.OperatorControl} (force release and pausing),
+ *       {@link io.jobguard.store.OperatorControl} (force release, pausing and retrying a failed fire time by hand),
  *       {@link io.jobguard.store.RunRecovery} (the run record and the acquires that recover missed fire times and dead
  *       runs), {@link io.jobguard.store.OutcomeRecording} (every fire time's outcome on the job's history) and
  *       {@link io.jobguard.store.FleetView} (what the nodes publish to each other: clock leads and schedules).</li>

@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Two guarded jobs with the {@code jobguard} dashboard turned on ({@code jobguard.actuator.dashboard-enabled=true}):
+ * Three guarded jobs with the {@code jobguard} dashboard turned on ({@code jobguard.actuator.dashboard-enabled=true}):
  * open {@code /actuator/jobguard/dashboard/index.html}. The actuator is behind Spring Security: with
  * {@code app.security=basic} (the default) every actuator request, the page included, needs the user {@code ops}
  * (password {@code ops-secret}, role {@code OPS}: the buttons show);
@@ -96,7 +96,10 @@ public class DashboardApplication {
         return new Jobs(node);
     }
 
-    /** Two guarded jobs that record each run in the {@link #LEDGER}. */
+    /**
+     * Three guarded jobs that record each run in the {@link #LEDGER}: two frequent ones, and a nightly one whose failed
+     * fire time an operator may run once more from the page (its Retry button).
+     */
     public static class Jobs {
 
         private final String node;
@@ -118,6 +121,13 @@ public class DashboardApplication {
         public void invoiceExport() throws InterruptedException {
             record("invoice-export");
             Thread.sleep(1200);
+        }
+
+        /** Every night at 03:00 UTC; when a night's run fails, the page offers to retry it. */
+        @Scheduled(cron = "0 0 3 * * *", zone = "UTC")
+        @ClusterSingleton(name = "nightly-report")
+        public void nightlyReport() {
+            record("nightly-report");
         }
 
         private void record(String job) {

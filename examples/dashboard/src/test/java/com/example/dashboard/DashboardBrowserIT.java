@@ -30,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
@@ -47,7 +49,9 @@ import static org.awaitility.Awaitility.await;
  * node A lists both nodes and both jobs; every run shown on its timeline names the node that the job body,
  * writing to a ledger, says ran that fire time; pausing a job with the page's button (confirm dialog, CSRF
  * token sent back from the cookie) shows it paused on both nodes' pages; node B's read-only page has no
- * buttons; an anonymous caller of the secured node gets no data; after Redis loses its data (FLUSHALL) the job shows
+ * buttons; the nightly job's fire time that failed for good gets a Retry button, whose click runs attempt 2 of it on node
+ * A (the ledger and the timeline say so); an anonymous caller of the secured node gets no data; after Redis loses its
+ * data (FLUSHALL) the job shows
  * as "recovering from a data loss until T" while its fire times are refused, then idle with HISTORY_LOST marks. Outcomes
  * read as words ("ran on node-a", "skipped: already ran on node-b", "skipped: the job was paused"), never as the
  * endpoint's constants, and a paused job's next fire time says "paused: will not run". The browser must be installed:
@@ -104,10 +108,10 @@ class DashboardBrowserIT {
         WebDriverWait wait = new WebDriverWait(chrome, Duration.ofSeconds(15));
         wait.ignoring(StaleElementReferenceException.class);
         wait.until(d -> d.findElements(By.cssSelector("#nodes tr[data-node='node-b']")).size() == 1
-                && d.findElements(By.cssSelector("#jobs tr[data-job]")).size() == 2);
+                && d.findElements(By.cssSelector("#jobs tr[data-job]")).size() == 3);
         assertThat(attributes(chrome, "#nodes tr[data-node]", "data-node")).contains("node-a", "node-b");
         assertThat(attributes(chrome, "#jobs tr[data-job]", "data-job"))
-                .containsExactlyInAnyOrder("billing-sync", "invoice-export");
+                .containsExactlyInAnyOrder("billing-sync", "invoice-export", "nightly-report");
         assertThat(rowText(chrome, "billing-sync")).contains("cron \"* * * * * *\"");
         checkTimelineAgainstLedger(chrome, "billing-sync");
         checkTimelineAgainstLedger(chrome, "invoice-export");
@@ -140,8 +144,43 @@ class DashboardBrowserIT {
                 .allSatisfy(m -> assertThat((String) m.get("title")).contains("skipped: the job was paused"));
         screenshot(chrome);
 
+        // the nightly job's run of a fire time fails for good (no retries): the page offers to run it once more
+        JobGuard guardA = apps.get(0).getBean(JobGuard.class);
+        JobOptions nightly = JobOptions.builder("nightly-report", Duration.ofSeconds(30)).build();
+        Instant failed = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        assertThatThrownBy(() -> guardA.run(nightly, failed, () -> {
+            throw new IllegalStateException("the report's database is down");
+        })).isInstanceOf(IllegalStateException.class);
+        String retryButton = "#jobs tr[data-job='nightly-report'] button[data-action='retry']";
+        wait.until(d -> d.findElements(By.cssSelector(retryButton)).size() == 1);
+        assertThat(attributes(chrome, retryButton, "data-fire-time")).containsExactly(failed.toString());
+        assertThat(marks(chrome, "nightly-report")).singleElement().satisfies(m -> {
+            assertThat(m.get("outcome")).isEqualTo("FAILED");
+            assertThat(m.get("attempt")).isEqualTo("1");
+            assertThat((String) m.get("title")).contains("failed on node-a", "attempt 1");
+        });
+        assertThat(chrome.findElements(By.cssSelector("#jobs tr[data-job='billing-sync'] button[data-action='retry']")))
+                .as("no failed fire time, no Retry button").isEmpty();
+        wait.until(d -> {
+            d.findElement(By.cssSelector(retryButton)).click();
+            return true;
+        });
+        wait.until(ExpectedConditions.alertIsPresent()).accept();
+        wait.until(d -> d.findElement(By.id("answer")).getText().contains("retry nightly-report: HTTP 200"));
+        assertThat(chrome.findElement(By.id("answer")).getText()).contains("attempt 2 ran on this node");
+        assertThat(DashboardApplication.Jobs.ledger()).as("the job's method ran the fire time again, on node A")
+                .contains(new DashboardApplication.Run("nightly-report", "node-a", failed));
+        wait.until(d -> marks(chrome, "nightly-report").size() == 3);
+        assertThat(marks(chrome, "nightly-report")).extracting(m -> m.get("outcome") + " " + m.get("attempt"))
+                .as("oldest first").containsExactly("FAILED 1", "RETRY_BY_HAND 1", "RAN 2");
+        assertThat(marks(chrome, "nightly-report").get(2)).satisfies(m -> {
+            assertThat((String) m.get("title")).contains("ran on node-a", "attempt 2");
+            assertThat(m.get("letter")).isEqualTo("R2");
+        });
+        assertThat(chrome.findElements(By.cssSelector(retryButton))).as("it ran: nothing left to retry").isEmpty();
+
         chrome.get(b + "/actuator/jobguard/dashboard/index.html?refresh=1");
-        wait.until(d -> d.findElements(By.cssSelector("#jobs tr[data-job]")).size() == 2);
+        wait.until(d -> d.findElements(By.cssSelector("#jobs tr[data-job]")).size() == 3);
         assertThat(state(chrome, "billing-sync")).as("node B's page shows the pause made on A").isEqualTo("paused");
         assertThat(rowText(chrome, "billing-sync")).contains("paused", "node node-a", "paused: will not run");
         assertThat(rowText(chrome, "invoice-export")).doesNotContain("will not run");
@@ -205,6 +244,7 @@ class DashboardBrowserIT {
                 "return Array.from(document.querySelectorAll('#jobs tr[data-job=\"' + arguments[0] + '\"] g.fire'))"
                         + ".map(g => ({fireTime: g.getAttribute('data-fire-time'), node: g.getAttribute('data-node'),"
                         + " outcome: g.getAttribute('data-outcome'), token: g.getAttribute('data-token'),"
+                        + " attempt: g.getAttribute('data-attempt'), letter: g.querySelector('text.letter').textContent,"
                         + " title: g.querySelector('title').textContent}));", job);
     }
 

@@ -22,6 +22,7 @@ import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
+import io.jobguard.store.RetryByHand;
 import io.jobguard.store.OperatorControl;
 import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.store.RunRecord;
@@ -355,6 +356,11 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     @Override
     public boolean forceRelease(String job) {
         return operators.forceRelease(job);
+    }
+
+    @Override
+    public RetryByHand retryByHand(String job, Instant fireTime, String by) {
+        return operators.retryByHand(job, fireTime, by);
     }
 
     @Override

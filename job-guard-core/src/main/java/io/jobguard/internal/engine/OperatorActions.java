@@ -5,15 +5,19 @@ import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.OperatorControl;
+import io.jobguard.store.RetryByHand;
 import io.jobguard.store.RunHistory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What an operator reads and does through one engine (pause, resume, the live lease, recent fires, force release),
+ * What an operator reads and does through one engine (pause, resume, the live lease, recent fires, force release,
+ * retry by hand),
  * each through the store's optional capability; a store without it refuses with an exception that names the store and
  * what it cannot do.
  */
@@ -54,6 +58,16 @@ final class OperatorActions {
         log.warn("job-guard: job '{}' run lease force-released by node {} (deleted={})", job, config.nodeId(),
                 deleted);
         return deleted;
+    }
+
+    RetryByHand retryByHand(String job, Instant fireTime, String by) {
+        Objects.requireNonNull(fireTime, "fireTime");
+        RetryByHand answer = required(OperatorControl.class, "cannot retry a failed fire time by hand")
+                .retryByHand(id(job), fireTime, config.nodeId(), config.historySize());
+        log.warn("job-guard: job '{}' T={} retry by hand requested by {} on node {}: {}{}", job, fireTime,
+                by == null || by.isBlank() ? "anonymous" : by, config.nodeId(), answer.status(),
+                answer.scheduled() ? " (attempt " + answer.attempt() + " pending, due now)" : "");
+        return answer;
     }
 
     private JobId id(String job) {

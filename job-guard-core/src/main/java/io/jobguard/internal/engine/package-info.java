@@ -21,8 +21,8 @@
  *       waits for the runs, then gives up the leases still held.</li>
  *   <li>Logs: {@code FiringWarnings} logs a WARN that would repeat on every firing once per job per minute with a
  *       count; {@code HistoryLossLog} logs {@code HISTORY_LOST} at WARN once per job and loss.</li>
- *   <li>Operators: {@code OperatorActions} pauses, resumes, reads the live lease and recent fires and force-releases,
- *       each through the store's optional capability.</li>
+ *   <li>Operators: {@code OperatorActions} pauses, resumes, reads the live lease and recent fires, force-releases and
+ *       retries a failed fire time by hand, each through the store's optional capability.</li>
  * </ul>
  */
 package io.jobguard.internal.engine;

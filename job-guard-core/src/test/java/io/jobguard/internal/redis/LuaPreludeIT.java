@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class LuaPreludeIT {
 
     private static final List<String> SCRIPTS = List.of("batch-acquire", "batch-index", "batch-release", "batch-renew",
-            "fence-set", "history-note", "run-acquire", "run-force-release", "run-release", "run-renew", "schedule-publish",
-            "shedlock-extend", "shedlock-lock", "shedlock-unlock");
+            "fence-set", "history-note", "run-acquire", "run-force-release", "run-release", "run-renew", "run-retry-by-hand",
+            "schedule-publish", "shedlock-extend", "shedlock-lock", "shedlock-unlock");
 
     private final RedisServerProcess redis;
     private final LettuceConnectionFactory connectionFactory;

@@ -5,7 +5,10 @@ import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
 import io.jobguard.spring.firing.GuardedJob;
 import io.jobguard.spring.firing.GuardedJobRegistry;
+import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseStoreException;
+import io.jobguard.store.RetryByHand;
+import io.jobguard.store.RunHistory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.AopProxyUtils;
@@ -17,6 +20,8 @@ import org.springframework.util.ReflectionUtils;
 import java.lang.reflect.InvocationTargetException;
 import java.security.Principal;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Objects;
@@ -27,7 +32,9 @@ import java.util.function.Predicate;
  * cluster-wide (a flag the acquire script reads in the same call that takes the lease, so a paused
  * firing on any node is skipped with {@link RunOutcome#PAUSED}) and {@code run-now} (one extra
  * firing, run on the node that receives the request under its own fire time, so at most once in the
- * cluster; its outcome is returned). Refused unless {@value #ENABLED_PROPERTY} is true, and, when
+ * cluster; its outcome is returned) and {@code retry} (one more attempt of the job's latest fire time that failed for
+ * good, left pending cluster-wide by {@link JobGuard#retryByHand} and run at once by this node when it runs the job's
+ * {@code @Scheduled} method, else by the nodes' passes). Refused unless {@value #ENABLED_PROPERTY} is true, and, when
  * {@value #ROLE_PROPERTY} is set, unless the caller has that role. Every request is logged at WARN
  * with this node and the principal.
  */
@@ -35,6 +42,9 @@ final class JobControl {
 
     static final String ENABLED_PROPERTY = "jobguard.actuator.write-enabled";
     static final String ROLE_PROPERTY = "jobguard.actuator.write-role";
+
+    /** HTTP 409: a retry the store refused, the job's state being what it is (Boot names no constant for it). */
+    private static final int CONFLICT = 409;
 
     private static final Logger log = LoggerFactory.getLogger(JobControl.class);
 
@@ -95,7 +105,8 @@ final class JobControl {
         return enabled;
     }
 
-    WebEndpointResponse<JobGuardEndpoint.Control> apply(String job, String action, SecurityContext security) {
+    WebEndpointResponse<JobGuardEndpoint.Control> apply(String job, String action, String fireTime,
+                                                        SecurityContext security) {
         String verb = action == null ? "" : action.trim().toLowerCase(Locale.ROOT);
         String who = who(security);
         String node = guard.config().nodeId();
@@ -111,9 +122,9 @@ final class JobControl {
                     node, role);
             return noRole;
         }
-        if (!verb.equals("pause") && !verb.equals("resume") && !verb.equals("run-now")) {
+        if (!verb.equals("pause") && !verb.equals("resume") && !verb.equals("run-now") && !verb.equals("retry")) {
             return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
-                    "unknown action '" + action + "': use pause, resume or run-now"),
+                    "unknown action '" + action + "': use pause, resume, run-now or retry"),
                     WebEndpointResponse.STATUS_BAD_REQUEST);
         }
         GuardedJob guarded = registry.forName(job).orElse(null);
@@ -121,9 +132,22 @@ final class JobControl {
             return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
                     "no guarded job of that name on this node"), WebEndpointResponse.STATUS_NOT_FOUND);
         }
-        log.warn("job-guard: {} of job '{}' requested by {} on node {}", verb, job, who, node);
+        Instant retried = null;
+        if (verb.equals("retry")) {
+            retried = fireTime(fireTime);
+            if (retried == null) {
+                String got = shown(fireTime);
+                log.warn("job-guard: retry of job '{}' requested by {} on node {} REFUSED (fireTime '{}')", job, who,
+                        node, got);
+                return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
+                        "retry needs fireTime, the fire time to run again: an ISO-8601 instant or epoch millis (got '"
+                                + got + "')"), WebEndpointResponse.STATUS_BAD_REQUEST);
+            }
+        }
+        log.warn("job-guard: {} of job '{}' requested by {} on node {}{}", verb, job, who, node,
+                retried == null ? "" : " for fire time " + retried);
         try {
-            return perform(job, verb, who, guarded);
+            return retried != null ? retry(job, retried, who, guarded) : perform(job, verb, who, guarded);
         } catch (UnsupportedOperationException e) {
             return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, verb, false, null, null,
                     e.getMessage()), WebEndpointResponse.STATUS_BAD_REQUEST);
@@ -153,6 +177,84 @@ final class JobControl {
                             WebEndpointResponse.STATUS_BAD_REQUEST);
                 }
                 return runNow(guarded, verb);
+        }
+    }
+
+    /**
+     * Asks the store for one more attempt of {@code fireTime}; once it is pending, runs it here when this node runs the
+     * job's {@code @Scheduled} method (its raw target, as run-now does, under the job's own options: the attempt is a
+     * retry of the fire time, so the job's retry policy applies), and answers with its outcome as the job's history
+     * records it. A job this node only lists (Quartz) is left to whichever node's pass calls
+     * {@link JobGuard#runDueRetry} for it.
+     */
+    private WebEndpointResponse<JobGuardEndpoint.Control> retry(String job, Instant fireTime, String who,
+                                                                GuardedJob guarded) {
+        RetryByHand answer = guard.retryByHand(job, fireTime, who);
+        if (!answer.scheduled()) {
+            return new WebEndpointResponse<>(new JobGuardEndpoint.Control(job, "retry", false, fireTime,
+                    answer.status().name(), refusal(answer.status())), CONFLICT);
+        }
+        String pending = "attempt " + answer.attempt() + " is pending cluster-wide, due now";
+        if (guarded == null || beans == null || guarded.beanName() == null) {
+            return ok(job, "retry", true, fireTime, answer.status().name(),
+                    pending + "; this node does not run the job: a node whose pass runs its due attempts"
+                            + " (JobGuard.runDueRetry) runs it, else its next fire time supersedes it");
+        }
+        Object bean = beans.getBean(guarded.beanName());
+        Object target = AopProxyUtils.getSingletonTarget(bean);
+        Object receiver = target != null ? target : bean;
+        try {
+            guard.runDueRetry(guarded.options(), () -> invoke(guarded, receiver));
+        } catch (RuntimeException | Error e) {
+            // the engine has recorded how the attempt ended; the history below tells it
+            log.debug("job-guard: retry of job '{}' T={} threw {}", job, fireTime, e.toString());
+        }
+        String outcome = attemptOutcome(job, fireTime, answer.attempt());
+        return outcome == null
+                ? ok(job, "retry", true, fireTime, answer.status().name(), pending
+                        + "; it did not run here (another node's pass took it, or a pass runs it soon)")
+                : ok(job, "retry", true, fireTime, outcome, "attempt " + answer.attempt() + " ran on this node");
+    }
+
+    /** The outcome the job's history records for that attempt of the fire time, or null when none ran yet. */
+    private String attemptOutcome(String job, Instant fireTime, int attempt) {
+        return guard.store().capability(RunHistory.class)
+                .flatMap(h -> h.fireHistory(new JobId(guard.config().namespace(), job), guard.config().historySize())
+                        .stream().filter(e -> e.nominalFireTime().equals(fireTime) && e.attempt() == attempt
+                                && e.fencingToken() >= 0)
+                        .map(RunHistory.FireEntry::outcome).findFirst())
+                .orElse(null);
+    }
+
+    private static String refusal(RetryByHand.Status status) {
+        return switch (status) {
+            case NOT_FAILED -> "the fire time did not fail for good: its run has not completed, or its newest outcome"
+                    + " is not FAILED or RETRIES_EXHAUSTED";
+            case NOT_LATEST -> "a later fire time of the job has started: only the latest started fire time runs again";
+            case PENDING -> "an attempt of the fire time is pending already";
+            case BUSY -> "a run of the job holds its lease";
+            case PAUSED -> "the job is paused: resume it first";
+            case UNKNOWN -> "the store has no run record of the job";
+            case SCHEDULED -> "scheduled";
+        };
+    }
+
+    /** A caller's text as logged and answered: one line, at most 64 characters. */
+    private static String shown(String text) {
+        String line = text == null ? "" : text.replaceAll("\\p{Cntrl}", "?");
+        return line.length() <= 64 ? line : line.substring(0, 64) + "...";
+    }
+
+    /** An ISO-8601 instant (with Z or an offset) or epoch millis; null when blank or neither. */
+    static Instant fireTime(String text) {
+        String value = text == null ? "" : text.trim();
+        if (value.matches("\\d{1,15}")) {
+            return Instant.ofEpochMilli(Long.parseLong(value));
+        }
+        try {
+            return OffsetDateTime.parse(value).toInstant();
+        } catch (DateTimeParseException e) {
+            return null;
         }
     }
 

@@ -7,6 +7,7 @@ import io.jobguard.spring.firing.GuardedJobRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -40,6 +41,9 @@ import java.util.function.Supplier;
  */
 @Endpoint(id = "jobguard", defaultAccess = Access.READ_ONLY)
 public class JobGuardEndpoint {
+
+    /** The endpoint's id. */
+    static final EndpointId ID = EndpointId.of("jobguard");
 
     private static final Logger log = LoggerFactory.getLogger(JobGuardEndpoint.class);
 
@@ -110,7 +114,7 @@ public class JobGuardEndpoint {
         jobs.contributors(source);
     }
 
-    /** Enables the write operations (pause, resume, run-now), with the role they need if any. */
+    /** Enables the write operations (pause, resume, run-now, retry), with the role they need if any. */
     void control(JobControl control) {
         this.control = control;
     }
@@ -121,21 +125,25 @@ public class JobGuardEndpoint {
     }
 
     /**
-     * Pauses or resumes a job cluster-wide, or runs it once now on this node:
-     * {@code POST /actuator/jobguard/{job}} with {@code {"action": "pause" | "resume" | "run-now"}}.
+     * Pauses or resumes a job cluster-wide, runs it once now on this node, or runs once more its latest fire time that
+     * failed for good: {@code POST /actuator/jobguard/{job}} with {@code {"action": "pause" | "resume" | "run-now"}} or
+     * {@code {"action": "retry", "fireTime": "<ISO-8601 instant or epoch millis>"}}.
      * Refused with HTTP 403 and a message naming the property unless
      * {@code jobguard.actuator.write-enabled=true}, and when {@code jobguard.actuator.write-role} is set
      * and the caller lacks that role; every request is logged at WARN with the node and the principal.
      *
      * @param job      the job name
-     * @param action   {@code pause}, {@code resume} or {@code run-now}
+     * @param action   {@code pause}, {@code resume}, {@code run-now} or {@code retry}
+     * @param fireTime {@code retry}: the fire time to run again; {@code ""} when the request has none
+     *                 ({@code OptionalFireTime} supplies it)
      * @param security who asks (logged, role checked)
-     * @return the result, with HTTP 200, 400, 403 or 404
+     * @return the result, with HTTP 200, 400, 403, 404 or 409 (a retry the store refused, naming why)
      */
     @WriteOperation
-    public WebEndpointResponse<Control> control(@Selector String job, String action, SecurityContext security) {
+    public WebEndpointResponse<Control> control(@Selector String job, String action, String fireTime,
+                                                SecurityContext security) {
         JobControl c = control;
-        return c == null ? JobControl.disabled(job, action) : c.apply(job, action, security);
+        return c == null ? JobControl.disabled(job, action) : c.apply(job, action, fireTime, security);
     }
 
     /**
@@ -344,14 +352,32 @@ public class JobGuardEndpoint {
      * @param node            the node that ran it (or decided it, when nothing ran)
      * @param outcome         {@code RAN}, {@code FAILED}, {@code CAUGHT_UP}, {@code RETRIED} for a run;
      *                        {@code MISSED}, {@code ABANDONED}, {@code PAUSED}, {@code HISTORY_LOST} for a
-     *                        fire time decided without a run; {@code STARTED} while the run holds its lease
+     *                        fire time decided without a run ({@code RETRY_BY_HAND}: an operator asked for one more
+     *                        attempt); {@code STARTED} while the run holds its lease
      *                        (or when its node died before releasing it); null when the store keeps no outcomes
      * @param duration        how long the run took (ISO-8601), null when nothing ran or it has not ended
      * @param at              when it was taken (a run) or decided (no run), by Redis time
      * @param fencingToken    the run's fencing token, -1 when nothing ran
+     * @param attempt         the fire time's attempt the entry records, from 1 (1 when nothing ran); a failed run's
+     *                        retries, and an operator's retry by hand, run later attempts
      */
     public record Fire(Instant nominalFireTime, String node, String outcome, String duration, Instant at,
-                       long fencingToken) {
+                       long fencingToken, int attempt) {
+
+        /**
+         * An entry of a first attempt, or of a fire time decided without a run.
+         *
+         * @param nominalFireTime the fire time
+         * @param node            the node that ran or decided it
+         * @param outcome         how it ended
+         * @param duration        how long the run took (ISO-8601), or null
+         * @param at              when it was taken or decided, by Redis time
+         * @param fencingToken    the run's fencing token, -1 when nothing ran
+         */
+        public Fire(Instant nominalFireTime, String node, String outcome, String duration, Instant at,
+                    long fencingToken) {
+            this(nominalFireTime, node, outcome, duration, at, fencingToken, 1);
+        }
     }
 
     /**
@@ -376,13 +402,17 @@ public class JobGuardEndpoint {
     }
 
     /**
-     * The result of a pause, resume or run-now request.
+     * The result of a pause, resume, run-now or retry request.
      *
      * @param job      the job name
      * @param action   the action
-     * @param changed  pause/resume: whether the flag changed; run-now: whether the body ran
-     * @param fireTime run-now: the nominal fire time it ran under (named as in the endpoint's JSON)
-     * @param outcome  run-now: the outcome
+     * @param changed  pause/resume: whether the flag changed; run-now: whether the body ran; retry: whether the store
+     *                 left the attempt pending
+     * @param fireTime run-now: the nominal fire time it ran under; retry: the fire time to run again (named as in the
+     *                 endpoint's JSON)
+     * @param outcome  run-now: the outcome; retry: the attempt's outcome when this node ran it, {@code SCHEDULED} when
+     *                 it is left to the nodes' passes, or why the store refused ({@code NOT_FAILED}, {@code NOT_LATEST},
+     *                 {@code PENDING}, {@code BUSY}, {@code PAUSED}, {@code UNKNOWN})
      * @param message  what happened
      */
     public record Control(String job, String action, boolean changed, Instant fireTime, String outcome,

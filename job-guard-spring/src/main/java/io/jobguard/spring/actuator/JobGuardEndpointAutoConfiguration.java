@@ -95,6 +95,18 @@ public class JobGuardEndpointAutoConfiguration {
         return endpoint;
     }
 
+    /**
+     * Lets a write request without {@code fireTime} (pause, resume, run-now) through to the endpoint on Boot 3.5 and 4.x
+     * ({@link OptionalFireTime}); Boot applies every such advisor bean to the operations it discovers.
+     *
+     * @return the advisor
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    static OptionalFireTime jobGuardOptionalFireTime() {
+        return new OptionalFireTime();
+    }
+
     /** {@code jobguard.actuator.*} through the bound record, or the record's defaults without one. */
     private static JobGuardActuatorProperties actuator(ObjectProvider<JobGuardProperties> properties) {
         JobGuardProperties bound = properties.getIfAvailable();

@@ -72,7 +72,7 @@ final class JobHistoryView {
 
     private static JobGuardEndpoint.Fire fire(RunHistory.FireEntry e) {
         return new JobGuardEndpoint.Fire(e.nominalFireTime(), e.node(), e.outcome(),
-                e.duration() == null ? null : e.duration().toString(), e.at(), e.fencingToken());
+                e.duration() == null ? null : e.duration().toString(), e.at(), e.fencingToken(), e.attempt());
     }
 
     private static JobGuardEndpoint.RunLease runLease(String job, LeaseRecord r) {

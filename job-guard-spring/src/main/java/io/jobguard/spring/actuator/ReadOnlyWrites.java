@@ -2,7 +2,7 @@ package io.jobguard.spring.actuator;
 
 /**
  * What a write on the read-only {@code jobguard} endpoint is answered with: HTTP 405 and a JSON body
- * naming the settings that turn the write on, for {@code POST} (pause, resume, run-now) and
+ * naming the settings that turn the write on, for {@code POST} (pause, resume, run-now, retry) and
  * {@code DELETE} (force-release) on {@code <base-path>/jobguard/<job>}. Used by the servlet
  * ({@link ForceReleaseNotMappedResolver}) and the WebFlux ({@link ReadOnlyWriteWebFluxHandler}) side,
  * and free of both stacks' types so that each loads without the other.
@@ -33,7 +33,7 @@ final class ReadOnlyWrites {
      * The answer to a write on a job's path, or null when the path is not {@code <base>/jobguard/<job>}.
      *
      * @param path   the request path without the context path
-     * @param delete DELETE (force-release) rather than POST (pause, resume, run-now)
+     * @param delete DELETE (force-release) rather than POST (pause, resume, run-now, retry)
      * @return the JSON body, or null
      */
     String body(String path, boolean delete) {
@@ -42,7 +42,8 @@ final class ReadOnlyWrites {
             return null;
         }
         String job = path.substring(endpointPath.length());
-        String message = (delete ? "force-release is off: DELETE" : "writes are off: POST (pause, resume, run-now)")
+        String message = (delete ? "force-release is off: DELETE"
+                : "writes are off: POST (pause, resume, run-now, retry)")
                 + " needs " + ACCESS_PROPERTY + "=unrestricted"
                 + (delete ? (forceReleaseEnabled ? "" : " and " + ENABLED_PROPERTY + "=true (now false)")
                         : (writeEnabled ? "" : " and " + WRITE_PROPERTY + "=true (now false)"))

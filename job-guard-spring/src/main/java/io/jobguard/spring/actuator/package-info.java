@@ -9,7 +9,8 @@
  *       store says about one job, the one place the store's optional capabilities are asked), {@code ClusterNodes}
  *       (the nodes seen in those records), {@code BatchLeaseView} (the live batch leases of the namespaces this node
  *       knows), {@code StoreReadings} (clock skew and the recovery from a data loss, shared with the health
- *       indicator), {@code JobControl} (the write side: pause, resume, run-now) and {@code JobGuardDashboard} (the
+ *       indicator), {@code JobControl} (the write side: pause, resume, run-now, retry; {@code OptionalFireTime} lets requests
+ *       without a fire time through) and {@code JobGuardDashboard} (the
  *       dashboard page, served by the endpoint itself so whatever protects the endpoint protects it).
  *       {@link io.jobguard.spring.actuator.HeldLocksSource} is the locks held through job-guard's ShedLock provider,
  *       a separate type so the endpoint loads without ShedLock.</li>

@@ -8,9 +8,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param forceReleaseEnabled Whether DELETE /actuator/jobguard/{job} may force-release a stuck run lease. Off by
  *                            default.
- * @param writeEnabled        Whether POST /actuator/jobguard/{job} may pause, resume or run a job now. Off by
- *                            default.
- * @param writeRole           The role a caller needs for the endpoint's writes (pause, resume, run-now,
+ * @param writeEnabled        Whether POST /actuator/jobguard/{job} may pause, resume or run a job now, or retry its
+ *                            failed fire time. Off by default.
+ * @param writeRole           The role a caller needs for the endpoint's writes (pause, resume, run-now, retry,
  *                            force-release); none by default.
  * @param unhealthyStatus     The health status of the jobguard indicator when the store is unreachable or the clock
  *                            skew exceeds the tolerance: UNKNOWN (default) keeps the application in service, DOWN or

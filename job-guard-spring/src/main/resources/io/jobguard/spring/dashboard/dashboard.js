@@ -15,8 +15,11 @@
   var OUTCOMES = {
     RAN: ['R', '#2e9d4f'], FAILED: ['F', '#d12f2f'], STARTED: ['S', '#2f7fd1'], CAUGHT_UP: ['C', '#e0a100'],
     RETRIED: ['T', '#8a4fd1'], MISSED: ['M', '#b3261e'], ABANDONED: ['A', '#a5622a'], PAUSED: ['P', '#9aa3b0'],
-    HISTORY_LOST: ['H', '#111111']
+    HISTORY_LOST: ['H', '#111111'], RETRY_PENDING: ['Q', '#e07b39'], RETRIES_EXHAUSTED: ['X', '#8f1d1d'],
+    RETRY_SUPERSEDED: ['U', '#b08968'], RETRY_BY_HAND: ['B', '#4f5bd5']
   };
+  // a run's outcome that ends its fire time failed for good: an operator may run it once more (retry)
+  var FAILED_FOR_GOOD = { FAILED: true, RETRIES_EXHAUSTED: true };
   // outcome -> what it means, in words; a function of the node that ran (or decided) the fire time, when known
   var WORDS = {
     RAN: function (n) { return 'ran on ' + (n || 'a node'); },
@@ -28,6 +31,10 @@
     ABANDONED: function () { return 'abandoned: its run died and is not run again'; },
     PAUSED: function () { return 'skipped: the job was paused'; },
     HISTORY_LOST: function () { return 'refused: Redis lost the job\'s history, it may have run'; },
+    RETRY_PENDING: function (n) { return 'failed on ' + (n || 'a node') + ', another attempt is pending'; },
+    RETRIES_EXHAUSTED: function (n) { return 'failed on ' + (n || 'a node') + ', no attempts left (the job threw)'; },
+    RETRY_SUPERSEDED: function () { return 'its pending attempt gave way to the next fire time'; },
+    RETRY_BY_HAND: function (n) { return 'retry by hand asked on ' + (n || 'a node') + ': one more attempt'; },
     ALREADY_RAN: function (n) { return 'skipped: already ran on ' + (n || 'another node'); },
     BUSY: function () { return 'skipped: another run held the lease'; },
     WAIT_TIMEOUT: function () { return 'skipped: waited for the lease and timed out'; },
@@ -86,7 +93,7 @@
       })[0];
       node = ran ? ran.node : null;
     } else if (job.lastOutcome === 'RAN' || job.lastOutcome === 'FAILED' || job.lastOutcome === 'CAUGHT_UP'
-      || job.lastOutcome === 'RETRIED') {
+      || job.lastOutcome === 'RETRIED' || job.lastOutcome === 'RETRY_PENDING' || job.lastOutcome === 'RETRIES_EXHAUSTED') {
       node = self || 'this node';
     }
     return 'last fire time ' + time(job.lastFireTime) + ' here: ' + words(job.lastOutcome, node);
@@ -116,19 +123,21 @@
 
   function jobPath(job) { return ENDPOINT + '/' + encodeURIComponent(job); }
 
-  /** One write, after the operator confirmed it; the endpoint's answer is shown as it came. */
-  function write(job, action) {
+  /** One write, after the operator confirmed it; the endpoint's answer is shown as it came. retry: fire time and attempt. */
+  function write(job, action, retry) {
     var forceRelease = action === 'force-release';
     var question = forceRelease
       ? 'Force-release the run lease of "' + job + '"? The holder keeps running without exclusivity.'
-      : (action === 'run-now' ? 'Run "' + job + '" once now on this node?' : action + ' "' + job + '" on every node?');
+      : (action === 'run-now' ? 'Run "' + job + '" once now on this node?'
+        : (action === 'retry' ? 'Run fire time ' + time(retry.fireTime) + ' of "' + job + '" once more (attempt '
+          + (retry.attempt + 1) + ')?' : action + ' "' + job + '" on every node?'));
     if (!window.confirm(question)) { return; }
     var headers = csrfHeaders();
     headers.Accept = 'application/json';
     var init = { method: forceRelease ? 'DELETE' : 'POST', credentials: 'same-origin', headers: headers };
     if (!forceRelease) {
       headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify({ action: action });
+      init.body = JSON.stringify(retry ? { action: action, fireTime: retry.fireTime } : { action: action });
     }
     fetch(jobPath(job), init).then(function (r) {
       return r.text().then(function (body) {
@@ -178,10 +187,12 @@
     fires.forEach(function (f, i) {
       var kind = OUTCOMES[f.outcome] || ['?', '#6b7380'];
       var delay = f.at && f.fencingToken >= 0 ? new Date(f.at) - new Date(f.nominalFireTime) : null;
+      var attempt = f.attempt || 1;
       var g = svg('g', { 'class': 'fire', 'data-fire-time': f.nominalFireTime, 'data-node': f.node || '',
-        'data-outcome': f.outcome || '', 'data-token': String(f.fencingToken) });
+        'data-outcome': f.outcome || '', 'data-token': String(f.fencingToken), 'data-attempt': String(attempt) });
       var title = svg('title', {});
       title.textContent = 'fire time ' + time(f.nominalFireTime) + '\n' + words(f.outcome, f.node)
+        + (f.fencingToken >= 0 ? '\nattempt ' + attempt : '')
         + (delay === null ? '' : '\nstart delay ' + human(delay))
         + (f.duration ? '\nduration ' + human(millis(f.duration)) : '')
         + (f.fencingToken >= 0 ? '\nfencing token ' + f.fencingToken : '\nno run (no fencing token)');
@@ -191,7 +202,8 @@
       if (f.outcome === 'MISSED' || f.outcome === 'HISTORY_LOST') { rect.setAttribute('stroke', '#ff4d4d'); rect.setAttribute('stroke-width', 2); }
       g.appendChild(rect);
       var letter = svg('text', { 'class': 'letter', x: x + w / 2, y: 17, 'text-anchor': 'middle' });
-      letter.textContent = kind[0];
+      // a later attempt of its fire time carries its number: R2 is attempt 2 that ran
+      letter.textContent = kind[0] + (f.fencingToken >= 0 && attempt > 1 ? attempt : '');
       g.appendChild(letter);
       var node = svg('text', { 'class': 'node', x: x + w / 2, y: 36, 'text-anchor': 'middle' });
       node.textContent = shortNode(f.node);
@@ -199,6 +211,37 @@
       box.appendChild(g);
     });
     return box;
+  }
+
+  /**
+   * The job's latest started fire time when it failed for good, else null: its newest entry that tells how its run
+   * ended (a run, or an earlier retry by hand) is FAILED or RETRIES_EXHAUSTED. The same rule the store applies
+   * (run-retry-by-hand.lua); the store has the last word, this only decides whether to offer the button.
+   */
+  function retryable(detail) {
+    var fires = (detail && detail.recentFires) || [];
+    var latest = null;
+    fires.forEach(function (f) {
+      if (f.fencingToken >= 0 && (latest === null || new Date(f.nominalFireTime) > new Date(latest))) { latest = f.nominalFireTime; }
+    });
+    if (latest === null) { return null; }
+    var newest = fires.filter(function (f) {
+      return f.nominalFireTime === latest && (f.fencingToken >= 0 || f.outcome === 'RETRY_BY_HAND');
+    })[0];
+    return newest && FAILED_FOR_GOOD[newest.outcome] ? { fireTime: latest, attempt: newest.attempt || 1 } : null;
+  }
+
+  /** The job's timeline, with a retry button under it when its latest fire time failed for good and writes are allowed. */
+  function fireTimes(job, detail, writes) {
+    var cell = el('td', {}, [timeline(detail)]);
+    var retry = writes.control ? retryable(detail) : null;
+    if (retry) {
+      var b = el('button', { type: 'button', 'data-action': 'retry', 'data-fire-time': retry.fireTime,
+        text: 'Retry ' + time(retry.fireTime) + ' (attempt ' + (retry.attempt + 1) + ')' });
+      b.addEventListener('click', function () { write(job.name, 'retry', retry); });
+      cell.appendChild(el('div', { className: 'retry' }, [b]));
+    }
+    return cell;
   }
 
   /** The end of a node id (ids usually share a prefix, host names or pod names); the full id is in the title. */
@@ -229,7 +272,7 @@
         el('td', { className: 'mono', text: job.schedule || '–' }),
         el('td', {}, [el('span', { className: 'state state-' + s[0], text: s[1] }), el('div', { className: 'sub', text: s[2] })]),
         nextCell(job, s[0]),
-        el('td', {}, [timeline(details[i])])
+        fireTimes(job, details[i], writes)
       ]);
       if (canWrite) {
         var actions = el('td', { className: 'actions' });

@@ -3,6 +3,7 @@ package io.jobguard.spring.it;
 import io.jobguard.ClusterSingleton;
 import io.jobguard.JobGuard;
 import io.jobguard.RunContext;
+import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.JobGuardConfigCustomizer;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -20,12 +21,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 /**
  * A web application with one guarded job that runs every second, used as two instances on one
- * Redis to drive pause, resume and run-now over HTTP. Callers authenticate the simple way a test can:
+ * Redis to drive pause, resume and run-now over HTTP; and, for retry, a daily job ({@code report}, which a test fails
+ * through the engine under a fire time of its own) and a job this node only lists ({@code imported}, as a Quartz job
+ * is). Callers authenticate the simple way a test can:
  * a servlet filter takes the user from {@code X-User} and the roles from {@code X-Roles}, exactly what
  * a container or Spring Security hands the actuator through {@code HttpServletRequest}.
  */
@@ -35,10 +40,23 @@ import java.util.stream.Collectors;
 class ControlApp {
 
     static final FireLog LOG = new FireLog();
+    /** Every run of the {@code report} job's method: {@code <node>|<fire time>|<attempt>}. */
+    static final List<String> REPORTS = new CopyOnWriteArrayList<>();
 
     @Bean
     Tick tick(@Value("${jobguard.node-id}") String node) {
         return new Tick(node);
+    }
+
+    @Bean
+    Report report(@Value("${jobguard.node-id}") String node) {
+        return new Report(node);
+    }
+
+    @Bean
+    GuardedJobsContributor imported() {
+        return () -> List.of(new GuardedJobsContributor.ContributedJob("imported", "Quartz job reports.imported",
+                "RETURN", "PT10S", "PT10S", "PT1S", "cron \"0 0 4 * * ?\"", null));
     }
 
     @Bean
@@ -90,6 +108,22 @@ class ControlApp {
             long now = System.nanoTime();
             Instant fireTime = RunContext.current().map(RunContext::nominalFireTime).orElse(Instant.EPOCH);
             LOG.add(new FireLog.Run(fireTime, node, now, now, Thread.currentThread().getName()));
+        }
+    }
+
+    static class Report {
+        private final String node;
+
+        Report(String node) {
+            this.node = node;
+        }
+
+        /** Daily: within a test it runs only when a retry asks for it. */
+        @Scheduled(cron = "0 0 3 * * *", zone = "UTC")
+        @ClusterSingleton(name = "report", lease = "10s")
+        public void run() {
+            RunContext run = RunContext.current().orElseThrow();
+            REPORTS.add(node + "|" + run.nominalFireTime() + "|" + run.attempt());
         }
     }
 }

@@ -1,5 +1,10 @@
 package io.jobguard.spring.it;
 
+import io.jobguard.JobGuard;
+import io.jobguard.JobOptions;
+import io.jobguard.store.JobId;
+import io.jobguard.store.RunHistory;
+import io.jobguard.store.RunRecovery;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -15,17 +20,21 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Issue 17 item 4 over real HTTP against two application instances sharing one Redis: pause on A
  * stops the job on B too (outcome PAUSED on both), resume on B starts it again, run-now on A runs
- * once in the cluster under its own fire time and returns the outcome; writes are refused naming
- * the property when disabled and naming the role when the caller lacks it.
+ * once in the cluster under its own fire time and returns the outcome; retry runs the latest fire time that failed
+ * for good once more (at once, on the node asked, for its {@code @Scheduled} job; left to the nodes' passes for a job it
+ * only lists) and answers a refusal with 409 naming why; writes are refused naming the property when disabled and
+ * naming the role when the caller lacks it.
  */
 @WithRedis
 class ControlIT {
@@ -40,6 +49,7 @@ class ControlIT {
     void close() {
         apps.forEach(ConfigurableApplicationContext::close);
         ControlApp.LOG.clear();
+        ControlApp.REPORTS.clear();
     }
 
     @Test
@@ -140,7 +150,123 @@ class ControlIT {
         assertThat(opsWrites.path("forceRelease").asBoolean()).isTrue();
         HttpResponse<String> unknown = post(on + "/actuator/jobguard/tick", "stop", "alice", OPS);
         assertThat(unknown.statusCode()).isEqualTo(400);
-        assertThat(unknown.body()).contains("use pause, resume or run-now");
+        assertThat(unknown.body()).contains("use pause, resume, run-now or retry");
+    }
+
+    @Test
+    void retryRunsTheLatestFailedFireTimeOnceMoreAndNamesWhyItRefuses(RedisServerProcess redis) throws Exception {
+        ConfigurableApplicationContext app = start(redis, "node-a", "jobguard.actuator.write-enabled=true",
+                "jobguard.actuator.write-role=" + OPS);
+        String a = base(app);
+        Instant t = failReport(app);
+
+        HttpResponse<String> missing = postBody(a + "/actuator/jobguard/report", "{\"action\":\"retry\"}", "alice", OPS);
+        assertThat(missing.statusCode()).as(missing.body()).isEqualTo(400);
+        assertThat(JSON.readTree(missing.body()).path("message").asText()).startsWith("retry needs fireTime");
+        HttpResponse<String> bad = retry(a, "\"yesterday\"", "alice", OPS);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(bad.body()).path("message").asText()).contains("fireTime", "(got 'yesterday')");
+        HttpResponse<String> earlier = retry(a, "\"" + t.minusSeconds(60) + "\"", "alice", OPS);
+        assertThat(earlier.statusCode()).as(earlier.body()).isEqualTo(409);
+        assertThat(JSON.readTree(earlier.body()).path("outcome").asText()).isEqualTo("NOT_LATEST");
+        assertThat(JSON.readTree(earlier.body()).path("message").asText()).contains("a later fire time");
+        assertThat(ControlApp.REPORTS).as("no refusal ran anything").isEmpty();
+
+        // epoch millis, as a JSON number: the node asked runs attempt 2 at once and answers with its outcome
+        HttpResponse<String> retried = retry(a, Long.toString(t.toEpochMilli()), "alice", OPS);
+        assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
+        System.out.println("sample POST retry: " + retried.body());
+        JsonNode result = JSON.readTree(retried.body());
+        assertThat(result.path("outcome").asText()).isEqualTo("RAN");
+        assertThat(result.path("changed").asBoolean()).isTrue();
+        assertThat(Instant.parse(result.path("fireTime").asText())).isEqualTo(t);
+        assertThat(result.path("message").asText()).isEqualTo("attempt 2 ran on this node");
+        assertThat(ControlApp.REPORTS).containsExactly("node-a|" + t + "|2");
+
+        List<JsonNode> fires = new ArrayList<>();
+        JSON.readTree(get(a + "/actuator/jobguard/report")).path("recentFires").forEach(fires::add);
+        assertThat(fires).extracting(f -> f.path("attempt").asInt() + " " + f.path("outcome").asText())
+                .containsExactly("2 RAN", "1 RETRY_BY_HAND", "1 FAILED");
+        assertThat(fires).allSatisfy(f -> assertThat(f.path("nominalFireTime").asText()).isEqualTo(t.toString()));
+        assertThat(fires.get(0).path("fencingToken").asLong()).isGreaterThan(fires.get(2).path("fencingToken").asLong());
+
+        HttpResponse<String> again = retry(a, "\"" + t + "\"", "alice", OPS);
+        assertThat(again.statusCode()).isEqualTo(409);
+        assertThat(JSON.readTree(again.body()).path("outcome").asText()).as("it ran").isEqualTo("NOT_FAILED");
+        HttpResponse<String> paused = post(a + "/actuator/jobguard/report", "pause", "alice", OPS);
+        assertThat(paused.statusCode()).as("a write without fireTime still reaches the endpoint: " + paused.body())
+                .isEqualTo(200);
+        assertThat(ControlApp.REPORTS).hasSize(1);
+    }
+
+    @Test
+    void retryOfAJobThisNodeOnlyListsIsLeftToTheNodesPasses(RedisServerProcess redis) throws Exception {
+        ConfigurableApplicationContext app = start(redis, "node-a", "jobguard.actuator.write-enabled=true");
+        JobGuard guard = app.getBean(JobGuard.class);
+        JobOptions imported = JobOptions.builder("imported", Duration.ofSeconds(10)).build();
+        Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        assertThatThrownBy(() -> guard.run(imported, t, () -> {
+            throw new IllegalStateException("fails on purpose");
+        })).isInstanceOf(IllegalStateException.class);
+
+        HttpResponse<String> retried = postBody(base(app) + "/actuator/jobguard/imported",
+                "{\"action\":\"retry\",\"fireTime\":\"" + t + "\"}", null, null);
+        assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
+        JsonNode result = JSON.readTree(retried.body());
+        assertThat(result.path("outcome").asText()).isEqualTo("SCHEDULED");
+        assertThat(result.path("message").asText()).contains("attempt 2 is pending cluster-wide",
+                "this node does not run the job");
+        List<String> ran = new ArrayList<>();
+        // what a node's pass does
+        assertThat(guard.runDueRetry(imported, () -> ran.add("attempt 2"))).isTrue();
+        assertThat(ran).containsExactly("attempt 2");
+    }
+
+    @Test
+    void retryIsAWriteSecuredLikePause(RedisServerProcess redis) throws Exception {
+        String off = base(start(redis, "node-off"));
+        ConfigurableApplicationContext onApp = start(redis, "node-on", "jobguard.actuator.write-enabled=true",
+                "jobguard.actuator.write-role=" + OPS);
+        String on = base(onApp);
+        Instant t = failReport(onApp);
+        String fireTime = "\"" + t + "\"";
+
+        HttpResponse<String> disabled = retry(off, fireTime, "alice", OPS);
+        assertThat(disabled.statusCode()).isEqualTo(403);
+        assertThat(disabled.body()).contains("retry is disabled; set jobguard.actuator.write-enabled=true");
+        HttpResponse<String> noRole = retry(on, fireTime, "mallory", "VIEWER");
+        assertThat(noRole.statusCode()).isEqualTo(403);
+        assertThat(noRole.body()).contains("the caller lacks the role OPS (jobguard.actuator.write-role)");
+        assertThat(retry(on, fireTime, null, null).statusCode()).as("anonymous").isEqualTo(403);
+
+        JobGuard guard = onApp.getBean(JobGuard.class);
+        JobId report = new JobId(guard.config().namespace(), "report");
+        assertThat(guard.store().capability(RunRecovery.class).orElseThrow().runRecord(report).orElseThrow().retry())
+                .as("no refused request left an attempt pending").isNull();
+        assertThat(guard.store().capability(RunHistory.class).orElseThrow().fireHistory(report, 10))
+                .extracting(RunHistory.FireEntry::outcome).containsExactly("FAILED");
+        assertThat(ControlApp.REPORTS).isEmpty();
+
+        HttpResponse<String> allowed = retry(on, fireTime, "alice", OPS);
+        assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(200);
+        assertThat(ControlApp.REPORTS).containsExactly("node-on|" + t + "|2");
+    }
+
+    /** A fire time of the daily {@code report} job whose run failed (no retries): the job's latest. */
+    private static Instant failReport(ConfigurableApplicationContext app) {
+        JobGuard guard = app.getBean(JobGuard.class);
+        JobOptions report = JobOptions.builder("report", Duration.ofSeconds(10)).build();
+        Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        assertThatThrownBy(() -> guard.run(report, t, () -> {
+            throw new IllegalStateException("the report's database is down");
+        })).isInstanceOf(IllegalStateException.class);
+        return t;
+    }
+
+    private HttpResponse<String> retry(String base, String fireTimeJson, String user, String roles)
+            throws IOException, InterruptedException {
+        return postBody(base + "/actuator/jobguard/report", "{\"action\":\"retry\",\"fireTime\":" + fireTimeJson + "}",
+                user, roles);
     }
 
     private long pausedDecisions(String node) {
@@ -177,8 +303,13 @@ class ControlIT {
 
     private HttpResponse<String> post(String url, String action, String user, String roles)
             throws IOException, InterruptedException {
+        return postBody(url, "{\"action\":\"" + action + "\"}", user, roles);
+    }
+
+    private HttpResponse<String> postBody(String url, String body, String user, String roles)
+            throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"" + action + "\"}"));
+                .POST(HttpRequest.BodyPublishers.ofString(body));
         if (user != null) {
             request.header("X-User", user).header("X-Roles", roles);
         }

@@ -8,6 +8,7 @@
  * {@link io.jobguard.internal.redis.run.RedisRunReads} and {@link io.jobguard.internal.redis.run.RunRecordFields} read
  * the live lease and the run record; {@link io.jobguard.internal.redis.run.RedisFireHistory} the recent fire times;
  * {@link io.jobguard.internal.redis.run.RedisPauseFlags} pauses and resumes;
+ * {@link io.jobguard.internal.redis.run.RedisRetryByHand} leaves an operator's retry of a failed fire time pending;
  * {@link io.jobguard.internal.redis.run.SchedulePublications} shares each node's schedules;
  * {@link io.jobguard.internal.redis.run.ReleaseWaiters} tells a release whether anyone waits;
  * {@link io.jobguard.internal.redis.run.ReplicaAcknowledgement} (with

@@ -1,0 +1,283 @@
+package io.jobguard.recovery;
+
+import io.jobguard.JobEvent;
+import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
+import io.jobguard.JobOptions;
+import io.jobguard.NodeConfig;
+import io.jobguard.RetryPolicy;
+import io.jobguard.RunContext;
+import io.jobguard.RunOutcome;
+import io.jobguard.memory.InMemoryLeaseStore;
+import io.jobguard.redis.RedisLeaseStore;
+import io.jobguard.store.JobId;
+import io.jobguard.store.RetryByHand;
+import io.jobguard.store.RunHistory;
+import io.jobguard.store.RunRecord;
+import io.jobguard.testing.RedisServerProcess;
+import io.jobguard.testing.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An operator's retry of a fire time that failed for good ({@link JobGuard#retryByHand}) against a real Redis, with two
+ * engines on their own connections: the store leaves attempt a+1 pending, due at once, only for the job's latest
+ * started fire time whose run completed and failed, while no attempt is pending, no run holds the lease and the job
+ * is not paused (else it names why and writes nothing); any node's {@link JobGuard#runDueRetry} then runs that attempt
+ * once, with a fencing token above the failed attempt's, and the history shows the failure, the RETRY_BY_HAND note and
+ * the new attempt.
+ */
+@WithRedis
+class RetryByHandIT {
+
+    private final RedisServerProcess redis;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+    private final List<JobEvent> events = new CopyOnWriteArrayList<>();
+    /** Every attempt a body started, on any node: (node, attempt, token). */
+    private final List<String> attempts = new CopyOnWriteArrayList<>();
+    private JobGuard nodeA;
+    private JobGuard nodeB;
+    private RedisLeaseStore reader;
+
+    RetryByHandIT(RedisServerProcess redis) {
+        this.redis = redis;
+    }
+
+    @BeforeEach
+    void start() {
+        redis.flushAll();
+        nodeA = node("n-a");
+        nodeB = node("n-b");
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        factories.forEach(LettuceConnectionFactory::destroy);
+    }
+
+    private JobGuard node(String id) {
+        LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
+        factories.add(factory);
+        RedisLeaseStore store = RedisLeaseStore.create(factory, "jgbyhand");
+        reader = store;
+        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
+                .build());
+        guard.addListener(events::add);
+        closeables.add(guard);
+        closeables.add(store);
+        return guard;
+    }
+
+    private static JobOptions job(String name, RetryPolicy retry) {
+        return JobOptions.builder(name, Duration.ofSeconds(10)).retry(retry).build();
+    }
+
+    /** A body that fails its first {@code failures} attempts and records each attempt. */
+    private Runnable failingFirst(int failures, String node) {
+        return () -> {
+            RunContext run = RunContext.current().orElseThrow();
+            attempts.add(node + "|" + run.attempt() + "|" + run.fencingToken());
+            if (run.attempt() <= failures) {
+                throw new IllegalStateException("attempt " + run.attempt() + " fails on purpose");
+            }
+        };
+    }
+
+    /** A regular firing: its outcome (what the body throws is reported, then rethrown by run()). */
+    private RunOutcome fire(JobGuard node, JobOptions job, Instant t, Runnable body) {
+        try {
+            return node.run(job, t, body);
+        } catch (RuntimeException e) {
+            List<RunOutcome> seen = outcomes(job.name());
+            return seen.get(seen.size() - 1);
+        }
+    }
+
+    private List<RunOutcome> outcomes(String job) {
+        return events.stream().filter(e -> e.job().equals(job)).map(JobEvent::outcome).toList();
+    }
+
+    private List<RunHistory.FireEntry> history(String job) {
+        return reader.fireHistory(new JobId("default", job), 20);
+    }
+
+    private RunRecord record(String job) {
+        return reader.runRecord(new JobId("default", job)).orElseThrow();
+    }
+
+    private static long token(String attempt) {
+        return Long.parseLong(attempt.split("\\|")[2]);
+    }
+
+    private static Instant aSecond() {
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    @Test
+    void aFailedFireTimeRetriedByHandRunsItsNextAttemptOnceOnAnyNodeWithAHigherToken() {
+        String name = "no-retries";
+        JobOptions job = job(name, RetryPolicy.NONE);
+        Instant t = aSecond();
+        assertThat(fire(nodeA, job, t, failingFirst(1, "n-a"))).isEqualTo(RunOutcome.FAILED);
+        assertThat(record(name).retry()).as("no retry policy: nothing pending").isNull();
+
+        Instant asked = reader.serverTime();
+        RetryByHand answer = nodeA.retryByHand(name, t, "alice");
+        assertThat(answer).isEqualTo(new RetryByHand(RetryByHand.Status.SCHEDULED, 2));
+        RunRecord.PendingRetry pending = record(name).retry();
+        assertThat(pending.fireTime()).isEqualTo(t);
+        assertThat(pending.failedAttempt()).isEqualTo(1);
+        assertThat(pending.due()).as("due at once, by Redis' clock").isBetween(asked, reader.serverTime());
+        assertThat(history(name).get(0)).satisfies(note -> {
+            assertThat(note.outcome()).isEqualTo("RETRY_BY_HAND");
+            assertThat(note.nominalFireTime()).isEqualTo(t);
+            assertThat(note.node()).isEqualTo("n-a");
+            assertThat(note.fencingToken()).isEqualTo(-1);
+        });
+        assertThat(nodeA.retryByHand(name, t, "alice").status()).as("asked twice: the attempt is pending")
+                .isEqualTo(RetryByHand.Status.PENDING);
+
+        // the other node's pass runs it: the attempt is the cluster's, not the asking node's
+        assertThat(nodeB.runDueRetry(job, failingFirst(1, "n-b"))).isTrue();
+        assertThat(nodeA.runDueRetry(job, failingFirst(1, "n-a"))).isTrue();
+        assertThat(nodeB.runDueRetry(job, failingFirst(1, "n-b"))).isTrue();
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts.get(1)).startsWith("n-b|2|");
+        assertThat(token(attempts.get(1))).isGreaterThan(token(attempts.get(0)));
+        assertThat(outcomes(name)).containsExactly(RunOutcome.FAILED, RunOutcome.RAN);
+        assertThat(record(name).retry()).isNull();
+
+        List<RunHistory.FireEntry> recorded = history(name);
+        assertThat(recorded).extracting(RunHistory.FireEntry::outcome).containsExactly("RAN", "RETRY_BY_HAND", "FAILED");
+        assertThat(recorded).extracting(RunHistory.FireEntry::attempt).containsExactly(2, 1, 1);
+        assertThat(recorded).allSatisfy(e -> assertThat(e.nominalFireTime()).isEqualTo(t));
+        assertThat(recorded.get(0).fencingToken()).isEqualTo(token(attempts.get(1)));
+        assertThat(recorded.get(2).fencingToken()).isEqualTo(token(attempts.get(0)));
+
+        assertThat(nodeB.retryByHand(name, t, "bob").status()).as("its newest outcome is RAN")
+                .isEqualTo(RetryByHand.Status.NOT_FAILED);
+    }
+
+    @Test
+    void exhaustedRetriesAreRetriedByHandUnderThePolicyAndMayBeRetriedAgain() {
+        String name = "exhausted";
+        JobOptions job = job(name, RetryPolicy.attempts(2).withBackoff(Duration.ofMillis(100), 1, Duration.ofMillis(100), 0));
+        Instant t = aSecond();
+        assertThat(fire(nodeA, job, t, failingFirst(9, "n-a"))).isEqualTo(RunOutcome.RETRY_PENDING);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            nodeB.runDueRetry(job, failingFirst(9, "n-b"));
+            return attempts.size() == 2;
+        });
+        assertThat(outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RETRIES_EXHAUSTED);
+
+        assertThat(nodeB.retryByHand(name, t, "alice")).isEqualTo(new RetryByHand(RetryByHand.Status.SCHEDULED, 3));
+        assertThat(nodeA.runDueRetry(job, failingFirst(9, "n-a"))).isTrue();
+        assertThat(attempts).hasSize(3);
+        assertThat(attempts.get(2)).startsWith("n-a|3|");
+        assertThat(outcomes(name)).as("past the policy's attempts, a failure is final at once")
+                .containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RETRIES_EXHAUSTED, RunOutcome.RETRIES_EXHAUSTED);
+        assertThat(record(name).retry()).isNull();
+
+        assertThat(nodeA.retryByHand(name, t, "alice")).as("the newest outcome failed again")
+                .isEqualTo(new RetryByHand(RetryByHand.Status.SCHEDULED, 4));
+        assertThat(nodeB.runDueRetry(job, failingFirst(3, "n-b"))).isTrue();
+        assertThat(attempts).hasSize(4);
+        assertThat(attempts.stream().map(a -> a.split("\\|")[1]).toList()).containsExactly("1", "2", "3", "4");
+        assertThat(attempts.stream().map(RetryByHandIT::token).toList()).isSorted().doesNotHaveDuplicates();
+        assertThat(history(name)).extracting(e -> e.attempt() + " " + e.outcome()).containsExactly("4 RAN",
+                "1 RETRY_BY_HAND", "3 RETRIES_EXHAUSTED", "1 RETRY_BY_HAND", "2 RETRIES_EXHAUSTED", "1 RETRY_PENDING");
+    }
+
+    @Test
+    void refusalsNameWhyAndWriteNothing() throws Exception {
+        String name = "refused";
+        JobOptions job = job(name, RetryPolicy.NONE);
+        Instant t1 = aSecond().minusSeconds(30);
+        assertThat(nodeA.retryByHand(name, t1, "alice").status()).as("no fire time started")
+                .isEqualTo(RetryByHand.Status.UNKNOWN);
+
+        assertThat(fire(nodeA, job, t1, failingFirst(1, "n-a"))).isEqualTo(RunOutcome.FAILED);
+        Instant t2 = t1.plusSeconds(10);
+        assertThat(fire(nodeB, job, t2, () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(nodeA.retryByHand(name, t1, "alice").status()).as("a later fire time started")
+                .isEqualTo(RetryByHand.Status.NOT_LATEST);
+        assertThat(nodeA.retryByHand(name, t2, "alice").status()).as("it ran")
+                .isEqualTo(RetryByHand.Status.NOT_FAILED);
+        assertThat(nodeA.retryByHand(name, t2.plusSeconds(1), "alice").status()).as("never started")
+                .isEqualTo(RetryByHand.Status.NOT_LATEST);
+
+        Instant t3 = t2.plusSeconds(10);
+        assertThat(fire(nodeA, job, t3, failingFirst(1, "n-a"))).isEqualTo(RunOutcome.FAILED);
+        List<RunHistory.FireEntry> before = history(name);
+
+        assertThat(nodeB.pause(name, "carol")).isTrue();
+        assertThat(nodeA.retryByHand(name, t3, "alice").status()).isEqualTo(RetryByHand.Status.PAUSED);
+        assertThat(nodeB.resume(name)).isTrue();
+
+        // a run of an earlier fire time (a lagging node's) holds the lease; t3 stays the latest started
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<RunOutcome> lagging = CompletableFuture.supplyAsync(() -> nodeB.run(job, t1.minusSeconds(10), () -> {
+            holding.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        try {
+            assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(nodeA.retryByHand(name, t3, "alice").status()).isEqualTo(RetryByHand.Status.BUSY);
+        } finally {
+            release.countDown();
+        }
+        assertThat(lagging.get(20, TimeUnit.SECONDS)).isEqualTo(RunOutcome.RAN);
+
+        assertThat(record(name).retry()).as("no refusal left an attempt pending").isNull();
+        assertThat(history(name)).as("nor a note: only the lagging run's entry is new")
+                .hasSize(before.size() + 1).first().satisfies(e -> assertThat(e.nominalFireTime()).isEqualTo(t1.minusSeconds(10)));
+        assertThat(nodeA.retryByHand(name, t3, "alice")).as("every obstacle gone")
+                .isEqualTo(new RetryByHand(RetryByHand.Status.SCHEDULED, 2));
+    }
+
+    @Test
+    void aPendingRetryIsNotReplacedByHand() {
+        String name = "pending";
+        JobOptions job = job(name, RetryPolicy.attempts(3).withBackoff(Duration.ofMinutes(5), 1, Duration.ofMinutes(5), 0));
+        Instant t = aSecond();
+        assertThat(fire(nodeA, job, t, failingFirst(1, "n-a"))).isEqualTo(RunOutcome.RETRY_PENDING);
+        RunRecord.PendingRetry pending = record(name).retry();
+        assertThat(nodeB.retryByHand(name, t, "alice").status()).isEqualTo(RetryByHand.Status.PENDING);
+        assertThat(record(name).retry()).as("its due time unchanged").isEqualTo(pending);
+    }
+
+    @Test
+    void aStoreThatCannotRetryByHandSaysSo() {
+        try (JobGuard memory = JobGuard.create(InMemoryLeaseStore.create(), JobGuardConfig.defaults())) {
+            assertThatThrownBy(() -> memory.retryByHand("any", Instant.now(), "alice"))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("InMemoryLeaseStore")
+                    .hasMessageContaining("cannot retry a failed fire time by hand");
+        }
+    }
+}

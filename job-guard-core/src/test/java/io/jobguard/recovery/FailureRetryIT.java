@@ -185,7 +185,8 @@ class FailureRetryIT {
         JobOptions job = job(name, RetryPolicy.attempts(2).withBackoff(Duration.ofSeconds(4), 1, Duration.ofSeconds(4), 0));
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         assertThat(fire(nodes.get(1), job, t, failingFirst(1, "n-even"))).isEqualTo(RunOutcome.RETRY_PENDING);
-        Instant failedAt = Instant.now();
+        // on the clock of the node that asks (3 s ahead): retryDueAt answers on the asking node's clock
+        Instant failedAt = nodes.get(2).config().clock().instant();
 
         Instant due = nodes.get(2).retryDueAt(job).orElseThrow();
         assertThat(Duration.between(failedAt, due)).isBetween(Duration.ofMillis(3_000), Duration.ofMillis(4_500));
@@ -197,7 +198,7 @@ class FailureRetryIT {
             nodes.get(2).runDueRetry(job, failingFirst(1, "n-ahead"));
             return attempts.size() == 2;
         });
-        assertThat(Instant.now()).isAfterOrEqualTo(due.minusMillis(50));
+        assertThat(nodes.get(2).config().clock().instant()).isAfterOrEqualTo(due.minusMillis(50));
         assertThat(outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RAN);
     }
 

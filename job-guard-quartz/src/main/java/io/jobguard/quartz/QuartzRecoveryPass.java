@@ -274,10 +274,9 @@ final class QuartzRecoveryPass {
                     answered &= guard.recoverMissedFireTimes(job, job.recovery(), body);
                     guard.recoveryPendingUntil(job, job.recovery()).ifPresent(pendingUntil::add);
                 }
-                if (job.retry().retries()) {
-                    answered &= guard.runDueRetry(job, body);
-                    guard.retryDueAt(job).ifPresent(pendingUntil::add);
-                }
+                // a due attempt of the job: one its retry policy left, or one an operator asked for by hand
+                answered &= guard.runDueRetry(job, body);
+                guard.retryDueAt(job).ifPresent(pendingUntil::add);
             } catch (RuntimeException e) {
                 // this trigger's recovery failed; the job's other triggers, and its next pass, still run
                 log.warn("job-guard: Quartz job {} trigger {} on node {}: recovery of missed fire times failed: {}",

@@ -197,8 +197,9 @@ final class JobControl {
         String pending = "attempt " + answer.attempt() + " is pending cluster-wide, due now";
         if (guarded == null || beans == null || guarded.beanName() == null) {
             return ok(job, "retry", true, fireTime, answer.status().name(),
-                    pending + "; this node does not run the job: a node whose pass runs its due attempts"
-                            + " (JobGuard.runDueRetry) runs it, else its next fire time supersedes it");
+                    pending + "; this node does not run the job: the first node whose recovery pass looks"
+                            + " (job-guard-quartz's, at least once a minute) runs it, unless the job's next fire time"
+                            + " starts first and supersedes it");
         }
         Object bean = beans.getBean(guarded.beanName());
         Object target = AopProxyUtils.getSingletonTarget(bean);

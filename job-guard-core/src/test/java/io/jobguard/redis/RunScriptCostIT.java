@@ -9,6 +9,7 @@ import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What Redis runs for one guarded firing, counted by Redis itself ({@code INFO commandstats} counts the commands a
  * script calls): a granted acquire runs six commands, its release five, another node's refused ask of the same fire
  * time three, and a release publishes only when a caller
- * waits for the job. The scripts are called as {@link RedisLeaseStore} calls them, without the store, so that nothing
+ * waits for the job. The run history's retention costs the release no command on 31 releases in 32, and on the 32nd
+ * two (TIME, LINDEX), two more (LRANGE, LTRIM) when entries are due to go. The scripts are called as {@link RedisLeaseStore} calls them, without the store, so that nothing
  * else (the fleet's leads, the harness) is counted.
  */
 @WithRedis
@@ -98,8 +100,53 @@ class RunScriptCostIT {
     private Object release(String owner) {
         List<String> args = new ArrayList<>(List.of("EVAL", RELEASE.source(), "5"));
         args.addAll(KEYS.runRelease(JOB));
-        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "20", "1", ""));
+        // the defaults: 10,000 entries, 14 days
+        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "10000", "1", "",
+                Long.toString(Duration.ofDays(14).toMillis()), "", ""));
         return redis.call(args.toArray(String[]::new));
+    }
+
+    @Test
+    void theLongHistoryCostsTwoCommandsOnOneReleaseInThirtyTwoAndTwoMoreWhenEntriesExpire() {
+        // fire times of today, one a minute; the first firing also writes the job's epoch
+        Instant start = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES).minus(Duration.ofDays(1));
+        String first = UUID.randomUUID().toString();
+        assertThat(acquire(first, start, "")).isEqualTo("ACQUIRED");
+        assertThat(release(first)).isEqualTo(1L);
+        Map<String, Long> releases = new HashMap<>();
+        int firings = 319;
+        for (int i = 1; i <= firings; i++) {
+            String owner = UUID.randomUUID().toString();
+            assertThat(acquire(owner, start.plusSeconds(60L * i), "")).isEqualTo("ACQUIRED");
+            redis.resetStats();
+            assertThat(release(owner)).isEqualTo(1L);
+            scriptCommands().forEach((name, count) -> releases.merge(name, count, Long::sum));
+        }
+        // lengths 2..320: the releases that made it 32, 64, ..., 320 checked the oldest entry (TIME, LINDEX): 10
+        assertThat(releases).as("the commands of %d releases", firings).isEqualTo(Map.of("get", 319L, "del", 319L,
+                "hget", 319L, "hset", 319L, "lpush", 319L, "time", 10L, "lindex", 10L));
+        System.out.printf("RunScriptCostIT: %d releases ran %d commands, %.4f a release%n", firings,
+                releases.values().stream().mapToLong(Long::longValue).sum(),
+                releases.values().stream().mapToLong(Long::longValue).sum() / (double) firings);
+
+        // 40 entries past the retention at the tail: the next check drops them, with LRANGE and LTRIM once
+        String key = KEYS.of(JOB, JobKey.HISTORY);
+        long old = Instant.now().minus(Duration.ofDays(15)).toEpochMilli();
+        for (int i = 0; i < 40; i++) {
+            redis.call("RPUSH", key, "n|MISSED|" + (old - i * 60_000L) + "|" + old + "|n1");
+        }
+        releases.clear();
+        for (int i = firings + 1; i <= firings + 32; i++) {
+            String owner = UUID.randomUUID().toString();
+            assertThat(acquire(owner, start.plusSeconds(60L * i), "")).isEqualTo("ACQUIRED");
+            redis.resetStats();
+            assertThat(release(owner)).isEqualTo(1L);
+            scriptCommands().forEach((name, count) -> releases.merge(name, count, Long::sum));
+        }
+        // lengths 361..384: the release that made it 384 checked and dropped the 40 (344 left); 345..352: checked again
+        assertThat(releases).containsEntry("time", 2L).containsEntry("lindex", 2L).containsEntry("lrange", 1L)
+                .containsEntry("ltrim", 1L).containsEntry("lpush", 32L);
+        assertThat(redis.call("LLEN", key)).isEqualTo(352L);
     }
 
     /** The commands the scripts called since the last reset: without EVAL itself and the harness's own INFO. */

@@ -22,7 +22,8 @@
  *   <li>Logs: {@code FiringWarnings} logs a WARN that would repeat on every firing once per job per minute with a
  *       count; {@code HistoryLossLog} logs {@code HISTORY_LOST} at WARN once per job and loss.</li>
  *   <li>Operators: {@code OperatorActions} pauses, resumes, reads the live lease and recent fires and force-releases,
- *       each through the store's optional capability.</li>
+ *       each through the store's optional capability; {@code HistoryLimits} is a job's history size and retention,
+ *       its own or the engine's defaults.</li>
  * </ul>
  */
 package io.jobguard.internal.engine;

@@ -1,11 +1,14 @@
 package io.jobguard;
 
+import io.jobguard.internal.engine.HistoryExportStream;
 import io.jobguard.internal.engine.JobGuardEngine;
+import io.jobguard.store.HistoryFormat;
 import io.jobguard.store.OperatorControl;
 import io.jobguard.store.LeaseRecord;
 import io.jobguard.store.RunHistory;
 import io.jobguard.store.LeaseStore;
 
+import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -235,6 +238,21 @@ public interface JobGuard extends AutoCloseable {
      * @throws UnsupportedOperationException naming the store when it keeps no cluster-wide run history
      */
     void exportHistory(String job, RunHistory.Query query, Predicate<RunHistory.FireEntry> sink);
+
+    /**
+     * A job's run history as CSV or NDJSON ({@link HistoryFormat}), read from the store a page of 500 entries at a
+     * time as the caller reads the stream: memory does not grow with the history's length, and an entry recorded
+     * meanwhile never makes the export repeat or skip one. Nothing is read before the first byte; a store failure
+     * while reading is an {@link java.io.IOException}.
+     *
+     * @param job    the job name
+     * @param query  which entries
+     * @param format the format
+     * @return the stream, to be closed by the caller
+     */
+    default InputStream exportHistory(String job, RunHistory.Query query, HistoryFormat format) {
+        return new HistoryExportStream(this, job, query, format);
+    }
 
     /**
      * Deletes a job's run lease whoever holds it (operator action, logged at WARN).

@@ -23,7 +23,7 @@
  *       count; {@code HistoryLossLog} logs {@code HISTORY_LOST} at WARN once per job and loss.</li>
  *   <li>Operators: {@code OperatorActions} pauses, resumes, reads the live lease and recent fires and force-releases,
  *       each through the store's optional capability; {@code HistoryLimits} is a job's history size and retention,
- *       its own or the engine's defaults.</li>
+ *       its own or the engine's defaults; {@code HistoryExportStream} is an export read page by page.</li>
  * </ul>
  */
 package io.jobguard.internal.engine;

@@ -70,9 +70,9 @@ class HistoryBrowserIT {
         assertThat(ops.body()).startsWith("job,fireTime,outcome");
         apps.remove(0).close();
 
-        // two days ago: 60 hourly fire times of the every-second job, every 5th failed, at the list's tail
+        // three days ago: 60 hourly fire times of the every-second job, every 5th failed, at the list's tail
         String key = "jobguard:{history-it:billing-sync}:history";
-        long base = Instant.now().minus(Duration.ofDays(2)).toEpochMilli() / 3_600_000L * 3_600_000L;
+        long base = Instant.now().minus(Duration.ofDays(3)).toEpochMilli() / 3_600_000L * 3_600_000L;
         for (int i = 59; i >= 0; i--) {
             long t = base + i * 3_600_000L;
             String lease = "jg1|tok-" + i + "|" + t + "|" + (t + 15) + "|" + (1_000 + i) + "|node-old";
@@ -87,7 +87,8 @@ class HistoryBrowserIT {
         assertThat(chrome.findElement(By.id("history-page")).getText()).isEqualTo("page 1");
         Instant newestOfPage = Instant.parse(rows(chrome).get(24));
         int page = 1;
-        while (rows(chrome).stream().noneMatch(t -> Instant.parse(t).toEpochMilli() <= base + 59 * 3_600_000L)) {
+        // to the last page: the oldest entry, three days ago
+        while (chrome.findElement(By.id("history-older")).isEnabled()) {
             chrome.findElement(By.id("history-older")).click();
             int expected = ++page;
             wait.until(d -> d.findElement(By.id("history-page")).getText().equals("page " + expected));
@@ -95,6 +96,8 @@ class HistoryBrowserIT {
                     .isBefore(newestOfPage);
             newestOfPage = Instant.parse(rows(chrome).get(rows(chrome).size() - 1));
         }
+        assertThat(page).as("60 old entries and the new ones fill three pages of 25 at least").isGreaterThanOrEqualTo(3);
+        assertThat(rows(chrome).get(rows(chrome).size() - 1)).isEqualTo(Instant.ofEpochMilli(base).toString());
         chrome.findElement(By.id("history-newer")).click();
         int back = page - 1;
         wait.until(d -> d.findElement(By.id("history-page")).getText().equals("page " + back));

@@ -158,7 +158,7 @@ public @interface ClusterSingleton {
      * The most entries of this job's run history the store keeps (docs/operations.md, "Run history"): the newest; a
      * run's release trims older ones. {@code 0} keeps none.
      *
-     * @return 0 or more, or -1 for the configured default ({@code jobguard.history.size}, 10,000)
+     * @return 0 or more, or -1 for the configured default ({@code jobguard.history.size}, 2,000)
      */
     int historySize() default -1;
 

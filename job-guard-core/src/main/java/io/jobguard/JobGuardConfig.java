@@ -27,7 +27,7 @@ public final class JobGuardConfig {
     private final Clock clock;
 
     /** The default most entries of a job's history: see docs/benchmarks.md, "History memory". */
-    public static final int DEFAULT_HISTORY_SIZE = 10_000;
+    public static final int DEFAULT_HISTORY_SIZE = 2_000;
     /** The default history retention, by fire time. */
     public static final Duration DEFAULT_HISTORY_RETENTION = Duration.ofDays(14);
 
@@ -47,7 +47,7 @@ public final class JobGuardConfig {
     /**
      * The defaults: namespace {@code default}, {@link NodeConfig#defaults()}, lease 5 minutes, skew
      * tolerance 5 minutes, SKIP on store failure, no interrupt on lease loss, WAIT poll 1 second,
-     * history of at most 10,000 entries per job kept 14 days, the UTC system clock.
+     * history of at most 2,000 entries per job kept 14 days, the UTC system clock.
      *
      * @return the default configuration
      */
@@ -313,7 +313,7 @@ public final class JobGuardConfig {
          * Sets the most history entries per job the store keeps (the newest; a run's release trims the rest within
          * 32 releases).
          *
-         * @param historySize zero (keep none) or more (default 10,000)
+         * @param historySize zero (keep none) or more (default 2,000)
          * @return this builder
          * @throws IllegalArgumentException naming {@code historySize} and the value when it is negative
          */

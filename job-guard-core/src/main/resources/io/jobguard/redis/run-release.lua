@@ -25,11 +25,11 @@
 -- The history entry is written here, once per firing: 'o|<outcome>|<duration ms>|<lease value>' for a first attempt,
 -- 'a<attempt>|<outcome>|<duration ms>|<lease value>' for a later one, 'f<attempt>|<outcome>|<duration ms>|<failure
 -- class>|<failure message>|<lease value>' for a run that threw, or the lease value alone when the outcome is unknown.
--- The list is newest first. Retention costs no command on most releases: when the LPUSH's reply (the list's length)
--- is a multiple of HISTORY_SLACK, or past ARGV[7] + HISTORY_SLACK, the release trims it (prelude.lua's trimHistory:
--- to ARGV[7] entries, then the tail's entries older than ARGV[10]); so the list holds at most ARGV[7] + HISTORY_SLACK
--- entries and nothing older than ARGV[10] outlives HISTORY_SLACK more releases. Readers take the first ARGV[7] and
--- hide older entries.
+-- The list is newest first. Retention costs no command on most releases: the release trims the list (prelude.lua's
+-- trimHistory: to ARGV[7] entries, then the tail's entries older than ARGV[10]) when the LPUSH's reply, its length, is
+-- a multiple of HISTORY_SLACK (32) while it holds at most ARGV[7] entries, or ARGV[7] plus a multiple of 32 once it
+-- holds more: one release in 32 either way. So the list holds at most ARGV[7] + 32 entries, and an entry past the
+-- retention goes within 32 releases once it is the oldest.
 -- A run whose node died before its release has no entry: the lease shows it while it lives, and the dead run is
 -- reported by the recovery pass (history-note.lua).
 --
@@ -112,8 +112,12 @@ if size > 0 then
   local length = redis.pcall('LPUSH', historyKey, entry)
   if type(length) ~= 'number' then
     reply = 2
-  elseif length % HISTORY_SLACK == 0 or length > size + HISTORY_SLACK then
-    trimHistory(historyKey, length, size, tonumber(retentionMs) or 0)
+  else
+    -- counted from the size once the list is past it, so that a list held at its size is trimmed every 32 releases
+    local over = length - size
+    if over > HISTORY_SLACK or (over > 0 and over % HISTORY_SLACK == 0) or (over <= 0 and length % HISTORY_SLACK == 0) then
+      trimHistory(historyKey, length, size, tonumber(retentionMs) or 0)
+    end
   end
 end
 if tonumber(cooldownMs) > 0 then

@@ -100,8 +100,8 @@ class RunScriptCostIT {
     private Object release(String owner) {
         List<String> args = new ArrayList<>(List.of("EVAL", RELEASE.source(), "5"));
         args.addAll(KEYS.runRelease(JOB));
-        // the defaults: 10,000 entries, 14 days
-        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "10000", "1", "",
+        // the defaults: 2,000 entries, 14 days
+        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), "RAN", "5", "2000", "1", "",
                 Long.toString(Duration.ofDays(14).toMillis()), "", ""));
         return redis.call(args.toArray(String[]::new));
     }
@@ -147,6 +147,34 @@ class RunScriptCostIT {
         assertThat(releases).containsEntry("time", 2L).containsEntry("lindex", 2L).containsEntry("lrange", 1L)
                 .containsEntry("ltrim", 1L).containsEntry("lpush", 32L);
         assertThat(redis.call("LLEN", key)).isEqualTo(352L);
+    }
+
+    @Test
+    void aHistoryHeldAtItsSizeIsTrimmedOnceInThirtyTwoReleases() {
+        Instant start = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minus(Duration.ofHours(2));
+        String key = KEYS.of(JOB, JobKey.HISTORY);
+        // the job's list at its size (2,000), 2,000 % 32 = 16: the trims still come 32 releases apart
+        List<String> fill = new ArrayList<>(List.of("LPUSH", key));
+        for (int i = 0; i < 2_000; i++) {
+            long t = start.toEpochMilli() - (2_000 - i) * 1_000L;
+            fill.add("o|RAN|5|jg1|tok-" + i + "|" + t + "|" + (t + 3) + "|" + (i + 1) + "|n1");
+        }
+        redis.call(fill.toArray(String[]::new));
+        Map<String, Long> releases = new HashMap<>();
+        for (int i = 0; i < 64; i++) {
+            String owner = UUID.randomUUID().toString();
+            assertThat(acquire(owner, start.plusSeconds(i), "")).isEqualTo("ACQUIRED");
+            redis.resetStats();
+            assertThat(release(owner)).isEqualTo(1L);
+            scriptCommands().forEach((name, count) -> releases.merge(name, count, Long::sum));
+            assertThat((Long) redis.call("LLEN", key)).isBetween(2_000L, 2_032L);
+        }
+        // lengths 2,001..2,032 and again: trimmed back to 2,000 at 2,032, twice
+        assertThat(releases).containsEntry("ltrim", 2L).containsEntry("time", 2L).containsEntry("lindex", 2L)
+                .containsEntry("lpush", 64L).doesNotContainKey("lrange");
+        System.out.printf("RunScriptCostIT: at its size, 64 releases ran %d commands, %.4f a release%n",
+                releases.values().stream().mapToLong(Long::longValue).sum(),
+                releases.values().stream().mapToLong(Long::longValue).sum() / 64.0);
     }
 
     /** The commands the scripts called since the last reset: without EVAL itself and the harness's own INFO. */

@@ -13,7 +13,7 @@ import java.util.UUID;
 
 /**
  * Redis memory of job-guard's run history, measured on a private redis-server: the bytes one entry takes
- * ({@code MEMORY USAGE} of a job's list at its size, divided by its entries), for a run that ran and for one that
+ * ({@code MEMORY USAGE ... SAMPLES 0} of a job's list at its largest, divided by its entries), for a run that ran and for one that
  * threw with a message of the longest kept length (200 characters); the largest list a job holds at the default size
  * (size + 31 entries between two trims); and the memory of 1,000 jobs at the defaults (size 2,000, retention 14 days)
  * in a mix of 100 every-second, 300 every-minute and 600 hourly jobs ({@code INFO memory}'s used_memory before and
@@ -48,8 +48,8 @@ public final class HistoryMemory {
                 String failed = keys.of(new JobId("shop", "failed"), KeySchema.JobKey.HISTORY);
                 fill(redis, ran, largest, 1_000L, false);
                 fill(redis, failed, largest, 1_000L, true);
-                long ranBytes = redis.memoryUsage(ran);
-                long failedBytes = redis.memoryUsage(failed);
+                long ranBytes = memoryUsage(redis, ran);
+                long failedBytes = memoryUsage(redis, failed);
                 System.out.printf("redis-server %s%n", redis.info("server").lines()
                         .filter(l -> l.startsWith("redis_version:")).findFirst().orElse("?"));
                 System.out.printf("one entry (ran): %.1f bytes; a job's list at its largest (%d entries): %d bytes ="
@@ -95,6 +95,13 @@ public final class HistoryMemory {
                 batch.clear();
             }
         }
+    }
+
+    /** MEMORY USAGE with SAMPLES 0: every element counted, not an estimate from five. */
+    private static long memoryUsage(RedisCommands<String, String> redis, String key) {
+        Long bytes = redis.eval("return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')",
+                io.lettuce.core.ScriptOutputType.INTEGER, key);
+        return bytes;
     }
 
     private static long usedMemory(RedisCommands<String, String> redis) {

@@ -92,7 +92,7 @@ public record JobGuardProperties(@DefaultValue("true") boolean enabled,
 
     /**
      * The most run history entries kept per job by default: {@code jobguard.history.size}, else its older name
-     * {@code jobguard.history-size}, else 10,000.
+     * {@code jobguard.history-size}, else 2,000.
      *
      * @return the size
      */

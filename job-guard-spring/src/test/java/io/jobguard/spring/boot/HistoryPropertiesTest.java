@@ -10,7 +10,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code jobguard.history.size} and {@code jobguard.history.retention} set the engine's run history defaults (10,000
+ * {@code jobguard.history.size} and {@code jobguard.history.retention} set the engine's run history defaults (2,000
  * entries, 14 days); {@code jobguard.history-size} is the older name of the size and means the same; both set to
  * different values, or a value out of range, fail the startup with a message naming the property.
  */
@@ -24,7 +24,7 @@ class HistoryPropertiesTest {
     void theDefaultsAreTenThousandEntriesForFourteenDays() {
         runner.run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(context.getBean(JobGuard.class).config().historySize()).isEqualTo(10_000);
+            assertThat(context.getBean(JobGuard.class).config().historySize()).isEqualTo(2_000);
             assertThat(context.getBean(JobGuard.class).config().historyRetention()).isEqualTo(Duration.ofDays(14));
         });
     }

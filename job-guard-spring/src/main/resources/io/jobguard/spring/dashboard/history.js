@@ -131,8 +131,15 @@
           option.textContent = job.name;
           select.appendChild(option);
         });
+        // ?history=<job> opens that job's history, also a job of the namespace that this node does not guard
         var wanted = new URLSearchParams(window.location.search).get('history');
-        if (wanted && report.jobs.some(function (j) { return j.name === wanted; })) { select.value = wanted; }
+        if (wanted && !report.jobs.some(function (j) { return j.name === wanted; })) {
+          var other = document.createElement('option');
+          other.value = wanted;
+          other.textContent = wanted;
+          select.appendChild(other);
+        }
+        if (wanted) { select.value = wanted; }
         state.job = select.value || null;
         restart();
       });

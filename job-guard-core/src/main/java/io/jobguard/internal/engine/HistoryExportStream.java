@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * A job's run history in an export format, read page by page as the reader asks for bytes: it holds one page
- * ({@value #PAGE} entries) at a time, so an export of any length takes the same memory. The pages are walked by cursor
+ * A job's run history in an export format, read from the store page by page as the reader asks for bytes. It holds
+ * one page ({@value #PAGE} entries) at a time, so an export of any length takes the same memory. The pages are walked by cursor
  * ({@link JobGuard#history}), so an entry recorded while the export runs never makes it repeat or skip one. A store
  * failure is an {@link IOException}: the export ends short rather than looking complete.
  */

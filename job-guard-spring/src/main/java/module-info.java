@@ -37,6 +37,7 @@ module io.jobguard.spring {
     requires static lettuce.core;
     requires static net.javacrumbs.shedlock.core;
     requires static com.fasterxml.jackson.annotation;
+    requires static jsr305;
 
     exports io.jobguard.spring;
     exports io.jobguard.spring.actuator;

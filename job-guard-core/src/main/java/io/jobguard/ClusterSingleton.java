@@ -153,4 +153,20 @@ public @interface ClusterSingleton {
      * @return the failure classes
      */
     Class<? extends Throwable>[] noRetryOn() default {};
+
+    /**
+     * The most entries of this job's run history the store keeps (docs/operations.md, "Run history"): the newest; a
+     * run's release trims older ones. {@code 0} keeps none.
+     *
+     * @return 0 or more, or -1 for the configured default ({@code jobguard.history.size}, 2,000)
+     */
+    int historySize() default -1;
+
+    /**
+     * How long this job's run history entries are kept, by fire time (for example {@code "30d"}); {@code "0s"} keeps
+     * them by count only.
+     *
+     * @return the retention, or empty for the configured default ({@code jobguard.history.retention}, 14 days)
+     */
+    String historyRetention() default "";
 }

@@ -1,15 +1,20 @@
 package io.jobguard;
 
+import io.jobguard.internal.engine.HistoryExportStream;
 import io.jobguard.internal.engine.JobGuardEngine;
+import io.jobguard.store.HistoryFormat;
 import io.jobguard.store.OperatorControl;
 import io.jobguard.store.LeaseRecord;
+import io.jobguard.store.RunHistory;
 import io.jobguard.store.LeaseStore;
 import io.jobguard.store.RetryByHand;
 
+import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The engine that guards scheduled jobs across a cluster. For a job J and a nominal fire time T:
@@ -207,6 +212,48 @@ public interface JobGuard extends AutoCloseable {
      * @throws UnsupportedOperationException naming the store when it keeps no cluster-wide run history
      */
     List<LeaseRecord> recentFires(String job);
+
+    /**
+     * One page of a job's run history, newest recorded first: each entry has the fire time, node, outcome, attempt,
+     * start, end, duration and fencing token, and a failure's class and message line (docs/operations.md, "Run
+     * history"). Pass the page's {@link RunHistory.Page#next()} to read the next one; a walk never repeats an entry.
+     *
+     * @param job      the job name
+     * @param query    which entries ({@link RunHistory.Query#ALL} for all)
+     * @param cursor   the previous page's cursor, or null for the first page
+     * @param pageSize at most this many entries, 1 to 1,000
+     * @return the page
+     * @throws IllegalArgumentException      if the page size is out of range or the cursor is not one of a page
+     * @throws UnsupportedOperationException naming the store when it keeps no cluster-wide run history
+     */
+    RunHistory.Page history(String job, RunHistory.Query query, String cursor, int pageSize);
+
+    /**
+     * Hands each entry of a job's run history that matches the query to the sink, newest recorded first, until the
+     * history ends or the sink answers {@code false}. The Redis store reads it in chunks of 500, so memory does not
+     * grow with the history's length: the way to export it.
+     *
+     * @param job   the job name
+     * @param query which entries
+     * @param sink  takes each entry; {@code false} stops
+     * @throws UnsupportedOperationException naming the store when it keeps no cluster-wide run history
+     */
+    void exportHistory(String job, RunHistory.Query query, Predicate<RunHistory.FireEntry> sink);
+
+    /**
+     * A job's run history as CSV or NDJSON ({@link HistoryFormat}), read from the store a page of 500 entries at a
+     * time as the caller reads the stream: memory does not grow with the history's length, and an entry recorded
+     * meanwhile never makes the export repeat or skip one. Nothing is read before the first byte; a store failure
+     * while reading is an {@link java.io.IOException}.
+     *
+     * @param job    the job name
+     * @param query  which entries
+     * @param format the format
+     * @return the stream, to be closed by the caller
+     */
+    default InputStream exportHistory(String job, RunHistory.Query query, HistoryFormat format) {
+        return new HistoryExportStream(this, job, query, format);
+    }
 
     /**
      * Deletes a job's run lease whoever holds it (operator action, logged at WARN).

@@ -23,7 +23,13 @@ public final class JobGuardConfig {
     private final boolean interruptOnLeaseLost;
     private final Duration waitPollInterval;
     private final int historySize;
+    private final Duration historyRetention;
     private final Clock clock;
+
+    /** The default most entries of a job's history: see docs/benchmarks.md, "History memory". */
+    public static final int DEFAULT_HISTORY_SIZE = 2_000;
+    /** The default history retention, by fire time. */
+    public static final Duration DEFAULT_HISTORY_RETENTION = Duration.ofDays(14);
 
     private JobGuardConfig(Builder b) {
         this.namespace = b.namespace;
@@ -34,13 +40,14 @@ public final class JobGuardConfig {
         this.interruptOnLeaseLost = b.interruptOnLeaseLost;
         this.waitPollInterval = b.waitPollInterval;
         this.historySize = b.historySize;
+        this.historyRetention = b.historyRetention;
         this.clock = b.clock;
     }
 
     /**
      * The defaults: namespace {@code default}, {@link NodeConfig#defaults()}, lease 5 minutes, skew
      * tolerance 5 minutes, SKIP on store failure, no interrupt on lease loss, WAIT poll 1 second,
-     * history 20, the UTC system clock.
+     * history of at most 2,000 entries per job kept 14 days, the UTC system clock.
      *
      * @return the default configuration
      */
@@ -72,6 +79,7 @@ public final class JobGuardConfig {
         b.interruptOnLeaseLost = interruptOnLeaseLost;
         b.waitPollInterval = waitPollInterval;
         b.historySize = historySize;
+        b.historyRetention = historyRetention;
         b.clock = clock;
         return b;
     }
@@ -150,12 +158,22 @@ public final class JobGuardConfig {
     }
 
     /**
-     * How many recent fire times per job the store keeps.
+     * The most history entries per job the store keeps by default (a job's {@link JobOptions#historySize()} wins).
      *
      * @return the history size, zero for none
      */
     public int historySize() {
         return historySize;
+    }
+
+    /**
+     * How long history entries are kept by default, by fire time (a job's {@link JobOptions#historyRetention()}
+     * wins); zero keeps them by count only.
+     *
+     * @return the retention
+     */
+    public Duration historyRetention() {
+        return historyRetention;
     }
 
     /**
@@ -173,13 +191,13 @@ public final class JobGuardConfig {
                 && defaultLease.equals(c.defaultLease) && skewTolerance.equals(c.skewTolerance)
                 && storeFailurePolicy == c.storeFailurePolicy && interruptOnLeaseLost == c.interruptOnLeaseLost
                 && waitPollInterval.equals(c.waitPollInterval) && historySize == c.historySize
-                && clock.equals(c.clock);
+                && historyRetention.equals(c.historyRetention) && clock.equals(c.clock);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(namespace, node, defaultLease, skewTolerance, storeFailurePolicy, interruptOnLeaseLost,
-                waitPollInterval, historySize, clock);
+                waitPollInterval, historySize, historyRetention, clock);
     }
 
     @Override
@@ -187,7 +205,7 @@ public final class JobGuardConfig {
         return "JobGuardConfig[namespace=" + namespace + ", nodeId=" + node.nodeId() + ", defaultLease="
                 + defaultLease + ", skewTolerance=" + skewTolerance + ", storeFailurePolicy=" + storeFailurePolicy
                 + ", interruptOnLeaseLost=" + interruptOnLeaseLost + ", waitPollInterval=" + waitPollInterval
-                + ", historySize=" + historySize + ", clock=" + clock + "]";
+                 + ", historySize=" + historySize + ", historyRetention=" + historyRetention + ", clock=" + clock + "]";
     }
 
     /** Builds a {@link JobGuardConfig}; every setter validates its value at once. Not thread-safe. */
@@ -199,7 +217,8 @@ public final class JobGuardConfig {
         private StoreFailurePolicy storeFailurePolicy = StoreFailurePolicy.SKIP;
         private boolean interruptOnLeaseLost;
         private Duration waitPollInterval = Duration.ofSeconds(1);
-        private int historySize = 20;
+        private int historySize = DEFAULT_HISTORY_SIZE;
+        private Duration historyRetention = DEFAULT_HISTORY_RETENTION;
         private Clock clock = Clock.systemUTC();
 
         private Builder() {
@@ -291,14 +310,28 @@ public final class JobGuardConfig {
         }
 
         /**
-         * Sets how many recent fire times per job the store keeps.
+         * Sets the most history entries per job the store keeps (the newest; a run's release trims the rest within
+         * 32 releases).
          *
-         * @param historySize zero (keep none) or more (default 20)
+         * @param historySize zero (keep none) or more (default 2,000)
          * @return this builder
          * @throws IllegalArgumentException naming {@code historySize} and the value when it is negative
          */
         public Builder historySize(int historySize) {
             this.historySize = Counts.nonNegative(historySize, "historySize");
+            return this;
+        }
+
+        /**
+         * Sets how long history entries are kept, by fire time: a run's release drops older ones within 32 releases.
+         *
+         * @param historyRetention zero (by count only) to 3,650 days (default 14 days)
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code historyRetention} and the value when it is out of range or
+         *                                  null
+         */
+        public Builder historyRetention(Duration historyRetention) {
+            this.historyRetention = TimeBounds.nonNegative(historyRetention, "historyRetention");
             return this;
         }
 

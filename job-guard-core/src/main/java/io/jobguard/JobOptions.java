@@ -1,6 +1,7 @@
 package io.jobguard;
 
 import io.jobguard.internal.Names;
+import io.jobguard.internal.Counts;
 import io.jobguard.internal.TimeBounds;
 
 import java.time.Duration;
@@ -31,6 +32,8 @@ public final class JobOptions {
     private final Duration busyGrace;
     private final RecoveryOptions recovery;
     private final RetryPolicy retry;
+    private final Integer historySize;
+    private final Duration historyRetention;
 
     private JobOptions(Builder b) {
         this.name = b.name;
@@ -43,6 +46,8 @@ public final class JobOptions {
                 : DEFAULT_BUSY_GRACE.compareTo(b.lease) < 0 ? DEFAULT_BUSY_GRACE : b.lease;
         this.recovery = b.recovery;
         this.retry = b.retry;
+        this.historySize = b.historySize;
+        this.historyRetention = b.historyRetention;
     }
 
     /**
@@ -74,6 +79,8 @@ public final class JobOptions {
         b.busyGrace = busyGrace;
         b.recovery = recovery;
         b.retry = retry;
+        b.historySize = historySize;
+        b.historyRetention = historyRetention;
         return b;
     }
 
@@ -163,24 +170,46 @@ public final class JobOptions {
         return retry;
     }
 
+    /**
+     * The most history entries the store keeps for this job, when the job sets its own.
+     *
+     * @return the size, or null for the engine's default ({@link JobGuardConfig#historySize()})
+     */
+    public Integer historySize() {
+        return historySize;
+    }
+
+    /**
+     * How long the store keeps this job's history entries, by fire time, when the job sets its own.
+     *
+     * @return the retention (zero: by count only), or null for the engine's default
+     *         ({@link JobGuardConfig#historyRetention()})
+     */
+    public Duration historyRetention() {
+        return historyRetention;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof JobOptions j && name.equals(j.name) && type == j.type && lease.equals(j.lease)
                 && waitFor.equals(j.waitFor) && keepAlive == j.keepAlive && cooldown.equals(j.cooldown)
                 && busyGrace.equals(j.busyGrace) && Objects.equals(recovery, j.recovery)
-                && retry.equals(j.retry);
+                && retry.equals(j.retry) && Objects.equals(historySize, j.historySize)
+                && Objects.equals(historyRetention, j.historyRetention);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, type, lease, waitFor, keepAlive, cooldown, busyGrace, recovery, retry);
+        return Objects.hash(name, type, lease, waitFor, keepAlive, cooldown, busyGrace, recovery, retry, historySize,
+                historyRetention);
     }
 
     @Override
     public String toString() {
         return "JobOptions[name=" + name + ", type=" + type + ", lease=" + lease + ", waitFor=" + waitFor
                 + ", keepAlive=" + keepAlive + ", cooldown=" + cooldown + ", busyGrace=" + busyGrace
-                + ", recovery=" + recovery + ", retry=" + retry + "]";
+                + ", recovery=" + recovery + ", retry=" + retry + ", historySize=" + historySize
+                + ", historyRetention=" + historyRetention + "]";
     }
 
     /** Builds {@link JobOptions}; every setter validates its value at once. Not thread-safe. */
@@ -194,6 +223,8 @@ public final class JobOptions {
         private Duration busyGrace;
         private RecoveryOptions recovery;
         private RetryPolicy retry = RetryPolicy.NONE;
+        private Integer historySize;
+        private Duration historyRetention;
 
         private Builder(String name) {
             this.name = name;
@@ -304,6 +335,32 @@ public final class JobOptions {
          *
          * @return the options
          */
+        /**
+         * Sets the most history entries the store keeps for this job.
+         *
+         * @param historySize zero (keep none) or more, or null for the engine's default
+         * @return this builder
+         * @throws IllegalArgumentException naming the job when it is negative
+         */
+        public Builder historySize(Integer historySize) {
+            this.historySize = historySize == null ? null
+                    : Integer.valueOf(Counts.nonNegative(historySize, "historySize of job '" + name + "'"));
+            return this;
+        }
+
+        /**
+         * Sets how long the store keeps this job's history entries, by fire time.
+         *
+         * @param historyRetention zero (by count only) to 3,650 days, or null for the engine's default
+         * @return this builder
+         * @throws IllegalArgumentException naming the job when it is negative or longer
+         */
+        public Builder historyRetention(Duration historyRetention) {
+            this.historyRetention = historyRetention == null ? null
+                    : TimeBounds.nonNegative(historyRetention, "historyRetention of job '" + name + "'");
+            return this;
+        }
+
         public JobOptions build() {
             return new JobOptions(this);
         }

@@ -49,7 +49,8 @@ class ConfigurationIdiomTest {
         assertThat(config.storeFailurePolicy()).isEqualTo(StoreFailurePolicy.SKIP);
         assertThat(config.interruptOnLeaseLost()).isFalse();
         assertThat(config.waitPollInterval()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(config.historySize()).isEqualTo(20);
+        assertThat(config.historySize()).isEqualTo(2_000);
+        assertThat(config.historyRetention()).isEqualTo(Duration.ofDays(14));
 
         BatchLockConfig batch = BatchLockConfig.defaults();
         assertThat(batch.node()).isEqualTo(NodeConfig.defaults());

@@ -47,6 +47,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -236,6 +237,38 @@ public final class RedisLeaseStore implements LeaseStore, RunRecovery, OutcomeRe
             fireHistory.record(job, nominalFireTime, nodeId, outcome, historySize);
             return null;
         }, "record outcome " + outcome + " of " + job);
+    }
+
+    /** {@inheritDoc} Reads the list in chunks; the cursor finds its entry again after entries recorded meanwhile. */
+    @Override
+    public RunHistory.Page historyPage(JobId job, RunHistory.Query query, String cursor, int pageSize) {
+        RedisFireHistory.checkCursor(cursor);
+        releases.awaitBeforeRead(job);
+        return StoreCalls.call(() -> fireHistory.page(job, query, cursor, pageSize), "read the history of " + job);
+    }
+
+    /** {@inheritDoc} Reads the list in chunks of 500 entries, so memory does not grow with the history's length. */
+    @Override
+    public void exportHistory(JobId job, RunHistory.Query query, Predicate<FireEntry> sink) {
+        releases.awaitBeforeRead(job);
+        // the sink's own failure (a client that went away) is its own, not the store's
+        RuntimeException[] fromSink = new RuntimeException[1];
+        Predicate<FireEntry> guarded = entry -> {
+            try {
+                return sink.test(entry);
+            } catch (RuntimeException e) {
+                fromSink[0] = e;
+                throw e;
+            }
+        };
+        try {
+            StoreCalls.call(() -> {
+                fireHistory.export(job, query, guarded);
+                return null;
+            }, "export the history of " + job);
+        } catch (RuntimeException e) {
+            throw fromSink[0] != null ? fromSink[0] : e;
+        }
     }
 
     @Override

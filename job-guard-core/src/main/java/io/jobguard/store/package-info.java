@@ -22,7 +22,8 @@
  *       {@link io.jobguard.store.RetryByHand} is the answer to an operator's retry of a failed fire time; a
  *       {@link io.jobguard.store.ScheduleClaim} is what one node said about a job's schedule, and when.</li>
  *   <li>Optional capabilities, asked through {@link io.jobguard.store.LeaseStore#capability(Class)}:
- *       {@link io.jobguard.store.RunHistory} (the live lease and recent fire times, for operators),
+ *       {@link io.jobguard.store.RunHistory} (the live lease and the run history, paged and exported, for operators;
+ *       {@link io.jobguard.store.HistoryFormat} writes an export as CSV or NDJSON),
  *       {@link io.jobguard.store.OperatorControl} (force release, pausing and retrying a failed fire time by hand),
  *       {@link io.jobguard.store.RunRecovery} (the run record and the acquires that recover missed fire times and dead
  *       runs), {@link io.jobguard.store.OutcomeRecording} (every fire time's outcome on the job's history) and

@@ -9,8 +9,8 @@
 -- ARGV[4] historySize: history size (entries kept)
 --
 -- The entry is 'n|<outcome>|<fire time millis>|<decided-at millis, Redis TIME via prelude.lua>|<node id>'.
--- Returns 1 if recorded, 0 if that outcome was already recorded for that fire time (or the key
--- holds another type, or the history size is 0).
+-- Returns 1 if recorded, 0 if that outcome was already recorded for that fire time (or the history size is 0), -1 if
+-- the key holds another type (left alone: the caller warns, naming the key).
 
 -- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV.
 local historyKey = KEYS[1]
@@ -21,7 +21,10 @@ local historySize = ARGV[4]
 
 local size = tonumber(historySize)
 local kind = redis.call('TYPE', historyKey).ok
-if size <= 0 or (kind ~= 'list' and kind ~= 'none') then
+if kind ~= 'list' and kind ~= 'none' then
+  return -1
+end
+if size <= 0 then
   return 0
 end
 local prefix = 'n|' .. outcome .. '|' .. fireTime .. '|'

@@ -12,6 +12,11 @@
 -- noteDecided(key, size, outcome, fireTimes, at, node)  pushes 'n|<outcome>|<fire time>|<at>|<node>' to a job's
 --                            recent fire times (a list kept at size entries) for each fire time of the
 --                            comma-separated list, oldest first; nothing for size 0 or a key of another type
+-- HISTORY_SLACK              how many entries past its size a job's recent fire times may hold between two trims
+-- trimHistory(key, length, size, retentionMs)  trims a job's recent fire times (a list of length entries, newest
+--                            first) to its newest size entries, then, when retentionMs > 0, drops from its tail the
+--                            entries whose fire time is more than retentionMs before Redis TIME (an entry without a
+--                            fire time job-guard can read counts as expired); at most 512 entries a call
 
 local function serverTime()
   local time = redis.call('TIME')
@@ -64,6 +69,49 @@ local function noteDecided(key, size, outcome, fireTimes, at, node)
     redis.call('LPUSH', key, 'n|' .. outcome .. '|' .. fireTime .. decided)
   end
   redis.call('LTRIM', key, 0, size - 1)
+end
+
+local HISTORY_SLACK = 32
+
+-- The fire time of a history entry: 'n|<outcome>|<T>|...' or any entry holding a lease value 'jg1|<token>|<T>|...'
+-- (run-release.lua's header); nil for a value job-guard did not write.
+local function historyFireTime(entry)
+  return tonumber(string.match(entry, '^n|[^|]*|(%d+)|') or string.match(entry, 'jg1|[^|]*|(%d+)|'))
+end
+
+-- Age is checked from the tail, where the oldest entries are: one LINDEX when nothing has expired, else chunks of 64
+-- (LRANGE, LTRIM), at most 8 a call so that one call's work stays bounded after a long pause; the next trim goes on.
+local function trimHistory(key, length, size, retentionMs)
+  if length > size then
+    redis.call('LTRIM', key, 0, size - 1)
+    length = size
+  end
+  if retentionMs <= 0 or length <= 0 then
+    return
+  end
+  local cutoff = serverTime() - retentionMs
+  local last = historyFireTime(redis.call('LINDEX', key, -1) or '')
+  if last and last >= cutoff then
+    return
+  end
+  for _ = 1, 8 do
+    local tail = redis.call('LRANGE', key, -64, -1)
+    local expired = 0
+    for i = #tail, 1, -1 do
+      local fireTime = historyFireTime(tail[i])
+      if fireTime and fireTime >= cutoff then
+        break
+      end
+      expired = expired + 1
+    end
+    if expired == 0 then
+      return
+    end
+    redis.call('LTRIM', key, 0, -(expired + 1))
+    if expired < #tail then
+      return
+    end
+  end
 end
 
 -- END of prelude: the script follows.

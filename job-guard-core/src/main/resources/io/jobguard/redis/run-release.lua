@@ -12,15 +12,24 @@
 -- ARGV[4] message: notification message
 -- ARGV[5] outcome: the run's outcome ('' when unknown)
 -- ARGV[6] durationMs: the run's duration (ms)
--- ARGV[7] historySize: history size (entries kept; 0 keeps none)
+-- ARGV[7] historySize: history size (the most entries kept; 0 keeps none)
 -- ARGV[8] attempt: the fire time's attempt this run was ('1' for its first run)
 -- ARGV[9] retryAfterMs: for a run that threw and retries, the back-off (ms) after which the fire time's next attempt
 --          is due, counted from this call's Redis TIME; '' for none
+-- ARGV[10] retentionMs: history retention (ms): entries whose fire time is older are dropped; '0' or '' for no age
+--          limit
+-- ARGV[11] failureClass: for a run that threw, the exception's class name; '' for none
+-- ARGV[12] failureMessage: for a run that threw, the first line of its message, bounded and escaped by the caller
+--          (no '|'); '' for none
 --
 -- The history entry is written here, once per firing: 'o|<outcome>|<duration ms>|<lease value>' for a first attempt,
--- 'a<attempt>|<outcome>|<duration ms>|<lease value>' for a later one, or the lease value alone when the outcome is
--- unknown. The list holds between ARGV[7] and 2 x ARGV[7] entries, newest first: it is
--- trimmed back to ARGV[7] once it reaches twice that (one LTRIM every ARGV[7] firings); readers take the first ARGV[7].
+-- 'a<attempt>|<outcome>|<duration ms>|<lease value>' for a later one, 'f<attempt>|<outcome>|<duration ms>|<failure
+-- class>|<failure message>|<lease value>' for a run that threw, or the lease value alone when the outcome is unknown.
+-- The list is newest first. Retention costs no command on most releases: the release trims the list (prelude.lua's
+-- trimHistory: to ARGV[7] entries, then the tail's entries older than ARGV[10]) when the LPUSH's reply, its length, is
+-- a multiple of HISTORY_SLACK (32) while it holds at most ARGV[7] entries, or ARGV[7] plus a multiple of 32 once it
+-- holds more: one release in 32 either way. So the list holds at most ARGV[7] + 32 entries, and an entry past the
+-- retention goes within 32 releases once it is the oldest.
 -- A run whose node died before its release has no entry: the lease shows it while it lives, and the dead run is
 -- reported by the recovery pass (history-note.lua).
 --
@@ -38,7 +47,8 @@
 -- must not set c back below st, which would make the later run look started and never completed (a false ABANDONED,
 -- or under at-least-once a second run of it).
 --
--- Cost: a release runs five commands: GET, DEL (lease and waiters), HGET, HSET, LPUSH; LTRIM now and then, SET of the
+-- Cost: a release runs five commands: GET, DEL (lease and waiters), HGET, HSET, LPUSH; on one release in
+-- HISTORY_SLACK (32) the trim: TIME and LINDEX, and LTRIM, LRANGE when entries are due to go; SET of the
 -- cool-down for a fixed-delay job, PUBLISH only when a caller on another node waits for this job, TIME only when a
 -- retry is left pending.
 --
@@ -60,6 +70,9 @@ local durationMs = ARGV[6]
 local historySize = ARGV[7]
 local attempt = ARGV[8]
 local retryAfterMs = ARGV[9]
+local retentionMs = ARGV[10]
+local failureClass = ARGV[11]
+local failureMessage = ARGV[12]
 
 local lease = redis.pcall('GET', leaseKey)
 if type(lease) ~= 'string' or string.match(lease, '^jg1|([^|]*)|') ~= ownerToken then
@@ -90,14 +103,21 @@ end
 local size = tonumber(historySize)
 if size > 0 then
   local entry = lease
-  if outcome ~= '' then
+  if failureClass ~= '' then
+    entry = 'f' .. attempt .. '|' .. outcome .. '|' .. durationMs .. '|' .. failureClass .. '|' .. failureMessage .. '|'
+      .. lease
+  elseif outcome ~= '' then
     entry = (attempt == '1' and 'o' or ('a' .. attempt)) .. '|' .. outcome .. '|' .. durationMs .. '|' .. lease
   end
   local length = redis.pcall('LPUSH', historyKey, entry)
   if type(length) ~= 'number' then
     reply = 2
-  elseif length >= 2 * size then
-    redis.call('LTRIM', historyKey, 0, size - 1)
+  else
+    -- counted from the size once the list is past it, so that a list held at its size is trimmed every 32 releases
+    local over = length - size
+    if over > HISTORY_SLACK or (over > 0 and over % HISTORY_SLACK == 0) or (over <= 0 and length % HISTORY_SLACK == 0) then
+      trimHistory(historyKey, length, size, tonumber(retentionMs) or 0)
+    end
   end
 end
 if tonumber(cooldownMs) > 0 then

@@ -91,6 +91,26 @@ class JobOptionsResolverTest {
     }
 
     @Test
+    void historySettingsAreTheJobsOwnOrNullForTheEnginesDefaultsAndRefusedNamingTheAttribute() {
+        JobOptions none = resolve(null, null, LEASE_DEFAULT);
+        assertThat(none.historySize()).as("the engine's default").isNull();
+        assertThat(none.historyRetention()).isNull();
+        JobOptions own = resolve(map(Map.of(JobAttribute.HISTORY_SIZE, "20160", JobAttribute.HISTORY_RETENTION, "30d"),
+                "own"), null, LEASE_DEFAULT);
+        assertThat(own.historySize()).isEqualTo(20_160);
+        assertThat(own.historyRetention()).isEqualTo(Duration.ofDays(30));
+        assertThat(resolve(map(Map.of(JobAttribute.HISTORY_SIZE, "0", JobAttribute.HISTORY_RETENTION, "0s"), "own"),
+                null, LEASE_DEFAULT)).satisfies(o -> {
+                    assertThat(o.historySize()).as("keeps none").isZero();
+                    assertThat(o.historyRetention()).as("by count only").isZero();
+                });
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.HISTORY_SIZE, "-1"), "own"), null, LEASE_DEFAULT))
+                .hasMessage("own.history-size of job 'Jobs.run' is -1, not within 0 to 10000000");
+        assertThatThrownBy(() -> resolve(map(Map.of(JobAttribute.HISTORY_RETENTION, "-1d"), "own"), null,
+                LEASE_DEFAULT)).hasMessageStartingWith("own.history-retention of job 'Jobs.run'");
+    }
+
+    @Test
     void retrySettingsAreResolvedFromEverySourceAndRefusedNamingTheAttribute() {
         JobOptions none = resolve(null, null, LEASE_DEFAULT);
         assertThat(none.retry()).isEqualTo(io.jobguard.RetryPolicy.NONE);

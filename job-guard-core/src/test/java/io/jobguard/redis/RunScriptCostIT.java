@@ -9,6 +9,7 @@ import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * script calls): a granted acquire runs six commands, its release five, another node's refused ask of the same fire
  * time three, and a release publishes only when a caller
  * waits for the job. A retry of a failed run is one acquire call with a granted firing's commands; the release that
- * leaves it pending runs one command more (TIME). The scripts are called as {@link RedisLeaseStore} calls them, without the store, so that nothing
+ * leaves it pending runs one command more (TIME). The run history's retention costs the release no command on 31
+ * releases in 32, and on the 32nd two (TIME, LINDEX), two more (LRANGE, LTRIM) when entries are due to go. The scripts
+ * are called as {@link RedisLeaseStore} calls them, without the store, so that nothing
  * else (the fleet's leads, the harness) is counted.
  */
 @WithRedis
@@ -127,9 +130,81 @@ class RunScriptCostIT {
     private Object release(String owner, String outcome, String attempt, String retryAfterMs) {
         List<String> args = new ArrayList<>(List.of("EVAL", RELEASE.source(), "5"));
         args.addAll(KEYS.runRelease(JOB));
-        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), outcome, "5", "20", attempt,
-                retryAfterMs));
+        // the history's defaults: 2,000 entries, 14 days
+        args.addAll(List.of(owner, "0", KEYS.releaseChannel(), KEYS.runReleaseTopic(JOB), outcome, "5", "2000", attempt,
+                retryAfterMs, Long.toString(Duration.ofDays(14).toMillis()), "", ""));
         return redis.call(args.toArray(String[]::new));
+    }
+
+    @Test
+    void theLongHistoryCostsTwoCommandsOnOneReleaseInThirtyTwoAndTwoMoreWhenEntriesExpire() {
+        // fire times of today, one a minute; the first firing also writes the job's epoch
+        Instant start = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES).minus(Duration.ofDays(1));
+        String first = UUID.randomUUID().toString();
+        assertThat(acquire(first, start, "")).isEqualTo("ACQUIRED");
+        assertThat(release(first)).isEqualTo(1L);
+        Map<String, Long> releases = new HashMap<>();
+        int firings = 319;
+        for (int i = 1; i <= firings; i++) {
+            String owner = UUID.randomUUID().toString();
+            assertThat(acquire(owner, start.plusSeconds(60L * i), "")).isEqualTo("ACQUIRED");
+            redis.resetStats();
+            assertThat(release(owner)).isEqualTo(1L);
+            scriptCommands().forEach((name, count) -> releases.merge(name, count, Long::sum));
+        }
+        // lengths 2..320: the releases that made it 32, 64, ..., 320 checked the oldest entry (TIME, LINDEX): 10
+        assertThat(releases).as("the commands of %d releases", firings).isEqualTo(Map.of("get", 319L, "del", 319L,
+                "hget", 319L, "hset", 319L, "lpush", 319L, "time", 10L, "lindex", 10L));
+        System.out.printf("RunScriptCostIT: %d releases ran %d commands, %.4f a release%n", firings,
+                releases.values().stream().mapToLong(Long::longValue).sum(),
+                releases.values().stream().mapToLong(Long::longValue).sum() / (double) firings);
+
+        // 40 entries past the retention at the tail: the next check drops them, with LRANGE and LTRIM once
+        String key = KEYS.of(JOB, JobKey.HISTORY);
+        long old = Instant.now().minus(Duration.ofDays(15)).toEpochMilli();
+        for (int i = 0; i < 40; i++) {
+            redis.call("RPUSH", key, "n|MISSED|" + (old - i * 60_000L) + "|" + old + "|n1");
+        }
+        releases.clear();
+        for (int i = firings + 1; i <= firings + 32; i++) {
+            String owner = UUID.randomUUID().toString();
+            assertThat(acquire(owner, start.plusSeconds(60L * i), "")).isEqualTo("ACQUIRED");
+            redis.resetStats();
+            assertThat(release(owner)).isEqualTo(1L);
+            scriptCommands().forEach((name, count) -> releases.merge(name, count, Long::sum));
+        }
+        // lengths 361..384: the release that made it 384 checked and dropped the 40 (344 left); 345..352: checked again
+        assertThat(releases).containsEntry("time", 2L).containsEntry("lindex", 2L).containsEntry("lrange", 1L)
+                .containsEntry("ltrim", 1L).containsEntry("lpush", 32L);
+        assertThat(redis.call("LLEN", key)).isEqualTo(352L);
+    }
+
+    @Test
+    void aHistoryHeldAtItsSizeIsTrimmedOnceInThirtyTwoReleases() {
+        Instant start = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minus(Duration.ofHours(2));
+        String key = KEYS.of(JOB, JobKey.HISTORY);
+        // the job's list at its size (2,000), 2,000 % 32 = 16: the trims still come 32 releases apart
+        List<String> fill = new ArrayList<>(List.of("LPUSH", key));
+        for (int i = 0; i < 2_000; i++) {
+            long t = start.toEpochMilli() - (2_000 - i) * 1_000L;
+            fill.add("o|RAN|5|jg1|tok-" + i + "|" + t + "|" + (t + 3) + "|" + (i + 1) + "|n1");
+        }
+        redis.call(fill.toArray(String[]::new));
+        Map<String, Long> releases = new HashMap<>();
+        for (int i = 0; i < 64; i++) {
+            String owner = UUID.randomUUID().toString();
+            assertThat(acquire(owner, start.plusSeconds(i), "")).isEqualTo("ACQUIRED");
+            redis.resetStats();
+            assertThat(release(owner)).isEqualTo(1L);
+            scriptCommands().forEach((name, count) -> releases.merge(name, count, Long::sum));
+            assertThat((Long) redis.call("LLEN", key)).isBetween(2_000L, 2_032L);
+        }
+        // lengths 2,001..2,032 and again: trimmed back to 2,000 at 2,032, twice
+        assertThat(releases).containsEntry("ltrim", 2L).containsEntry("time", 2L).containsEntry("lindex", 2L)
+                .containsEntry("lpush", 64L).doesNotContainKey("lrange");
+        System.out.printf("RunScriptCostIT: at its size, 64 releases ran %d commands, %.4f a release%n",
+                releases.values().stream().mapToLong(Long::longValue).sum(),
+                releases.values().stream().mapToLong(Long::longValue).sum() / 64.0);
     }
 
     /** The commands the scripts called since the last reset: without EVAL itself and the harness's own INFO. */

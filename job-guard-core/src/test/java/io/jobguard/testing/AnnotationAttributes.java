@@ -121,6 +121,14 @@ public final class AnnotationAttributes {
     private static final class NoRetryOn {
     }
 
+    @ClusterSingleton(historySize = 500)
+    private static final class HistorySize {
+    }
+
+    @ClusterSingleton(historyRetention = "30d")
+    private static final class HistoryRetention {
+    }
+
     /**
      * The table, one row per element of the annotation.
      *
@@ -147,7 +155,9 @@ public final class AnnotationAttributes {
                 row("retryMaxBackoff", RetryMaxBackoff.class, o -> o.retry().maxBackoff(), Duration.ofHours(1)),
                 row("retryJitter", RetryJitter.class, o -> o.retry().jitter(), 0.5),
                 row("retryOn", RetryOn.class, o -> o.retry().retryOn(), List.of(java.io.IOException.class)),
-                row("noRetryOn", NoRetryOn.class, o -> o.retry().noRetryOn(), List.of(IllegalArgumentException.class)));
+                row("noRetryOn", NoRetryOn.class, o -> o.retry().noRetryOn(), List.of(IllegalArgumentException.class)),
+                row("historySize", HistorySize.class, JobOptions::historySize, 500),
+                row("historyRetention", HistoryRetention.class, JobOptions::historyRetention, Duration.ofDays(30)));
     }
 
     /**

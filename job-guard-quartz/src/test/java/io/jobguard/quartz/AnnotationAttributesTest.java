@@ -33,10 +33,16 @@ class AnnotationAttributesTest {
             .withSchedule(CronScheduleBuilder.cronSchedule("0 0 3 * * ?")).build();
 
     /** One job class per row of the table, each with the row's annotation. */
-    private static final Map<String, Class<? extends Job>> JOBS = Map.of(
-            "name", Name.class, "type", Type.class, "lease", Lease.class, "waitFor", WaitFor.class,
-            "busyGrace", BusyGrace.class, "keepAlive", KeepAlive.class, "misfirePolicy", Policy.class,
-            "delivery", DeliveryOnly.class, "catchUpWindow", Window.class, "catchUpMax", Max.class);
+    private static final Map<String, Class<? extends Job>> JOBS = Map.ofEntries(
+            Map.entry("name", Name.class), Map.entry("type", Type.class), Map.entry("lease", Lease.class),
+            Map.entry("waitFor", WaitFor.class), Map.entry("busyGrace", BusyGrace.class),
+            Map.entry("keepAlive", KeepAlive.class), Map.entry("misfirePolicy", Policy.class),
+            Map.entry("delivery", DeliveryOnly.class), Map.entry("catchUpWindow", Window.class),
+            Map.entry("catchUpMax", Max.class), Map.entry("attempts", Attempts.class),
+            Map.entry("retryBackoff", RetryBackoff.class), Map.entry("retryMultiplier", RetryMultiplier.class),
+            Map.entry("retryMaxBackoff", RetryMaxBackoff.class), Map.entry("retryJitter", RetryJitter.class),
+            Map.entry("retryOn", RetryOn.class), Map.entry("noRetryOn", NoRetryOn.class),
+            Map.entry("historySize", HistorySize.class), Map.entry("historyRetention", HistoryRetention.class));
 
     @Test
     void everyElementOfTheAnnotationTakesEffect() {
@@ -107,6 +113,42 @@ class AnnotationAttributesTest {
 
     @ClusterSingleton(misfirePolicy = "RUN_ALL", catchUpMax = 5)
     public static final class Max extends Nothing {
+    }
+
+    @ClusterSingleton(attempts = 4)
+    public static final class Attempts extends Nothing {
+    }
+
+    @ClusterSingleton(attempts = 2, retryBackoff = "30s")
+    public static final class RetryBackoff extends Nothing {
+    }
+
+    @ClusterSingleton(attempts = 2, retryMultiplier = "3")
+    public static final class RetryMultiplier extends Nothing {
+    }
+
+    @ClusterSingleton(attempts = 2, retryMaxBackoff = "1h")
+    public static final class RetryMaxBackoff extends Nothing {
+    }
+
+    @ClusterSingleton(attempts = 2, retryJitter = "0.5")
+    public static final class RetryJitter extends Nothing {
+    }
+
+    @ClusterSingleton(attempts = 2, retryOn = java.io.IOException.class)
+    public static final class RetryOn extends Nothing {
+    }
+
+    @ClusterSingleton(attempts = 2, noRetryOn = IllegalArgumentException.class)
+    public static final class NoRetryOn extends Nothing {
+    }
+
+    @ClusterSingleton(historySize = 500)
+    public static final class HistorySize extends Nothing {
+    }
+
+    @ClusterSingleton(historyRetention = "30d")
+    public static final class HistoryRetention extends Nothing {
     }
 
     @ClusterSingleton(name = "bad", misfirePolicy = "LATER")

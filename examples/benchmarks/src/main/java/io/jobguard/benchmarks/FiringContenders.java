@@ -3,6 +3,7 @@ package io.jobguard.benchmarks;
 import io.jobguard.FireTimeSchedule;
 import io.jobguard.FiringBody;
 import io.jobguard.JobGuard;
+import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.FiringPermit;
 import io.jobguard.MisfirePolicy;
@@ -118,8 +119,10 @@ final class FiringContenders {
         JobId storeJob = new JobId("default", "bench-store-job");
         long storeStart = start + 1_000_000_000L;
         contenders.put("jobguard-acquire-release", (i, part) -> {
+            // the run history at its defaults (2,000 entries, 14 days), as an application keeps it
             RunLeaseRequest r = new RunLeaseRequest(storeJob, Instant.ofEpochMilli(storeStart + i), UUID.randomUUID().toString(),
-                    "bench", Duration.ofSeconds(30), Duration.ofMinutes(1), 20);
+                    "bench", Duration.ofSeconds(30), Duration.ofMinutes(1), JobGuardConfig.DEFAULT_HISTORY_SIZE,
+                    Duration.ofMinutes(1), JobGuardConfig.DEFAULT_HISTORY_RETENTION);
             store.acquireRun(r);
             store.releaseRun(r, Duration.ZERO);
         });

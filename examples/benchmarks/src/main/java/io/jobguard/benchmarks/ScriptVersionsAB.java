@@ -28,6 +28,11 @@ import java.util.List;
  * ({@code INFO commandstats}). The arguments are the ones this checkout's store builds, so both versions must take
  * the same KEYS and ARGV. Prints each round and the median of the per-round ratios new/old; the spread of that ratio
  * between two copies of one version (a control run) is the noise to compare it with.
+ *
+ * <p>By default each firing is of a fresh job. With a number of jobs (the fifth argument), the firings cycle over that
+ * many jobs, and each version's history of every job is first filled to its own history size (the sixth argument,
+ * {@code <old size>:<new size>}, default {@code 20:20}): the steady state of jobs that fire for good, each version with
+ * its own size, as a long-running application has them.
  */
 public final class ScriptVersionsAB {
 
@@ -37,13 +42,17 @@ public final class ScriptVersionsAB {
     /**
      * Runs the comparison.
      *
-     * @param args the old scripts' folder, the new scripts' folder, rounds (21), firings per version and round (3000)
+     * @param args the old scripts' folder, the new scripts' folder, rounds (21), firings per version and round (3000),
+     *             jobs (0: a fresh job per firing), history sizes {@code <old>:<new>} (20:20)
      * @throws Exception if Redis cannot be started or a call does not grant and release
      */
     public static void main(String[] args) throws Exception {
         Path[] folders = {Path.of(args[0]), Path.of(args[1])};
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 21;
         int firings = args.length > 3 ? Integer.parseInt(args[3]) : 3_000;
+        int jobs = args.length > 4 ? Integer.parseInt(args[4]) : 0;
+        String[] sizes = (args.length > 5 ? args[5] : "20:20").split(":");
+        int[] historySizes = {Integer.parseInt(sizes[0]), Integer.parseInt(sizes[1])};
         Method argv = RunAcquireArguments.class.getDeclaredMethod("argv");
         argv.setAccessible(true);
         Method strip = Class.forName("io.jobguard.internal.redis.LuaScript")
@@ -68,10 +77,15 @@ public final class ScriptVersionsAB {
                     for (int k = 0; k < 2; k++) {
                         int v = round % 2 == 0 ? k : 1 - k;
                         redis.flushall();
+                        for (int j = 0; j < jobs; j++) {
+                            fill(redis, keys, new JobId("ab", "v" + v + "-r" + round + "-j" + j), historySizes[v]);
+                        }
                         long before = evalshaMicros(redis);
                         for (int i = 0; i < firings; i++) {
-                            fire(redis, sha[v], keys, argv, new JobId("ab", "v" + v + "-r" + round + "-i" + i),
-                                    Instant.ofEpochMilli(1_800_000_000_000L + i * 1_000L));
+                            JobId job = new JobId("ab", jobs > 0 ? "v" + v + "-r" + round + "-j" + (i % jobs)
+                                    : "v" + v + "-r" + round + "-i" + i);
+                            fire(redis, sha[v], keys, argv, job, Instant.ofEpochMilli(FIRST + i * 1_000L),
+                                    historySizes[v]);
                         }
                         perFiring[v] = (evalshaMicros(redis) - before) / (double) firings;
                     }
@@ -88,11 +102,28 @@ public final class ScriptVersionsAB {
         }
     }
 
-    /** One granted acquire and its release, as RedisLeaseStore sends them for a regular firing of a fresh job. */
+    /** The first fire time: a day before now, so the history's retention (14 days) keeps every entry written. */
+    private static final long FIRST = System.currentTimeMillis() - 86_400_000L;
+
+    /** Fills a job's history to its size with entries of the release's format, oldest last (LPUSH in batches). */
+    private static void fill(RedisCommands<String, String> redis, KeySchema keys, JobId job, int size) {
+        String key = keys.of(job, KeySchema.JobKey.HISTORY);
+        List<String> batch = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            long fireTime = FIRST - (size - i) * 1_000L;
+            batch.add("o|RAN|5|jg1|token-fill-" + i + "|" + fireTime + "|" + (fireTime + 3) + "|" + (i + 1) + "|n1");
+            if (batch.size() == 1_000 || i == size - 1) {
+                redis.lpush(key, batch.toArray(new String[0]));
+                batch.clear();
+            }
+        }
+    }
+
+    /** One granted acquire and its release, as RedisLeaseStore sends them for a regular firing. */
     private static void fire(RedisCommands<String, String> redis, String[] sha, KeySchema keys, Method argv, JobId job,
-                             Instant fireTime) throws ReflectiveOperationException {
-        RunLeaseRequest request = new RunLeaseRequest(job, fireTime, "token-" + job.name(), "n1", Duration.ofSeconds(30),
-                Duration.ofMinutes(5), 20);
+                             Instant fireTime, int historySize) throws ReflectiveOperationException {
+        RunLeaseRequest request = new RunLeaseRequest(job, fireTime, "token-" + job.name() + "-" + fireTime.toEpochMilli(),
+                "n1", Duration.ofSeconds(30), Duration.ofMinutes(5), historySize);
         @SuppressWarnings("unchecked")
         List<String> acquireArgs = (List<String>) argv.invoke(new RunAcquireArguments(request, AcquireMode.REGULAR, "",
                 new LossWindows.Window(-1, 300_000), "0", "", false));
@@ -102,7 +133,8 @@ public final class ScriptVersionsAB {
             throw new IllegalStateException("acquire of " + job + " answered " + reply);
         }
         Long released = redis.evalsha(sha[1], ScriptOutputType.INTEGER, keys.runRelease(job).toArray(new String[0]),
-                request.ownerToken(), "0", keys.releaseChannel(), keys.runReleaseTopic(job), "RAN", "5", "20", "1", "");
+                request.ownerToken(), "0", keys.releaseChannel(), keys.runReleaseTopic(job), "RAN", "5",
+                Integer.toString(historySize), "1", "", Long.toString(Duration.ofDays(14).toMillis()), "", "");
         if (released == null || released != 1L) {
             throw new IllegalStateException("release of " + job + " answered " + released);
         }

@@ -24,6 +24,7 @@ import io.jobguard.store.LeaseStore;
 import io.jobguard.store.ReleaseWatch;
 import io.jobguard.store.RetryByHand;
 import io.jobguard.store.OperatorControl;
+import io.jobguard.store.RunHistory;
 import io.jobguard.store.RunLeaseRequest;
 import io.jobguard.store.RunRecord;
 import org.slf4j.Logger;
@@ -36,6 +37,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -177,8 +179,8 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     private EngineAdmission admitOpen(JobOptions job, Instant nominalFireTime, AcquireMode mode, long started) {
         JobId id = new JobId(config.namespace(), job.name());
         RunLeaseRequest request = new RunLeaseRequest(id, nominalFireTime, UUID.randomUUID().toString(),
-                config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()), config.historySize(),
-                config.skewTolerance());
+                config.nodeId(), job.lease(), config.skewTolerance().plus(job.waitFor()),
+                HistoryLimits.size(config, job), config.skewTolerance(), HistoryLimits.retention(config, job));
         boolean waits = job.type() == GuardType.WAIT;
         // WAIT: bounded by waitFor, on a busy lease or a cool-down; RETURN: a grace on a busy lease only
         RunOutcome gaveUp = waits ? RunOutcome.WAIT_TIMEOUT : RunOutcome.BUSY;
@@ -351,6 +353,16 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     @Override
     public List<LeaseRecord> recentFires(String job) {
         return operators.recentFires(job);
+    }
+
+    @Override
+    public RunHistory.Page history(String job, RunHistory.Query query, String cursor, int pageSize) {
+        return operators.history(job, query, cursor, pageSize);
+    }
+
+    @Override
+    public void exportHistory(String job, RunHistory.Query query, Predicate<RunHistory.FireEntry> sink) {
+        operators.exportHistory(job, query, sink);
     }
 
     @Override

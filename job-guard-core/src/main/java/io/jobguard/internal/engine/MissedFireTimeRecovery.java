@@ -316,7 +316,7 @@ public final class MissedFireTimeRecovery {
             // only refused ones: the node that declares them handled (one in the cluster) reports them, and the
             // declaration itself records them
             EngineAdmission claim = guard.admit(job, lost.get(lost.size() - 1),
-                    declaring(AcquireMode.Kind.MISS, handled, lost, List.of()));
+                    declaring(job, AcquireMode.Kind.MISS, handled, lost, List.of()));
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
                 reports.lost(job, recovery, lost, outside, true);
             }
@@ -331,7 +331,7 @@ public final class MissedFireTimeRecovery {
         List<Instant> toRun = missed.subList(missed.size() - runs, missed.size());
         if (toRun.isEmpty()) {
             Instant last = missed.get(missed.size() - 1);
-            EngineAdmission claim = guard.admit(job, last, declaring(AcquireMode.Kind.MISS, handled, lost, skipped));
+            EngineAdmission claim = guard.admit(job, last, declaring(job, AcquireMode.Kind.MISS, handled, lost, skipped));
             if (claim.recovery() != null && claim.recovery().status() == AcquireResult.Status.MISSED) {
                 reports.lost(job, recovery, lost, 0, true);
                 reports.missed(job, recovery, skipped, outside);
@@ -342,7 +342,7 @@ public final class MissedFireTimeRecovery {
         for (Instant nominalFireTime : toRun) {
             // the gap's first catch-up declares what the gap passes over: the store records it with the grant
             EngineAdmission admission = guard.admit(job, nominalFireTime, before == handled
-                    ? declaring(AcquireMode.Kind.CATCH_UP, handled, lost, skipped) : AcquireMode.catchUp(before));
+                    ? declaring(job, AcquireMode.Kind.CATCH_UP, handled, lost, skipped) : AcquireMode.catchUp(before));
             AcquireResult refused = admission.recovery();
             if (!admission.granted() && refused != null && refused.status() == AcquireResult.Status.HISTORY_LOST) {
                 // refused after a loss, and this node moved the record over it: the call recorded the fire times
@@ -376,10 +376,15 @@ public final class MissedFireTimeRecovery {
 
     /**
      * A catch-up or miss attempt that declares the fire times it passes over, for the store to record with it: the
-     * latest of them, as many as the job's recent fire times keep (older ones would be trimmed at once).
+     * latest of them, as many as the job's history keeps (older ones would be trimmed at once), and at most
+     * {@value #MAX_DECLARED} so that one script call stays short (the recovery's log line counts them all).
      */
-    private AcquireMode declaring(AcquireMode.Kind kind, Instant handled, List<Instant> lost, List<Instant> missed) {
-        int keep = Math.max(0, guard.config().historySize());
+    /** The most fire times one catch-up or miss call records in the history. */
+    static final int MAX_DECLARED = 1_000;
+
+    private AcquireMode declaring(JobOptions job, AcquireMode.Kind kind, Instant handled, List<Instant> lost,
+                                  List<Instant> missed) {
+        int keep = Math.min(MAX_DECLARED, Math.max(0, HistoryLimits.size(guard.config(), job)));
         List<Instant> keptMissed = missed.subList(Math.max(0, missed.size() - keep), missed.size());
         List<Instant> keptLost = lost.subList(Math.max(0, lost.size() - (keep - keptMissed.size())), lost.size());
         return kind == AcquireMode.Kind.MISS ? AcquireMode.miss(handled, keptLost, keptMissed)

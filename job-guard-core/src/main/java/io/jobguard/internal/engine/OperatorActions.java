@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * What an operator reads and does through one engine (pause, resume, the live lease, recent fires, force release,
@@ -24,6 +25,9 @@ import java.util.Optional;
 final class OperatorActions {
 
     private static final Logger log = LoggerFactory.getLogger(OperatorActions.class);
+
+    /** The largest history page. */
+    static final int MAX_PAGE = 1_000;
 
     private final LeaseStore store;
     private final JobGuardConfig config;
@@ -51,6 +55,20 @@ final class OperatorActions {
 
     List<LeaseRecord> recentFires(String job) {
         return required(RunHistory.class, "keeps no cluster-wide run history").recentFires(id(job), config.historySize());
+    }
+
+    RunHistory.Page history(String job, RunHistory.Query query, String cursor, int pageSize) {
+        if (pageSize < 1 || pageSize > MAX_PAGE) {
+            throw new IllegalArgumentException("job-guard: history page size must be 1 to " + MAX_PAGE + ", got "
+                    + pageSize);
+        }
+        return required(RunHistory.class, "keeps no cluster-wide run history").historyPage(id(job),
+                Objects.requireNonNull(query, "query"), cursor, pageSize);
+    }
+
+    void exportHistory(String job, RunHistory.Query query, Predicate<RunHistory.FireEntry> sink) {
+        required(RunHistory.class, "keeps no cluster-wide run history").exportHistory(id(job),
+                Objects.requireNonNull(query, "query"), Objects.requireNonNull(sink, "sink"));
     }
 
     boolean forceRelease(String job) {

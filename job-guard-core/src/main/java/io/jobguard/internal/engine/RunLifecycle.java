@@ -129,7 +129,8 @@ final class RunLifecycle {
                             failure, attempt + 1, retryAfter);
                 }
                 release = capabilities.releaseRun(request, job.cooldown(),
-                        new RunEnd(outcome.name(), Duration.ofNanos(runNanos), attempt, retryAfter))
+                        new RunEnd(outcome.name(), Duration.ofNanos(runNanos), attempt, retryAfter)
+                                .withFailure(failure))
                         .toCompletableFuture();
             } catch (RuntimeException e) {
                 release = CompletableFuture.failedFuture(e);
@@ -246,12 +247,13 @@ final class RunLifecycle {
      * never on a firing that runs. A store without {@link io.jobguard.store.OutcomeRecording} keeps none.
      */
     void recordOutcome(JobOptions job, Instant nominalFireTime, RunOutcome outcome) {
-        if (config.historySize() <= 0) {
+        int historySize = HistoryLimits.size(config, job);
+        if (historySize <= 0) {
             return;
         }
         try {
             capabilities.recordOutcome(new JobId(config.namespace(), job.name()), nominalFireTime, config.nodeId(),
-                    outcome.name(), config.historySize());
+                    outcome.name(), historySize);
         } catch (RuntimeException e) {
             releaseFailures.warn(log, "history-failure|" + job.name(),
                     "job-guard: job '{}' T={} node={} could not record outcome {} in the recent fire times: {}",

@@ -22,7 +22,8 @@
  *   <li>Logs: {@code FiringWarnings} logs a WARN that would repeat on every firing once per job per minute with a
  *       count; {@code HistoryLossLog} logs {@code HISTORY_LOST} at WARN once per job and loss.</li>
  *   <li>Operators: {@code OperatorActions} pauses, resumes, reads the live lease and recent fires, force-releases and
- *       retries a failed fire time by hand, each through the store's optional capability.</li>
+ *       retries a failed fire time by hand, each through the store's optional capability; {@code HistoryLimits} is a job's history size and retention,
+ *       its own or the engine's defaults; {@code HistoryExportStream} is an export read page by page.</li>
  * </ul>
  */
 package io.jobguard.internal.engine;

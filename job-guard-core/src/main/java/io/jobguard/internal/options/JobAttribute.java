@@ -42,7 +42,11 @@ public enum JobAttribute {
     /** The failures that retry. */
     RETRY_ON("retryOn", false),
     /** The failures that never retry. */
-    NO_RETRY_ON("noRetryOn", false);
+    NO_RETRY_ON("noRetryOn", false),
+    /** The most history entries kept for the job. */
+    HISTORY_SIZE("historySize", false),
+    /** How long the job's history entries are kept. */
+    HISTORY_RETENTION("historyRetention", false);
 
     private final String element;
     private final boolean recovery;

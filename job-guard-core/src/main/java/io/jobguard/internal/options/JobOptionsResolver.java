@@ -22,8 +22,8 @@ import java.util.function.UnaryOperator;
  * then its {@link ClusterSingleton @ClusterSingleton}, then the defaults (Spring's {@code jobguard.*}
  * and the engine's default lease; Quartz's install-time defaults and the trigger's misfire
  * instruction). The first source that sets an attribute wins; an annotation's empty string (and
- * {@code catchUpMax = 0}) sets nothing. Two exceptions keep the annotation's non-string elements
- * meaningful: an annotation's {@code type} always beats the defaults, and {@code keepAlive} is on only
+ * {@code catchUpMax = 0}, {@code historySize = -1}) sets nothing. Two exceptions keep the annotation's
+ * non-string elements meaningful: an annotation's {@code type} always beats the defaults, and {@code keepAlive} is on only
  * when no source turns it off, unless the job's own setting turns it on.
  *
  * <p>The job recovers lost fire times (its options carry {@link RecoveryOptions}) when a misfire
@@ -37,6 +37,9 @@ import java.util.function.UnaryOperator;
  * attributes.
  */
 public final class JobOptionsResolver {
+
+    /** The largest history size a source may set: 10 million entries would take about a GiB of Redis memory. */
+    public static final int MAX_HISTORY_SIZE = 10_000_000;
 
     private JobOptionsResolver() {
     }
@@ -98,7 +101,17 @@ public final class JobOptionsResolver {
         Integer max = maxFound == null ? null
                 : Integer.valueOf(Counts.catchUpMax(OptionValues.integer(maxFound.value(), maxFound.culprit(name)),
                         maxFound.culprit(name)));
+        Found sizeFound = find(sources, JobAttribute.HISTORY_SIZE, name);
+        Integer historySize = sizeFound == null ? null
+                : Integer.valueOf(within(OptionValues.integer(sizeFound.value(), sizeFound.culprit(name)), 0,
+                MAX_HISTORY_SIZE, sizeFound.culprit(name)).intValue());
+        Found retentionFound = find(sources, JobAttribute.HISTORY_RETENTION, name);
+        Duration historyRetention = retentionFound == null ? null
+                : TimeBounds.nonNegative(OptionValues.duration(retentionFound.value(), retentionFound.culprit(name)),
+                retentionFound.culprit(name));
         JobOptions.Builder builder = JobOptions.builder(name, lease)
+                .historySize(historySize)
+                .historyRetention(historyRetention)
                 .retry(retry(sources, name))
                 .waitFor(waitFor)
                 .busyGrace(busyGrace)
@@ -121,7 +134,7 @@ public final class JobOptionsResolver {
 
     /**
      * What the annotation sets for an attribute, or null when it sets nothing: an empty string,
-     * {@code catchUpMax = 0} and {@code keepAlive = true} (the elements' defaults) set nothing.
+     * {@code catchUpMax = 0}, {@code keepAlive = true} and {@code historySize = -1} (the elements' defaults) set nothing.
      *
      * @param annotation   the annotation
      * @param attribute    the attribute
@@ -148,6 +161,8 @@ public final class JobOptionsResolver {
             case RETRY_JITTER -> text(annotation.retryJitter(), placeholders);
             case RETRY_ON -> annotation.retryOn().length == 0 ? null : annotation.retryOn();
             case NO_RETRY_ON -> annotation.noRetryOn().length == 0 ? null : annotation.noRetryOn();
+            case HISTORY_SIZE -> annotation.historySize() < 0 ? null : Integer.valueOf(annotation.historySize());
+            case HISTORY_RETENTION -> text(annotation.historyRetention(), placeholders);
         };
     }
 

@@ -31,7 +31,8 @@ final class ActuatorRuntimeHints implements RuntimeHintsRegistrar {
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
         // the types the endpoint's operations return, each the root of what Jackson writes
         bindings.registerReflectionHints(hints.reflection(), JobGuardEndpoint.NodeReport.class,
-                JobGuardEndpoint.JobDetail.class, JobGuardEndpoint.Control.class, JobGuardEndpoint.ForceRelease.class);
+                JobGuardEndpoint.JobDetail.class, JobGuardEndpoint.Control.class, JobGuardEndpoint.ForceRelease.class,
+                JobGuardEndpoint.HistoryPage.class);
         if (ClassUtils.isPresent(SHEDLOCK, classLoader)) {
             bindings.registerReflectionHints(hints.reflection(), ClassUtils.resolveClassName(HELD_LOCK, classLoader));
         }

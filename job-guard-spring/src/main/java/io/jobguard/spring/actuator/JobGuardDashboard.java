@@ -14,7 +14,8 @@ import org.springframework.util.MimeType;
  * itself at {@code <actuator base path>/jobguard/dashboard/index.html} (with its script and style sheet
  * next to it), so whatever protects the endpoint (exposure, access, Spring Security rules on
  * {@code EndpointRequest}, the management port) protects the page. The page is static: its script
- * reads {@code GET <base>/jobguard} and {@code GET <base>/jobguard/{job}} from the same origin with the
+ * reads {@code GET <base>/jobguard}, {@code GET <base>/jobguard/{job}} and the job's history pages
+ * ({@code GET <base>/jobguard/{job}/history/json}, its section in {@code history.js}) from the same origin with the
  * caller's credentials, and writes only through the endpoint's write operations, so it shows and does
  * nothing the endpoint would not. Registered only with {@code jobguard.actuator.dashboard-enabled=true}
  * in a servlet or reactive web application.
@@ -31,7 +32,7 @@ final class JobGuardDashboard {
     private static MimeType typeOf(String file) {
         return switch (file) {
             case "index.html" -> MimeType.valueOf("text/html;charset=UTF-8");
-            case "dashboard.js" -> MimeType.valueOf("text/javascript;charset=UTF-8");
+            case "dashboard.js", "history.js" -> MimeType.valueOf("text/javascript;charset=UTF-8");
             case "dashboard.css" -> MimeType.valueOf("text/css;charset=UTF-8");
             default -> null;
         };
@@ -41,7 +42,7 @@ final class JobGuardDashboard {
      * One file of the page.
      *
      * @param dashboard must be {@value #PATH}
-     * @param file      {@code index.html}, {@code dashboard.js} or {@code dashboard.css}
+     * @param file      {@code index.html}, {@code dashboard.js}, {@code history.js} or {@code dashboard.css}
      * @return the file, or HTTP 404
      */
     @ReadOperation(produces = {"text/html", "text/javascript", "text/css"})

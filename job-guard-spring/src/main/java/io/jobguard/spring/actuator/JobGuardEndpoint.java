@@ -52,6 +52,7 @@ public class JobGuardEndpoint {
     private final boolean forceReleaseEnabled;
     private final BatchLeaseView batchLeases;
     private final JobHistoryView view;
+    private final JobHistoryQueries histories;
     private volatile HeldLocksSource heldLocks = List::of;
     private volatile Supplier<? extends Collection<String>> declaredNamespaces = List::of;
     private volatile JobControl control;
@@ -84,6 +85,7 @@ public class JobGuardEndpoint {
         this.forceReleaseEnabled = forceReleaseEnabled;
         this.batchLeases = batchLocks == null ? null : new BatchLeaseView(batchLocks, batchNamespaces);
         this.view = new JobHistoryView(guard);
+        this.histories = new JobHistoryQueries(guard);
     }
 
     /**
@@ -192,6 +194,34 @@ public class JobGuardEndpoint {
     public JobDetail job(@Selector String job) {
         return jobs.summary(job).map(summary -> new JobDetail(summary, view.lease(job).orElse(null), view.fires(job),
                 view.pause(job))).orElse(null);
+    }
+
+    /**
+     * A job's run history, cluster-wide, newest recorded first: {@code GET <base>/jobguard/{job}/history/json} answers
+     * one page ({@code limit} entries, 50 by default, at most 1,000) with the cursor of the next ({@code next}, passed
+     * back as {@code cursor}); {@code .../history/csv} and {@code .../history/ndjson} export every matching entry,
+     * streamed from the store a page at a time. Filters: {@code from} and {@code to} (fire times, ISO-8601 instants or
+     * dates in UTC; {@code to} exclusive), {@code outcome} (comma-separated) and {@code node}. A read like the others:
+     * whatever protects the endpoint protects it. A bad filter or cursor is HTTP 400 with a message.
+     *
+     * @param job     the job name
+     * @param history must be {@code history}
+     * @param format  {@code json}, {@code csv} or {@code ndjson}
+     * @param from    the earliest fire time, or null
+     * @param to      the fire time the entries are before, or null
+     * @param outcome the outcomes, comma-separated, or null for all
+     * @param node    the node, or null for all
+     * @param cursor  the previous page's {@code next}, or null (json only)
+     * @param limit   the page's size (json only), or null for 50
+     * @return the page (json) or the export, with HTTP 200, 400 or 404
+     */
+    @ReadOperation(produces = {"application/json", "text/csv", "application/x-ndjson"})
+    public WebEndpointResponse<Object> history(@Selector String job, @Selector String history, @Selector String format,
+                                               @Nullable String from, @Nullable String to, @Nullable String outcome,
+                                               @Nullable String node, @Nullable String cursor,
+                                               @Nullable Integer limit) {
+        return histories.read(job, history, format, new JobHistoryQueries.Filters(from, to, outcome, node), cursor,
+                limit);
     }
 
     /**
@@ -378,6 +408,35 @@ public class JobGuardEndpoint {
                     long fencingToken) {
             this(nominalFireTime, node, outcome, duration, at, fencingToken, 1);
         }
+    }
+
+    /**
+     * One entry of a job's run history.
+     *
+     * @param fireTime       the fire time
+     * @param outcome        how it ended (the outcomes of {@link Fire}, {@code RETRY_PENDING}, {@code RETRIES_EXHAUSTED},
+     *                       {@code RETRY_SUPERSEDED} ...)
+     * @param attempt        the fire time's attempt, from 1
+     * @param node           the node that ran or decided it
+     * @param start          when the run took its lease, by Redis time; null when nothing ran
+     * @param end            start plus duration; null when nothing ran or the run has not ended
+     * @param durationMs     how long the run took, in milliseconds; null when nothing ran or it has not ended
+     * @param fencingToken   the run's fencing token; null when nothing ran
+     * @param failureClass   for a run that threw, the exception's class; otherwise null
+     * @param failureMessage for a run that threw, the first line of its message (at most 200 characters)
+     */
+    public record HistoryEntry(Instant fireTime, String outcome, int attempt, String node, Instant start, Instant end,
+                               Long durationMs, Long fencingToken, String failureClass, String failureMessage) {
+    }
+
+    /**
+     * One page of a job's run history.
+     *
+     * @param job     the job
+     * @param entries the entries, newest recorded first
+     * @param next    the cursor of the next page, null on the last
+     */
+    public record HistoryPage(String job, List<HistoryEntry> entries, String next) {
     }
 
     /**

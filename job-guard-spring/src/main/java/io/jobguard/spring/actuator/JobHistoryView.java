@@ -23,6 +23,12 @@ final class JobHistoryView {
 
     private static final Logger log = LoggerFactory.getLogger(JobHistoryView.class);
 
+    /**
+     * The fire times a job's report and the dashboard's timeline show: the newest; the whole history is paged
+     * ({@code JobHistoryQueries}).
+     */
+    static final int RECENT_FIRES = 20;
+
     private final JobGuard guard;
 
     JobHistoryView(JobGuard guard) {
@@ -33,7 +39,8 @@ final class JobHistoryView {
         try {
             Optional<RunHistory> history = guard.store().capability(RunHistory.class);
             if (history.isPresent()) {
-                return history.get().fireHistory(new JobId(guard.config().namespace(), job), guard.config().historySize())
+                return history.get().fireHistory(new JobId(guard.config().namespace(), job),
+                                Math.min(RECENT_FIRES, guard.config().historySize()))
                         .stream().map(JobHistoryView::fire).toList();
             }
             // without the capability JobGuard#recentFires refuses, naming the store (logged below)

@@ -12,6 +12,9 @@
  *       indicator), {@code JobControl} (the write side: pause, resume, run-now, retry; {@code OptionalFireTime} lets requests
  *       without a fire time through) and {@code JobGuardDashboard} (the
  *       dashboard page, served by the endpoint itself so whatever protects the endpoint protects it).
+ *       {@code JobHistoryQueries} answers the run history ({@code /{job}/history/json}, {@code csv}, {@code ndjson}):
+ *       filters, pages by cursor, exports streamed a page at a time; {@code Nullable} marks its optional request
+ *       parameters for Boot 4 and Boot 3.5 alike.
  *       {@link io.jobguard.spring.actuator.HeldLocksSource} is the locks held through job-guard's ShedLock provider,
  *       a separate type so the endpoint loads without ShedLock.</li>
  *   <li>Read-only writes: {@code ReadOnlyWrites} answers a write on the read-only endpoint with HTTP 405 and a JSON

@@ -145,7 +145,8 @@ public class JobGuardAutoConfiguration {
                     .skewTolerance(properties.skewTolerance())
                     .storeFailurePolicy(properties.onStoreFailure())
                     .interruptOnLeaseLost(properties.interruptOnLeaseLost())
-                    .historySize(properties.historySize());
+                    .historySize(properties.effectiveHistorySize())
+                    .historyRetention(properties.history().retention());
             customizers.orderedStream().forEach(c -> c.customize(builder));
             return builder.build();
         } catch (IllegalArgumentException e) {

@@ -1,6 +1,7 @@
 package io.jobguard.spring.boot;
 
 import io.jobguard.Delivery;
+import io.jobguard.JobGuardConfig;
 import io.jobguard.MisfirePolicy;
 import io.jobguard.StoreFailurePolicy;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -36,7 +37,8 @@ import java.util.Map;
  * @param keepAlive              Whether run leases are renewed while the run is alive (a job's keepAlive = false
  *                               always wins).
  * @param interruptOnLeaseLost   Whether a run whose lease was lost is interrupted.
- * @param historySize            How many recent fire times per job are kept (shown by the actuator endpoint).
+ * @param historySize            The older name of jobguard.history.size (the most run history entries kept per job):
+ *                               the same setting; setting both to different values fails the startup.
  * @param clockSkewCheckInterval How often this node's clock is compared with Redis TIME (jobguard.clock.skew gauge,
  *                               WARN log).
  * @param scheduleCheckInterval  How often this node publishes its job schedules to Redis and compares them with the
@@ -50,6 +52,7 @@ import java.util.Map;
  *                               job with a grid of fire times unless the job sets one.
  * @param jobs                   Per-job overrides, by job name; use brackets for names with dots:
  *                               jobguard.jobs[Reports.nightly].lease=10m.
+ * @param history                The run history: how many entries per job and for how long (jobguard.history.*).
  * @param actuator               The actuator endpoint.
  * @param transactions           Spring transactions inside guarded runs.
  * @param schedulerBypass        What happens when a {@code @ClusterSingleton} method's schedule does not go through
@@ -69,7 +72,7 @@ public record JobGuardProperties(@DefaultValue("true") boolean enabled,
                                  @DefaultValue("skip") StoreFailurePolicy onStoreFailure,
                                  @DefaultValue("true") boolean keepAlive,
                                  @DefaultValue("false") boolean interruptOnLeaseLost,
-                                 @DefaultValue("20") int historySize,
+                                 Integer historySize,
                                  @DefaultValue("1m") Duration clockSkewCheckInterval,
                                  @DefaultValue("1m") Duration scheduleCheckInterval,
                                  MisfirePolicy misfirePolicy,
@@ -77,6 +80,7 @@ public record JobGuardProperties(@DefaultValue("true") boolean enabled,
                                  Integer catchUpMax,
                                  Delivery delivery,
                                  Map<String, JobOverrideProperties> jobs,
+                                 @DefaultValue @NestedConfigurationProperty JobGuardHistoryProperties history,
                                  @DefaultValue @NestedConfigurationProperty JobGuardActuatorProperties actuator,
                                  @DefaultValue @NestedConfigurationProperty JobGuardTransactionProperties transactions,
                                  @DefaultValue("fail") String schedulerBypass) implements ValidatedOnBinding {
@@ -84,6 +88,19 @@ public record JobGuardProperties(@DefaultValue("true") boolean enabled,
     /** Copies the per-job overrides (in their configured order) so the bound value cannot change later. */
     public JobGuardProperties {
         jobs = jobs == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(jobs));
+    }
+
+    /**
+     * The most run history entries kept per job by default: {@code jobguard.history.size}, else its older name
+     * {@code jobguard.history-size}, else 2,000.
+     *
+     * @return the size
+     */
+    public int effectiveHistorySize() {
+        if (history != null && history.size() != null) {
+            return history.size();
+        }
+        return historySize != null ? historySize : JobGuardConfig.DEFAULT_HISTORY_SIZE;
     }
 
     /** Where leases live. */

@@ -52,6 +52,8 @@ final class JobGuardPropertiesSources {
                 case RETRY_JITTER -> own.retryJitter();
                 case RETRY_ON -> own.retryOn();
                 case NO_RETRY_ON -> own.noRetryOn();
+                case HISTORY_SIZE -> own.historySize();
+                case HISTORY_RETENTION -> own.historyRetention();
             };
         }
 
@@ -67,7 +69,7 @@ final class JobGuardPropertiesSources {
         public Object value(JobAttribute attribute, String job) {
             return switch (attribute) {
                 case NAME, TYPE, LEASE, ATTEMPTS, RETRY_BACKOFF, RETRY_MULTIPLIER, RETRY_MAX_BACKOFF, RETRY_JITTER,
-                        RETRY_ON, NO_RETRY_ON -> null;
+                        RETRY_ON, NO_RETRY_ON, HISTORY_SIZE, HISTORY_RETENTION -> null;
                 case WAIT_FOR -> properties.defaultWaitFor();
                 case BUSY_GRACE -> properties.busyGrace();
                 case KEEP_ALIVE -> properties.keepAlive();

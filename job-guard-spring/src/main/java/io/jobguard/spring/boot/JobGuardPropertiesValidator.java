@@ -44,7 +44,13 @@ final class JobGuardPropertiesValidator {
         checks.required("skewTolerance", p.skewTolerance(), TimeBounds::positive);
         checks.optional("catchUpWindow", p.catchUpWindow(), TimeBounds::catchUpWindow);
         checks.optional("catchUpMax", p.catchUpMax(), Counts::catchUpMax);
-        checks.required("historySize", p.historySize(), Counts::nonNegative);
+        checks.optional("historySize", p.historySize(), Counts::nonNegative);
+        checks.optional("history.size", p.history().size(), Counts::nonNegative);
+        checks.required("history.retention", p.history().retention(), TimeBounds::nonNegative);
+        if (p.historySize() != null && p.history().size() != null && !p.historySize().equals(p.history().size())) {
+            checks.reject("history.size", "jobguard.history.size (" + p.history().size() + ") and its older name"
+                    + " jobguard.history-size (" + p.historySize() + ") differ: set only jobguard.history.size");
+        }
         // jobguard.jobs.<name>.* is checked where it is applied, naming the job and its method
         // (core's JobOptionsResolver, through JobGuardPropertiesSources); a name that matches no job is JobPropertiesCheck's WARN.
     }
@@ -71,6 +77,10 @@ final class JobGuardPropertiesValidator {
         void defaults(Duration defaultLease, Duration defaultWaitFor) {
             required("defaultLease", defaultLease, TimeBounds::lease);
             optional("defaultWaitFor", defaultWaitFor, TimeBounds::nonNegative);
+        }
+
+        void reject(String field, String message) {
+            errors.rejectValue(field, "jobguard.invalid", message);
         }
 
         <T> void optional(String field, T value, BiFunction<T, String, ?> rule) {

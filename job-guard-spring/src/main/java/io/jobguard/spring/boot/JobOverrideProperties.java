@@ -31,10 +31,14 @@ import java.util.List;
  * @param retryJitter    The share of a retry delay added or taken at random, 0 to 1 (default 0.1).
  * @param retryOn        The failure classes that retry, by name (default: every Exception).
  * @param noRetryOn      The failure classes that never retry, by name.
+ * @param historySize    The most run history entries kept for the job (default jobguard.history.size).
+ * @param historyRetention How long the job's run history entries are kept, by fire time; 0 keeps them by count only
+ *                       (default jobguard.history.retention).
  */
 public record JobOverrideProperties(Duration lease, Duration waitFor, Duration busyGrace, GuardType type,
                                     Boolean keepAlive, MisfirePolicy misfirePolicy, Duration catchUpWindow,
                                     Integer catchUpMax, Delivery delivery, Integer attempts, Duration retryBackoff,
                                     Double retryMultiplier, Duration retryMaxBackoff, Double retryJitter,
-                                    List<String> retryOn, List<String> noRetryOn) {
+                                    List<String> retryOn, List<String> noRetryOn, Integer historySize,
+                                    Duration historyRetention) {
 }

@@ -154,12 +154,18 @@ public final class RedisRunReleases {
         return keys.runRelease(r.job());
     }
 
-    /** run-release.lua's ARGV; outcome '' records the run without its outcome. */
+    /**
+     * run-release.lua's ARGV; outcome '' records the run without its outcome. A failure's class and message line are
+     * escaped (no '|'), never empty for a run that threw: its class is set.
+     */
     private List<String> releaseArgs(RunLeaseRequest r, Duration cooldown, RunEnd end) {
         return List.of(r.ownerToken(), Long.toString(Math.max(0, cooldown.toMillis())), keys.releaseChannel(),
                 keys.runReleaseTopic(r.job()), end.outcome(), Long.toString(Math.max(0, end.runTime().toMillis())),
                 Integer.toString(Math.max(0, r.historySize())), Integer.toString(end.attempt()),
-                end.retryAfter() == null ? "" : Long.toString(end.retryAfter().toMillis()));
+                end.retryAfter() == null ? "" : Long.toString(end.retryAfter().toMillis()),
+                Long.toString(r.historyRetention().toMillis()),
+                end.failureClass() == null ? "" : RedisFireHistory.escape(end.failureClass()),
+                end.failureClass() == null ? "" : RedisFireHistory.escape(end.failureMessage()));
     }
 
     private boolean released(RunLeaseRequest r, Duration cooldown, Long reply) {

@@ -13,10 +13,10 @@
 -- Accepted only when T is the latest fire time started (st == T), its run completed (c >= T: not running, not dead),
 -- no attempt is pending (r empty or absent), no run lease is held, the job is not paused, and the newest entry of T in
 -- the recent fire times is a run that ended FAILED or RETRIES_EXHAUSTED. That entry is the newest run entry of T
--- ('o|..', 'a<n>|..' or a bare lease value) or RETRY_BY_HAND note of T, whichever is newer; other notes of T (a node that found the job
+-- ('o|..', 'a<n>|..', 'f<n>|..' for a run that threw, or a bare lease value) or RETRY_BY_HAND note of T, whichever is newer; other notes of T (a node that found the job
 -- paused, ...) tell nothing about how T's run ended and are passed over. Then r = 'T|<a>|<now>' (a: field a, the last
 -- attempt; due at once by Redis TIME) and the note 'n|RETRY_BY_HAND|T|<now>|<node>' are written, in this call.
--- The whole list is read (LRANGE 0 -1): run-release.lua keeps it below 2 x ARGV[3] entries.
+-- The whole list is read (LRANGE 0 -1): run-release.lua keeps it at most ARGV[3] + 32 entries.
 --
 -- Returns {status, attempt}:
 --   {'SCHEDULED', a + 1}   attempt a + 1 of T is pending, due now
@@ -74,6 +74,10 @@ if size > 0 then
       end
     else
       local outcome, ran = string.match(entry, '^[oa]%d*|([^|]*)|[^|]*|jg1|[^|]*|(%d+)|')
+      if not outcome then
+        -- a run that threw: its failure's class and message line come before the lease value (neither holds '|')
+        outcome, ran = string.match(entry, '^f%d+|([^|]*)|[^|]*|[^|]*|[^|]*|jg1|[^|]*|(%d+)|')
+      end
       if not outcome then
         -- a run released without an outcome: its bare lease value
         ran = string.match(entry, '^jg1|[^|]*|(%d+)|')

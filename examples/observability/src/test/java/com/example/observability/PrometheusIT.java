@@ -94,7 +94,7 @@ class PrometheusIT {
                 assertThat(rule.path("health").asString()).as(rule.toString()).isEqualTo("ok");
                 rules.add(rule.path("name").asString());
             }
-            assertThat(rules).hasSize(6);
+            assertThat(rules).hasSize(7);
         });
         assertThat(get(base + "/api/v1/alerts").path("data").path("alerts")).as("alerts of a healthy application")
                 .isEmpty();

@@ -32,7 +32,7 @@ class PromtoolTest {
         PrometheusBinaries.Run config = PrometheusBinaries.run(DIR, 60, promtool, "check", "config", "prometheus.yml");
         System.out.print(config.output());
         assertThat(config.exitCode()).as(config.output()).isZero();
-        assertThat(config.output()).contains("SUCCESS: 1 rule files found", "SUCCESS: 6 rules found");
+        assertThat(config.output()).contains("SUCCESS: 1 rule files found", "SUCCESS: 7 rules found");
 
         PrometheusBinaries.Run rules = PrometheusBinaries.run(DIR, 60, promtool, "check", "rules", "jobguard-alerts.yml");
         System.out.print(rules.output());
@@ -78,7 +78,7 @@ class PromtoolTest {
                 names.add((String) rule.get("alert"));
             }
         }
-        assertThat(names).hasSize(6);
+        assertThat(names).hasSize(7);
         return names;
     }
 

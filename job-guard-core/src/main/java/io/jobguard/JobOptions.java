@@ -331,11 +331,6 @@ public final class JobOptions {
         }
 
         /**
-         * Builds the options.
-         *
-         * @return the options
-         */
-        /**
          * Sets the most history entries the store keeps for this job.
          *
          * @param historySize zero (keep none) or more, or null for the engine's default
@@ -361,6 +356,11 @@ public final class JobOptions {
             return this;
         }
 
+        /**
+         * Builds the options.
+         *
+         * @return the options
+         */
         public JobOptions build() {
             return new JobOptions(this);
         }

@@ -374,14 +374,14 @@ public final class MissedFireTimeRecovery {
         return true;
     }
 
+    /** The most fire times one catch-up or miss call records in the history. */
+    static final int MAX_DECLARED = 1_000;
+
     /**
      * A catch-up or miss attempt that declares the fire times it passes over, for the store to record with it: the
      * latest of them, as many as the job's history keeps (older ones would be trimmed at once), and at most
      * {@value #MAX_DECLARED} so that one script call stays short (the recovery's log line counts them all).
      */
-    /** The most fire times one catch-up or miss call records in the history. */
-    static final int MAX_DECLARED = 1_000;
-
     private AcquireMode declaring(JobOptions job, AcquireMode.Kind kind, Instant handled, List<Instant> lost,
                                   List<Instant> missed) {
         int keep = Math.min(MAX_DECLARED, Math.max(0, HistoryLimits.size(guard.config(), job)));

@@ -12,8 +12,10 @@ import io.jobguard.store.RetryByHand;
 import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -116,6 +118,31 @@ public interface JobGuard extends AutoCloseable {
      */
     <R> Fired<R> fire(JobOptions job, Instant nominalFireTime, FiringBody<R> body, FiringObserver observer)
             throws Throwable;
+
+    /**
+     * Declares the jobs this node fires on a schedule (a later call replaces the declaration). With the fleet spread on
+     * ({@link JobGuardConfig#spread()}) and a store that carries the fleet's publications, each declared RETURN job
+     * with a grid of fire times ({@link RecoveryOptions#schedule()}) has its regular fire times asked for by one live
+     * node among those that declared the same jobs; on the others {@link #fire} ends {@link RunOutcome#ASSIGNED_ELSEWHERE}
+     * without a store call, and a node takes the fire time over (asks the store, which still decides) when the assigned
+     * node did not cover it in time. docs/design.md, "Spread over the fleet", states the bounds.
+     *
+     * @param jobs the jobs this node fires on a schedule
+     * @return the names of the jobs spread: none when the spread is off or the store cannot carry it
+     */
+    default Set<String> declareScheduledJobs(Collection<JobOptions> jobs) {
+        return Set.of();
+    }
+
+    /**
+     * The node that asks for the job's regular fire times in this node's current view of the fleet.
+     *
+     * @param job the job name
+     * @return the node id; empty when the job is not spread or this node's view of the fleet is not fresh
+     */
+    default Optional<String> assignedNode(String job) {
+        return Optional.empty();
+    }
 
     /**
      * {@link #fire(JobOptions, Instant, FiringBody, FiringObserver)} with no observer.

@@ -25,6 +25,7 @@ public final class JobGuardConfig {
     private final int historySize;
     private final Duration historyRetention;
     private final Clock clock;
+    private final boolean spread;
 
     /** The default most entries of a job's history: see docs/benchmarks.md, "History memory". */
     public static final int DEFAULT_HISTORY_SIZE = 2_000;
@@ -42,12 +43,13 @@ public final class JobGuardConfig {
         this.historySize = b.historySize;
         this.historyRetention = b.historyRetention;
         this.clock = b.clock;
+        this.spread = b.spread;
     }
 
     /**
      * The defaults: namespace {@code default}, {@link NodeConfig#defaults()}, lease 5 minutes, skew
      * tolerance 5 minutes, SKIP on store failure, no interrupt on lease loss, WAIT poll 1 second,
-     * history of at most 2,000 entries per job kept 14 days, the UTC system clock.
+     * history of at most 2,000 entries per job kept 14 days, the UTC system clock, the fleet spread on.
      *
      * @return the default configuration
      */
@@ -73,6 +75,7 @@ public final class JobGuardConfig {
         Builder b = new Builder();
         b.namespace = namespace;
         b.node = node;
+        b.spread = spread;
         b.defaultLease = defaultLease;
         b.skewTolerance = skewTolerance;
         b.storeFailurePolicy = storeFailurePolicy;
@@ -185,19 +188,30 @@ public final class JobGuardConfig {
         return clock;
     }
 
+    /**
+     * Whether each declared job's regular fire times are asked for by one node of the live fleet
+     * ({@link JobGuard#declareScheduledJobs}), the others taking a fire time over only when that node did not cover it
+     * in time. The fire-time marker decides either way; off, every node asks for every fire time.
+     *
+     * @return {@code true} to spread (the default)
+     */
+    public boolean spread() {
+        return spread;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof JobGuardConfig c && namespace.equals(c.namespace) && node.equals(c.node)
                 && defaultLease.equals(c.defaultLease) && skewTolerance.equals(c.skewTolerance)
                 && storeFailurePolicy == c.storeFailurePolicy && interruptOnLeaseLost == c.interruptOnLeaseLost
                 && waitPollInterval.equals(c.waitPollInterval) && historySize == c.historySize
-                && historyRetention.equals(c.historyRetention) && clock.equals(c.clock);
+                && historyRetention.equals(c.historyRetention) && clock.equals(c.clock) && spread == c.spread;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(namespace, node, defaultLease, skewTolerance, storeFailurePolicy, interruptOnLeaseLost,
-                waitPollInterval, historySize, historyRetention, clock);
+                waitPollInterval, historySize, historyRetention, clock, spread);
     }
 
     @Override
@@ -205,7 +219,7 @@ public final class JobGuardConfig {
         return "JobGuardConfig[namespace=" + namespace + ", nodeId=" + node.nodeId() + ", defaultLease="
                 + defaultLease + ", skewTolerance=" + skewTolerance + ", storeFailurePolicy=" + storeFailurePolicy
                 + ", interruptOnLeaseLost=" + interruptOnLeaseLost + ", waitPollInterval=" + waitPollInterval
-                 + ", historySize=" + historySize + ", historyRetention=" + historyRetention + ", clock=" + clock + "]";
+                 + ", historySize=" + historySize + ", historyRetention=" + historyRetention + ", clock=" + clock + ", spread=" + spread + "]";
     }
 
     /** Builds a {@link JobGuardConfig}; every setter validates its value at once. Not thread-safe. */
@@ -213,6 +227,7 @@ public final class JobGuardConfig {
         private String namespace = "default";
         private NodeConfig node;
         private Duration defaultLease = Duration.ofMinutes(5);
+        private boolean spread = true;
         private Duration skewTolerance = Duration.ofMinutes(5);
         private StoreFailurePolicy storeFailurePolicy = StoreFailurePolicy.SKIP;
         private boolean interruptOnLeaseLost;
@@ -344,6 +359,17 @@ public final class JobGuardConfig {
          */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Sets whether declared jobs' regular fire times are spread over the live fleet ({@link JobGuardConfig#spread()}).
+         *
+         * @param spread {@code false} to let every node ask for every fire time (default {@code true})
+         * @return this builder
+         */
+        public Builder spread(boolean spread) {
+            this.spread = spread;
             return this;
         }
 

@@ -30,6 +30,12 @@ public enum RunOutcome {
     RETRY_SUPERSEDED,
     /** Another node (or an earlier attempt) already took this nominal fire time; the body did not run. */
     ALREADY_RAN,
+    /**
+     * The fleet spread left this regular fire time to the job's assigned node ({@link JobGuard#declareScheduledJobs}):
+     * this node asked nothing for it. Should that node not cover it in time, this node takes it over, and the takeover
+     * is a firing of its own with its own outcome.
+     */
+    ASSIGNED_ELSEWHERE,
     /** Another run of the job held the lease (or the fixed-delay cool-down was active); skipped. */
     BUSY,
     /** A {@link GuardType#WAIT} firing waited {@code waitFor} without getting the lease; skipped. */

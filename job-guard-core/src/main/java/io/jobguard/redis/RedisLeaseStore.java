@@ -23,6 +23,7 @@ import io.jobguard.internal.redis.run.RunAcquireArguments;
 import io.jobguard.internal.redis.run.SchedulePublications;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
+import io.jobguard.store.FleetMembers;
 import io.jobguard.store.FleetView;
 import io.jobguard.store.JobId;
 import io.jobguard.store.LeaseRecord;
@@ -49,6 +50,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -282,6 +285,18 @@ public final class RedisLeaseStore implements LeaseStore, RunRecovery, OutcomeRe
     public Optional<Instant> reachedByLaterNodes() {
         long reached = fleetLeads.reachedByLaterNodes();
         return reached == Long.MAX_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(reached));
+    }
+
+    /** {@inheritDoc} Carried in the node's entry of the leads hash ({@code fleet-leads.lua}), every half second. */
+    @Override
+    public boolean joinFleet(String nodeId, Supplier<String> publication, Consumer<FleetMembers> viewer) {
+        fleetLeads.join(nodeId, publication, viewer);
+        return true;
+    }
+
+    @Override
+    public void firedWithoutAsking(Instant nominalFireTime) {
+        fleetLeads.regularAsk(nominalFireTime.toEpochMilli());
     }
 
     @Override

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Optional store capability: what the nodes of a fleet publish to each other through the store. With it, a node whose
@@ -41,4 +43,28 @@ public interface FleetView {
      * Never throws.
      */
     void admissionClosed();
+
+    /**
+     * Joins {@code nodeId} to the fleet's regular publications: at each of them the store publishes what
+     * {@code publication} returns (a text without {@code '|'}) beside the node's clock, and hands every live node's
+     * publication to {@code viewer} after the read, on the store's own thread. A store without such publications keeps
+     * the default, which joins nothing: every node then asks for every fire time.
+     *
+     * @param nodeId      the node
+     * @param publication what the node publishes, read at each publication
+     * @param viewer      receives each read of the fleet
+     * @return whether the store publishes and reads members
+     */
+    default boolean joinFleet(String nodeId, Supplier<String> publication, Consumer<FleetMembers> viewer) {
+        return false;
+    }
+
+    /**
+     * Notes a regular fire time that this node fired and left to the node assigned to it: the node's lateness is
+     * measured from every fire time it fires, asked for or not.
+     *
+     * @param nominalFireTime the fire time
+     */
+    default void firedWithoutAsking(Instant nominalFireTime) {
+    }
 }

@@ -12,8 +12,11 @@
 -- ARGV[4] lastLineage: the lineage this node saw last ('' if none): a node that saw another one marks a new lineage
 --         'lost'
 -- ARGV[5] lateness: its lateness (ms, signed; absent (nil) from nodes of earlier releases)
+-- ARGV[6] spread: its spread publication ('' or absent: none), appended as a fourth field: which jobs it runs, the
+--         fleet it sees and the fire times it has covered (FleetSpread.java); it holds no '|'
 --
--- Returns {now, lineage, node, value, node, value, ...}: the entries published within the retention.
+-- Returns {now, lineage, node, value, node, value, ...}: the entries published within the retention, each
+-- value as published ('<published-at>|<lead>|<lateness>|<spread>', fields absent from older releases).
 -- Older entries are deleted; the hash has no TTL (its lineage must outlive quiet times, as an epoch does).
 
 -- The keys and arguments by the names of the header, each read here once: nothing below reads KEYS or ARGV.
@@ -23,6 +26,7 @@ local lead = ARGV[2]
 local retentionMs = ARGV[3]
 local lastLineage = ARGV[4]
 local lateness = ARGV[5]
+local spread = ARGV[6]
 
 local problem = checkType(leadsKey, 'hash')
 if problem then
@@ -40,6 +44,9 @@ end
 local value = string.format('%d', now) .. '|' .. lead
 if lateness then
   value = value .. '|' .. lateness
+  if spread and spread ~= '' then
+    value = value .. '|' .. spread
+  end
 end
 redis.call('HSET', leadsKey, nodeId, value)
 local all = redis.call('HGETALL', leadsKey)

@@ -14,8 +14,9 @@ import io.jobguard.RecoveryOptions;
 import io.jobguard.RunOutcome;
 import io.jobguard.StoreFailurePolicy;
 import io.jobguard.internal.KeepAlive;
-import io.jobguard.internal.TimeBounds;
 import io.jobguard.internal.LostReplies;
+import io.jobguard.internal.TimeBounds;
+import io.jobguard.internal.spread.FleetSpread;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
@@ -33,9 +34,11 @@ import org.slf4j.LoggerFactory;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +65,8 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     private final LostReplies lostReplies;
     private final MissedFireTimeRecovery missed;
     private final OperatorActions operators;
+    /** Who asks for each declared job's regular fire times; {@code null} when the spread is off or the store lacks it. */
+    private final FleetSpread spread;
     /** Written only by {@link #ended}. */
     private final ConcurrentMap<String, LastFiring> lastFirings = new ConcurrentHashMap<>();
 
@@ -75,6 +80,8 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         this.runs = new RunLifecycle(capabilities, config, listeners, keepAlive);
         this.missed = new MissedFireTimeRecovery(this);
         this.operators = new OperatorActions(store, config);
+        this.spread = config.spread() && capabilities.fleet() != null
+                ? new FleetSpread(config.nodeId(), capabilities.fleet(), config.clock(), this::fireTakenOver) : null;
     }
 
     @Override
@@ -265,8 +272,33 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(observer, "observer");
+        return fire(job, nominalFireTime, body, observer, true);
+    }
+
+    /**
+     * {@link #fire(JobOptions, Instant, FiringBody, FiringObserver)}, leaving the fire time to its assigned node when
+     * {@code spreadable} and the spread does so.
+     */
+    private <R> Fired<R> fire(JobOptions job, Instant nominalFireTime, FiringBody<R> body, FiringObserver observer,
+                              boolean spreadable) throws Throwable {
+        boolean spreads = spread != null && FleetSpread.spreadable(job);
+        if (spreads && spreadable) {
+            TimeBounds.nominalFireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
+            if (spread.leaveToAssignedNode(job, nominalFireTime, body.recoveryRun())) {
+                runs.refused(job, nominalFireTime, RunOutcome.ASSIGNED_ELSEWHERE, null, 0, null);
+                ended(job, nominalFireTime, RunOutcome.ASSIGNED_ELSEWHERE, null, observer);
+                return Fired.refused(RunOutcome.ASSIGNED_ELSEWHERE);
+            }
+        }
         EngineAdmission admission = job.recovery() == null ? admit(job, nominalFireTime)
                 : missed.admit(job, job.recovery(), nominalFireTime, body.recoveryRun());
+        if (spreads) {
+            if (admission.granted() || admission.refusal() != RunOutcome.STORE_ERROR) {
+                spread.decided(job.name(), nominalFireTime);
+            } else {
+                spread.unanswered(job.name(), nominalFireTime);
+            }
+        }
         if (!admission.granted()) {
             ended(job, nominalFireTime, admission.refusal(), null, observer);
             return Fired.refused(admission.refusal());
@@ -279,6 +311,30 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
             end.end(e);
             throw e;
         }
+    }
+
+    /** A fire time this node takes over from its assigned node: a firing that asks the store. */
+    private void fireTakenOver(JobOptions job, Instant nominalFireTime, Runnable body) {
+        try {
+            fire(job, nominalFireTime, FiringBody.of(() -> {
+                body.run();
+                return null;
+            }), FiringObserver.NONE, false);
+        } catch (Throwable e) {
+            log.warn("job-guard: job '{}' T={} node={}: the run taken over threw: {}", job.name(), nominalFireTime,
+                    config.nodeId(), e.toString());
+        }
+    }
+
+    @Override
+    public Set<String> declareScheduledJobs(Collection<JobOptions> jobs) {
+        Objects.requireNonNull(jobs, "jobs");
+        return spread == null ? Set.of() : spread.declare(jobs);
+    }
+
+    @Override
+    public Optional<String> assignedNode(String job) {
+        return spread == null ? Optional.empty() : spread.assignedNode(job);
     }
 
     @Override
@@ -396,6 +452,9 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     @Override
     public void close() {
+        if (spread != null) {
+            spread.close();
+        }
         try {
             runs.flushReleases(Duration.ofSeconds(5));
             capabilities.admissionClosed();

@@ -13,6 +13,7 @@ import io.jobguard.spring.JobGuardConfigCustomizer;
 import io.jobguard.spring.GuardedJobsContributor;
 import io.jobguard.spring.firing.GuardedJobRegistry;
 import io.jobguard.spring.firing.MissedFireTimeRecoveryStarter;
+import io.jobguard.spring.firing.ScheduledJobsDeclaration;
 import io.jobguard.spring.firing.SchedulerBypass;
 import io.jobguard.store.LeaseStore;
 import org.slf4j.Logger;
@@ -146,7 +147,8 @@ public class JobGuardAutoConfiguration {
                     .storeFailurePolicy(properties.onStoreFailure())
                     .interruptOnLeaseLost(properties.interruptOnLeaseLost())
                     .historySize(properties.effectiveHistorySize())
-                    .historyRetention(properties.history().retention());
+                    .historyRetention(properties.history().retention())
+                    .spread(properties.spread().enabled());
             customizers.orderedStream().forEach(c -> c.customize(builder));
             return builder.build();
         } catch (IllegalArgumentException e) {
@@ -195,6 +197,21 @@ public class JobGuardAutoConfiguration {
                                                           ObjectProvider<JobGuard> guard,
                                                           org.springframework.context.ApplicationContext context) {
         return new MissedFireTimeRecoveryStarter(registry, guard, context);
+    }
+
+    /**
+     * Declares the guarded {@code @Scheduled} jobs to the engine once every bean exists, so that their fire times are
+     * spread over the live fleet ({@code jobguard.spread.enabled}).
+     *
+     * @param registry the guarded {@code @Scheduled} methods
+     * @param guard    the engine
+     * @return the declaration
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    ScheduledJobsDeclaration jobGuardScheduledJobsDeclaration(ObjectProvider<GuardedJobRegistry> registry,
+                                                              ObjectProvider<JobGuard> guard) {
+        return new ScheduledJobsDeclaration(registry, guard);
     }
 
     /**

@@ -55,6 +55,7 @@ import java.util.Map;
  * @param history                The run history: how many entries per job and for how long (jobguard.history.*).
  * @param actuator               The actuator endpoint.
  * @param transactions           Spring transactions inside guarded runs.
+ * @param spread                 The fleet spread: which node asks Redis for each job's fire times (jobguard.spread.*).
  * @param schedulerBypass        What happens when a {@code @ClusterSingleton} method's schedule does not go through
  *                               job-guard's scheduler (a SchedulingConfigurer or wrapper bypasses it): {@code fail}
  *                               the startup or {@code warn}.
@@ -83,7 +84,9 @@ public record JobGuardProperties(@DefaultValue("true") boolean enabled,
                                  @DefaultValue @NestedConfigurationProperty JobGuardHistoryProperties history,
                                  @DefaultValue @NestedConfigurationProperty JobGuardActuatorProperties actuator,
                                  @DefaultValue @NestedConfigurationProperty JobGuardTransactionProperties transactions,
-                                 @DefaultValue("fail") String schedulerBypass) implements ValidatedOnBinding {
+                                 @DefaultValue("fail") String schedulerBypass,
+                                 @DefaultValue @NestedConfigurationProperty JobGuardSpreadProperties spread)
+        implements ValidatedOnBinding {
 
     /** Copies the per-job overrides (in their configured order) so the bound value cannot change later. */
     public JobGuardProperties {

@@ -3,6 +3,7 @@ package io.jobguard.internal.redis.fleet;
 import io.jobguard.internal.redis.LuaScript;
 import io.jobguard.internal.redis.ScriptRunner;
 import io.jobguard.internal.redis.loss.LossWindows;
+import io.jobguard.store.FleetMembers;
 import io.jobguard.store.JobId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,10 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * This node's half of the fleet's clock leads: every {@value #INTERVAL_MILLIS} ms each node writes its lead and reads
@@ -53,6 +57,9 @@ public final class FleetLeads implements AutoCloseable {
     private final LossWindows windows;
     private final FleetLateness lateness = new FleetLateness();
     private final Set<String> nodes = ConcurrentHashMap.newKeySet();
+    /** Per joined node id: what it publishes beside its lead ({@link #join}). */
+    private final Map<String, Supplier<String>> memberPublications = new ConcurrentHashMap<>();
+    private final List<Consumer<FleetMembers>> viewers = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
     private volatile ScheduledExecutorService timer;
     private volatile long lastPublishNanos;
@@ -162,6 +169,23 @@ public final class FleetLeads implements AutoCloseable {
     static final long READ_SLACK_MILLIS = 100;
 
     /**
+     * Joins a node id to the periodic publication before its first admission: from now on each publication carries
+     * what {@code publication} returns for it, and {@code viewer} receives every read of the fleet's members.
+     *
+     * @param nodeId      the node
+     * @param publication read at each publication ({@code ""}: nothing)
+     * @param viewer      receives each read
+     */
+    public void join(String nodeId, Supplier<String> publication, Consumer<FleetMembers> viewer) {
+        memberPublications.put(nodeId, publication);
+        viewers.add(viewer);
+        nodes.add(nodeId);
+        if (timer == null) {
+            start();
+        }
+    }
+
+    /**
      * Records a regular ask of this node (not a catch-up or a retry): how late it fires, which the fleet reads at this
      * node's next publication.
      *
@@ -265,10 +289,11 @@ public final class FleetLeads implements AutoCloseable {
     void publishNow() {
         RuntimeException failure = null;
         boolean any = false;
+        MemberRead read = new MemberRead();
         for (LeadShards.Shard shard : shards.current()) {
             try {
                 for (String node : nodes) {
-                    publish(shard, node);
+                    publish(shard, node, read);
                 }
                 any = true;
             } catch (RuntimeException e) {
@@ -280,14 +305,48 @@ public final class FleetLeads implements AutoCloseable {
         }
         lastPublishNanos = System.nanoTime();
         published = true;
+        if (any && !viewers.isEmpty()) {
+            FleetMembers members = read.members();
+            for (Consumer<FleetMembers> viewer : viewers) {
+                viewer.accept(members);
+            }
+        }
     }
 
-    private void publish(LeadShards.Shard shard, String node) {
+    /** The members of one publication's reads: per node its latest entry over the shards' hashes. */
+    private static final class MemberRead {
+        private long at = -1;
+        private final Map<String, Long> publishedAt = new HashMap<>();
+        private final Map<String, String> publications = new HashMap<>();
+        private final Map<String, Long> lateness = new HashMap<>();
+
+        void entry(long readAt, String node, long entryAt, String[] fields) {
+            at = Math.max(at, readAt);
+            Long before = publishedAt.get(node);
+            if (before != null && before >= entryAt) {
+                return;
+            }
+            publishedAt.put(node, entryAt);
+            publications.put(node, fields.length > 3 ? fields[3] : "");
+            if (fields.length > 2 && !fields[2].isEmpty()) {
+                lateness.put(node, Long.parseLong(fields[2]));
+            } else {
+                lateness.remove(node);
+            }
+        }
+
+        FleetMembers members() {
+            return new FleetMembers(at, publications, lateness);
+        }
+    }
+
+    private void publish(LeadShards.Shard shard, String node, MemberRead read) {
         long sent = wall.getAsLong();
         long lead = windows.publishedLead();
+        Supplier<String> member = memberPublications.get(node);
         List<Object> reply = scripts.run(PUBLISH, ReturnType.MULTI, List.of(shard.key()), List.of(node,
                 Long.toString(lead), Long.toString(RETENTION_MILLIS), windows.lineage(shard.name()),
-                Long.toString(ownLateness())));
+                Long.toString(ownLateness()), member == null ? "" : member.get()));
         long at = ScriptRunner.number(reply.get(0));
         lastPublishedLead = lead;
         // this node's clock minus Redis': a fire time taken now on time has about this lead
@@ -304,6 +363,7 @@ public final class FleetLeads implements AutoCloseable {
                 if (fields.length > 2 && !fields[2].isEmpty()) {
                     lateness.viewed(name, publishedAt, Long.parseLong(fields[2]));
                 }
+                read.entry(at, name, publishedAt, fields);
             } catch (RuntimeException e) {
                 entries.put(name, new long[] {at, -1});
             }

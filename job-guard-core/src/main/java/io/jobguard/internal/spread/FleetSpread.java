@@ -1,0 +1,308 @@
+package io.jobguard.internal.spread;
+
+import io.jobguard.FireTimeSchedule;
+import io.jobguard.GuardType;
+import io.jobguard.JobOptions;
+import io.jobguard.store.FleetMembers;
+import io.jobguard.store.FleetView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One node's part in the fleet spread. Each node publishes, with its clock lead, the jobs it declared (a digest), the
+ * live fleet it sees (a digest of the node ids that declared the same jobs) and its coverage ({@link Coverage}). All
+ * nodes that see the same fleet assign each job to the same node ({@link Assignment}). A regular fire time of a job
+ * assigned to another node is left to it ({@link #leaveToAssignedNode}): this node sends nothing for it, and drops it
+ * once it reads that node's coverage, published under the same fleet, reaching the fire time. It takes the fire time
+ * over (asks the store itself) as soon as that node is not live or this node became the assigned one, and at the
+ * latest {@value #GRACE_MILLIS} ms after that node's own lateness past the fire time, by Redis' clock. A node that
+ * has not read the fleet within {@value #FRESH_MILLIS} ms leaves nothing to others: it asks.
+ */
+public final class FleetSpread implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(FleetSpread.class);
+
+    /** The format of a publication: {@code s1;<jobs digest>;<fleet digest>;<from>;<covered>}. */
+    static final String FORMAT = "s1";
+    /** A view of the fleet older than this leaves no fire time to another node. */
+    static final long FRESH_MILLIS = 1_500;
+    /**
+     * How long past the assigned node's lateness a left fire time waits for its coverage: that node's next
+     * publication (every 500 ms) and this node's next read (every 500 ms), with a second of slack for a loaded
+     * machine. Past it, this node takes the fire time over.
+     */
+    public static final long GRACE_MILLIS = 2_000;
+    /** How often left fire times are checked. */
+    static final long CHECK_MILLIS = 100;
+
+    /** Runs a fire time this node takes over: a regular firing that asks the store whatever the assignment. */
+    @FunctionalInterface
+    public interface TakeOver {
+        /**
+         * Fires the job at the fire time, asking the store.
+         *
+         * @param job             the job
+         * @param nominalFireTime the fire time
+         * @param body            the work of the run
+         */
+        void fire(JobOptions job, Instant nominalFireTime, Runnable body);
+    }
+
+    /** The jobs this node declared: each eligible one by name with its grid, and the first fire time it answers for. */
+    private record Catalog(Map<String, FireTimeSchedule> jobs, String digest, long from) {
+        static final Catalog NONE = new Catalog(Map.of(), "", Long.MAX_VALUE);
+    }
+
+    /** What a node published: its jobs, the fleet it saw, and the fire times it covered then. */
+    private record Member(String jobs, String fleet, long from, long covered) {
+
+        static Member parse(String publication) {
+            String[] f = publication.split(";", -1);
+            if (f.length < 5 || !FORMAT.equals(f[0])) {
+                return null;
+            }
+            try {
+                return new Member(f[1], f[2], Long.parseLong(f[3]), Long.parseLong(f[4]));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+
+        boolean covers(String fleetDigest, long fireTime) {
+            return fleet.equals(fleetDigest) && from <= fireTime && fireTime <= covered;
+        }
+    }
+
+    /** One read of the fleet as this node uses it: the nodes that declared its jobs, and each job's node. */
+    private record View(String digest, Map<String, Member> members, Map<String, String> assignment,
+                        Map<String, Long> lateness, long readAt, long readNanos) {
+
+        long storeNow() {
+            return readAt + (System.nanoTime() - readNanos) / 1_000_000L;
+        }
+
+        boolean fresh() {
+            return System.nanoTime() - readNanos < FRESH_MILLIS * 1_000_000L;
+        }
+    }
+
+    /** A fire time left to its assigned node. */
+    private record Left(JobOptions job, long fireTime, Runnable body) {
+    }
+
+    private final String nodeId;
+    private final FleetView fleet;
+    private final Clock clock;
+    private final TakeOver takeOver;
+    private final Coverage coverage = new Coverage();
+    private final Queue<Left> left = new ConcurrentLinkedQueue<>();
+    private volatile Catalog catalog = Catalog.NONE;
+    private volatile View view;
+    private volatile boolean joined;
+    private volatile boolean closed;
+    private ScheduledExecutorService checker;
+    private ExecutorService takeOvers;
+
+    /**
+     * @param nodeId   this node
+     * @param fleet    the store's fleet publications
+     * @param clock    this node's clock: its fire times from the moment of a declaration on are its to answer for
+     * @param takeOver fires a fire time this node takes over
+     */
+    public FleetSpread(String nodeId, FleetView fleet, Clock clock, TakeOver takeOver) {
+        this.nodeId = nodeId;
+        this.fleet = fleet;
+        this.clock = clock;
+        this.takeOver = takeOver;
+    }
+
+    /**
+     * Whether a job can be spread: a grid of fire times the same on every node, and RETURN (a WAIT firing's wait for a
+     * busy lease is its own; it asks as before).
+     *
+     * @param job the job
+     * @return {@code true} when its regular fire times can be left to one node
+     */
+    public static boolean spreadable(JobOptions job) {
+        return job.type() == GuardType.RETURN && job.recovery() != null && job.recovery().schedule() != null;
+    }
+
+    /**
+     * Declares the jobs this node fires on a schedule, replacing an earlier declaration; joins the fleet's
+     * publications at the first.
+     *
+     * @param jobs the jobs
+     * @return the names of the jobs spread, or none when the store carries no member publications
+     */
+    public synchronized Set<String> declare(Collection<JobOptions> jobs) {
+        Map<String, FireTimeSchedule> spread = new LinkedHashMap<>();
+        for (JobOptions job : jobs) {
+            if (spreadable(job)) {
+                spread.put(job.name(), job.recovery().schedule());
+            }
+        }
+        catalog = spread.isEmpty() ? Catalog.NONE
+                : new Catalog(Map.copyOf(spread), Assignment.digest(spread.keySet()), clock.millis());
+        if (!joined && !spread.isEmpty() && !closed) {
+            if (!fleet.joinFleet(nodeId, this::publication, this::viewed)) {
+                catalog = Catalog.NONE;
+                return Set.of();
+            }
+            joined = true;
+            checker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "job-guard-spread"));
+            checker.scheduleWithFixedDelay(this::check, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+            takeOvers = Executors.newCachedThreadPool(r -> daemon(r, "job-guard-spread-take-over"));
+        }
+        return Set.copyOf(catalog.jobs().keySet());
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread thread = new Thread(r, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /**
+     * At a regular firing: leaves the fire time to the job's assigned node when that is another live node of a fresh
+     * view; this node then sends nothing for it, unless it takes it over later.
+     *
+     * @param job             the job
+     * @param nominalFireTime the fire time
+     * @param body            the run's work, should this node take the fire time over
+     * @return {@code true} when left to another node (the firing ends {@code ASSIGNED_ELSEWHERE} here)
+     */
+    public boolean leaveToAssignedNode(JobOptions job, Instant nominalFireTime, Runnable body) {
+        View v = view;
+        if (closed || v == null || !v.fresh() || !catalog.jobs().containsKey(job.name())) {
+            return false;
+        }
+        String assigned = v.assignment().get(job.name());
+        if (assigned == null || assigned.equals(nodeId) || !v.members().containsKey(assigned)) {
+            return false;
+        }
+        left.add(new Left(job, nominalFireTime.toEpochMilli(), body));
+        fleet.firedWithoutAsking(nominalFireTime);
+        return true;
+    }
+
+    /** Records that the store answered a regular ask for the job's fire time (granted or refused). */
+    public void decided(String job, Instant nominalFireTime) {
+        coverage.decided(job, nominalFireTime.toEpochMilli());
+    }
+
+    /** Records a regular ask the store did not answer: the fire time may be undecided. */
+    public void unanswered(String job, Instant nominalFireTime) {
+        coverage.unanswered(job, nominalFireTime.toEpochMilli());
+    }
+
+    /**
+     * The node the job is assigned to in this node's current view of the fleet.
+     *
+     * @param job the job name
+     * @return the node id, empty when the job is not spread or the view is not fresh
+     */
+    public Optional<String> assignedNode(String job) {
+        View v = view;
+        return v == null || !v.fresh() ? Optional.empty() : Optional.ofNullable(v.assignment().get(job));
+    }
+
+    /** What this node publishes: empty before a declaration, and before its first read of the fleet. */
+    String publication() {
+        Catalog c = catalog;
+        View v = view;
+        if (c.jobs().isEmpty() || v == null) {
+            return "";
+        }
+        long covered = Long.MAX_VALUE;
+        for (Map.Entry<String, FireTimeSchedule> job : c.jobs().entrySet()) {
+            if (nodeId.equals(v.assignment().get(job.getKey()))) {
+                covered = Math.min(covered, coverage.coveredThrough(job.getKey(), job.getValue(), c.from()));
+            }
+        }
+        return FORMAT + ";" + c.digest() + ";" + v.digest() + ";" + c.from() + ";" + covered;
+    }
+
+    /** One read of the fleet: the nodes that declared this node's jobs, and each job's node among them. */
+    void viewed(FleetMembers read) {
+        Catalog c = catalog;
+        if (c.jobs().isEmpty()) {
+            return;
+        }
+        Map<String, Member> members = new HashMap<>();
+        read.publications().forEach((node, publication) -> {
+            Member m = Member.parse(publication);
+            if (m != null && m.jobs().equals(c.digest())) {
+                members.put(node, m);
+            }
+        });
+        members.putIfAbsent(nodeId, new Member(c.digest(), "", c.from(), Long.MIN_VALUE));
+        String digest = Assignment.digest(members.keySet());
+        View before = view;
+        Map<String, String> assignment = before != null && before.digest().equals(digest)
+                && before.assignment().size() == c.jobs().size()
+                ? before.assignment() : Map.copyOf(Assignment.of(c.jobs().keySet(), members.keySet()));
+        view = new View(digest, Map.copyOf(members), assignment, read.lateness(), read.readAt(), System.nanoTime());
+    }
+
+    /** Drops the left fire times their nodes covered; takes over those they did not in time. */
+    private void check() {
+        try {
+            View v = view;
+            for (Left l : left) {
+                String assigned = v == null ? null : v.assignment().get(l.job().name());
+                Member m = assigned == null ? null : v.members().get(assigned);
+                if (m != null && !assigned.equals(nodeId) && m.covers(v.digest(), l.fireTime())) {
+                    if (left.remove(l)) {
+                        coverage.decided(l.job().name(), l.fireTime());
+                    }
+                } else if (m == null || assigned.equals(nodeId)
+                        || v.storeNow() > l.fireTime() + Math.max(0, v.lateness().getOrDefault(assigned, 0L)) + GRACE_MILLIS) {
+                    takeOver(l, assigned, m == null ? "is not live" : assigned.equals(nodeId)
+                            ? "is now this node" : "did not cover it in time");
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("job-guard: the fleet spread's check failed: {}", e.toString());
+        }
+    }
+
+    private void takeOver(Left l, String assigned, String why) {
+        if (!left.remove(l) || closed) {
+            return;
+        }
+        log.info("job-guard: job '{}' T={} node={} takes the fire time over: its assigned node {} {}", l.job().name(),
+                Instant.ofEpochMilli(l.fireTime()), nodeId, assigned == null ? "(none)" : assigned, why);
+        takeOvers.execute(() -> takeOver.fire(l.job(), Instant.ofEpochMilli(l.fireTime()), l.body()));
+    }
+
+    /** The fire times left to other nodes and not yet covered (tests, the actuator). */
+    public List<String> pending() {
+        return left.stream().map(l -> l.job().name() + "@" + Instant.ofEpochMilli(l.fireTime())).toList();
+    }
+
+    /** Stops checking; fire times still left to other nodes stay theirs. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (checker != null) {
+            checker.shutdownNow();
+            takeOvers.shutdown();
+        }
+    }
+}

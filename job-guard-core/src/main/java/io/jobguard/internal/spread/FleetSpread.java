@@ -273,8 +273,10 @@ public final class FleetSpread implements AutoCloseable {
                     }
                 } else if (m == null || assigned.equals(nodeId)
                         || v.storeNow() > l.fireTime() + Math.max(0, v.lateness().getOrDefault(assigned, 0L)) + GRACE_MILLIS) {
-                    takeOver(l, assigned, m == null ? "is not live" : assigned.equals(nodeId)
-                            ? "is now this node" : "did not cover it in time");
+                    takeOver(l, assigned, m == null ? "is not live" : assigned.equals(nodeId) ? "is now this node"
+                            : "did not cover it in time (its coverage reaches " + Instant.ofEpochMilli(m.covered())
+                            + (m.fleet().equals(v.digest()) ? "" : ", in a view of the fleet this node does not share")
+                            + ")");
                 }
             }
         } catch (RuntimeException e) {

@@ -81,7 +81,8 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         this.missed = new MissedFireTimeRecovery(this);
         this.operators = new OperatorActions(store, config);
         this.spread = config.spread() && capabilities.fleet() != null
-                ? new FleetSpread(config.nodeId(), capabilities.fleet(), config.clock(), this::fireTakenOver) : null;
+                ? new FleetSpread(config.nodeId(), capabilities.fleet(), config.clock(),
+                config.skewTolerance().toMillis() + 2 * FleetSpread.GRACE_MILLIS, this::fireTakenOver) : null;
     }
 
     @Override
@@ -433,6 +434,9 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     @Override
     public int handOverLeases(Duration wait) throws InterruptedException {
+        if (spread != null) {
+            spread.leaving(true); // the farewell publication below tells the fleet: its jobs go to the others at once
+        }
         try {
             return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
         } finally {
@@ -443,6 +447,9 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     @Override
     public void reopenAdmission() {
         runs.handOver().reopen();
+        if (spread != null) {
+            spread.leaving(false);
+        }
     }
 
     @Override

@@ -10,17 +10,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * What this node knows to be decided of each job's fire times, and from it the coverage it publishes: the latest
  * fire time {@code W} such that every fire time from this node's start through {@code W} of every job assigned to it
  * was decided by the store (asked for by this node, or by a node whose coverage this node read). A fire time this
- * node asked for and could not get an answer to (the store failed) holds the coverage below it for
- * {@value #HOLD_MILLIS} ms, longer than any other node waits before it takes the fire time over.
+ * node asked for and could not get an answer to (the store failed) holds the coverage below it for longer than any
+ * other node waits before it takes the fire time over.
  */
 final class Coverage {
 
-    /** How long a fire time asked for without an answer holds this node's coverage below it. */
-    static final long HOLD_MILLIS = 30_000;
+    private final long holdMillis;
 
     private final Map<String, Long> lastDecided = new ConcurrentHashMap<>();
     /** Per job: the earliest fire time asked for without an answer, and until when (nanos) it holds the coverage. */
     private final Map<String, long[]> unanswered = new ConcurrentHashMap<>();
+
+    /** @param holdMillis how long a fire time asked for without an answer holds the coverage below it */
+    Coverage(long holdMillis) {
+        this.holdMillis = holdMillis;
+    }
 
     /** Records that the store decided the job's fire time (granted or refused, by this node or another). */
     void decided(String job, long fireTime) {
@@ -30,7 +34,7 @@ final class Coverage {
 
     /** Records a fire time this node asked for and got no answer to: the store may not have decided it. */
     void unanswered(String job, long fireTime) {
-        long until = System.nanoTime() + HOLD_MILLIS * 1_000_000L;
+        long until = System.nanoTime() + holdMillis * 1_000_000L;
         unanswered.merge(job, new long[] {fireTime, until},
                 (old, now) -> old[1] - System.nanoTime() > 0 && old[0] <= now[0] ? new long[] {old[0], now[1]} : now);
     }

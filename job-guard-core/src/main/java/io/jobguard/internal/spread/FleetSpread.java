@@ -110,12 +110,13 @@ public final class FleetSpread implements AutoCloseable {
     private final FleetView fleet;
     private final Clock clock;
     private final TakeOver takeOver;
-    private final Coverage coverage = new Coverage();
+    private final Coverage coverage;
     private final Queue<Left> left = new ConcurrentLinkedQueue<>();
     private volatile Catalog catalog = Catalog.NONE;
     private volatile View view;
     private volatile boolean joined;
     private volatile boolean closed;
+    private volatile boolean leaving;
     private ScheduledExecutorService checker;
     private ExecutorService takeOvers;
 
@@ -123,10 +124,13 @@ public final class FleetSpread implements AutoCloseable {
      * @param nodeId   this node
      * @param fleet    the store's fleet publications
      * @param clock    this node's clock: its fire times from the moment of a declaration on are its to answer for
+     * @param holdMillis how long a fire time asked for without an answer holds this node's coverage below it: longer
+     *                 than any node waits for it (the skew tolerance bounds a node's lateness, plus twice the grace)
      * @param takeOver fires a fire time this node takes over
      */
-    public FleetSpread(String nodeId, FleetView fleet, Clock clock, TakeOver takeOver) {
+    public FleetSpread(String nodeId, FleetView fleet, Clock clock, long holdMillis, TakeOver takeOver) {
         this.nodeId = nodeId;
+        this.coverage = new Coverage(holdMillis);
         this.fleet = fleet;
         this.clock = clock;
         this.takeOver = takeOver;
@@ -189,7 +193,7 @@ public final class FleetSpread implements AutoCloseable {
      */
     public boolean leaveToAssignedNode(JobOptions job, Instant nominalFireTime, Runnable body) {
         View v = view;
-        if (closed || v == null || !v.fresh() || !catalog.jobs().containsKey(job.name())) {
+        if (closed || leaving || v == null || !v.fresh() || !catalog.jobs().containsKey(job.name())) {
             return false;
         }
         String assigned = v.assignment().get(job.name());
@@ -222,11 +226,22 @@ public final class FleetSpread implements AutoCloseable {
         return v == null || !v.fresh() ? Optional.empty() : Optional.ofNullable(v.assignment().get(job));
     }
 
-    /** What this node publishes: empty before a declaration, and before its first read of the fleet. */
+    /**
+     * Marks this node as leaving (its admission closed for a graceful shutdown) or back: a leaving node publishes no
+     * spread, so the others drop it from their view at their next read and take its jobs over at once, and it leaves
+     * no fire time to another node.
+     *
+     * @param leaving whether the node is leaving
+     */
+    public void leaving(boolean leaving) {
+        this.leaving = leaving;
+    }
+
+    /** What this node publishes: nothing before a declaration, before its first read of the fleet, and when leaving. */
     String publication() {
         Catalog c = catalog;
         View v = view;
-        if (c.jobs().isEmpty() || v == null) {
+        if (c.jobs().isEmpty() || v == null || leaving) {
             return "";
         }
         long covered = Long.MAX_VALUE;

@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * node holds at most 1.5 times the average, and a node that joins or leaves moves its own share of jobs, plus the
  * rare job a capacity bound pushes to its next choice. A pure function of the job names and node ids.
  */
-public final class Assignment {
+final class Assignment {
 
     private Assignment() {
     }
@@ -28,7 +28,7 @@ public final class Assignment {
      * @param nodes the node ids (any order, at least one)
      * @return per job, its node
      */
-    public static Map<String, String> of(Collection<String> jobs, Collection<String> nodes) {
+    static Map<String, String> of(Collection<String> jobs, Collection<String> nodes) {
         if (nodes.isEmpty()) {
             throw new IllegalArgumentException("no node to assign jobs to");
         }

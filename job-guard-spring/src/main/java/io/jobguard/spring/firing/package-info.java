@@ -6,7 +6,8 @@
  * every guarded schedule goes through it; {@code FireTimeHandOff}, which carries that fire time from the
  * decorator to the advice; the advice, the one owner of a firing on the Spring side (one {@code JobGuard.fire} call
  * per firing, scheduled or a direct call with a fire time of its own); and the recovery of lost fire times
- * ({@link io.jobguard.spring.firing.MissedFireTimeRecoveryStarter}).
+ * ({@link io.jobguard.spring.firing.MissedFireTimeRecoveryStarter}); the guarded jobs are declared to the engine for the
+ * fleet spread ({@link io.jobguard.spring.firing.ScheduledJobsDeclaration}).
  *
  * <ul>
  *   <li>Startup: {@link io.jobguard.spring.firing.FiringConfiguration} holds the beans around

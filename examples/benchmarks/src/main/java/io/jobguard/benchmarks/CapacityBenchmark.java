@@ -88,10 +88,13 @@ public final class CapacityBenchmark {
     static final String PROJECTION_HEADER = "contender,basis,redis_usec_per_firing,busiest_master_share,"
             + "m1_firings_per_s,m3_firings_per_s,m6_firings_per_s,m12_firings_per_s,basis_masters_at_measured_shares";
 
+    /** job-guard with its defaults: the fleet spread on, so one assigned node asks for each fire time. */
     static final String JOB_GUARD = "job-guard";
+    /** job-guard with the fleet spread off ({@code jobguard.spread.enabled=false}): every node asks. */
+    static final String JOB_GUARD_ASK_ALL = "job-guard-ask-all";
     static final String SHEDLOCK = "shedlock";
     static final String REDISSON = "redisson";
-    private static final List<String> CONTENDERS = List.of(JOB_GUARD, SHEDLOCK, REDISSON);
+    private static final List<String> CONTENDERS = List.of(JOB_GUARD, JOB_GUARD_ASK_ALL, SHEDLOCK, REDISSON);
     private static final Duration IDLE_SAMPLE = Duration.ofSeconds(2);
     private static final int[] PROJECTED_MASTERS = {1, 3, 6, 12};
 
@@ -181,10 +184,12 @@ public final class CapacityBenchmark {
         List<String> positional = new ArrayList<>();
         int[] threads = {1, 2, 4, 8, 16, 32};
         int[] masters = {1, 3};
+        int[] fleetSizes = null;
         for (int a = 0; a < args.length; a++) {
             switch (args[a]) {
                 case "--threads" -> threads = ints(args[++a]);
                 case "--masters" -> masters = args[++a].equals("none") ? new int[0] : ints(args[a]);
+                case "--nodes" -> fleetSizes = ints(args[++a]);
                 default -> positional.add(args[a]);
             }
         }
@@ -195,14 +200,17 @@ public final class CapacityBenchmark {
                 Duration.ofMillis((long) (seconds * 1000)));
 
         List<Level> levels = new ArrayList<>();
-        try (PrivateRedis redis = PrivateRedis.start()) {
-            RedisClient client = RedisClient.create(RedisURI.create(BenchRedis.HOST, redis.port()));
-            try (StatefulRedisConnection<String, String> admin = client.connect()) {
-                levels.addAll(measure(new Target("standalone", 1, new RedisStandaloneConfiguration(BenchRedis.HOST, redis.port()),
-                        c -> c.useSingleServer().setAddress("redis://" + BenchRedis.HOST + ":" + redis.port())
-                                .setConnectionMinimumIdleSize(2), List.of(admin.sync())), settings));
-            } finally {
-                client.shutdown();
+        for (int nodes : fleetSizes == null ? new int[] {settings.nodes()} : fleetSizes) {
+            Settings fleet = new Settings(nodes, settings.jobs(), settings.threads(), settings.warmUp(), settings.measured());
+            try (PrivateRedis redis = PrivateRedis.start()) {
+                RedisClient client = RedisClient.create(RedisURI.create(BenchRedis.HOST, redis.port()));
+                try (StatefulRedisConnection<String, String> admin = client.connect()) {
+                    levels.addAll(measure(new Target("standalone", 1, new RedisStandaloneConfiguration(BenchRedis.HOST,
+                            redis.port()), c -> c.useSingleServer().setAddress("redis://" + BenchRedis.HOST + ":"
+                            + redis.port()).setConnectionMinimumIdleSize(2), List.of(admin.sync())), fleet));
+                } finally {
+                    client.shutdown();
+                }
             }
         }
         for (int m : masters) {
@@ -232,22 +240,23 @@ public final class CapacityBenchmark {
         double[] idleRate = RedisInfo.idleCpuRate(target.admin(), IDLE_SAMPLE);
         Map<String, List<CapacityNodes.Node>> fleets = new LinkedHashMap<>();
         List<Level> levels = new ArrayList<>();
+        StepSchedule schedule = new StepSchedule();
         try {
             for (String contender : CONTENDERS) {
                 List<CapacityNodes.Node> fleet = new ArrayList<>();
                 fleets.put(contender, fleet);
                 for (int k = 0; k < settings.nodes(); k++) {
-                    fleet.add(CapacityNodes.node(contender, target, "node-" + k, settings.jobs()));
+                    fleet.add(CapacityNodes.node(contender, target, "node-" + k, settings.jobs(), schedule));
                 }
             }
             AtomicLong lastNominalFireTimeMillis = new AtomicLong();
             for (int l = 0; l < settings.threads().length; l++) {
                 for (String contender : order(l)) {
                     Level level = level(target, contender, fleets.get(contender), settings, settings.threads()[l],
-                            lastNominalFireTimeMillis, idleRate);
+                            lastNominalFireTimeMillis, idleRate, schedule);
                     System.out.println(level);
                     levels.add(level);
-                    if (contender.equals(JOB_GUARD) && (level.missed() > 0 || level.duplicates() > 0)) {
+                    if (contender.startsWith(JOB_GUARD) && (level.missed() > 0 || level.duplicates() > 0)) {
                         throw new IllegalStateException("job-guard granted " + level.missed() + " fire times to no node and "
                                 + level.duplicates() + " more than once: each fire time must run exactly once (" + level + ")");
                     }
@@ -271,9 +280,10 @@ public final class CapacityBenchmark {
 
     /** One contender at one level: K x T worker threads walk the fire times in step until the measured time is up. */
     private static Level level(Target target, String contender, List<CapacityNodes.Node> fleet, Settings settings, int threads,
-                               AtomicLong lastNominalFireTimeMillis, double[] idleRate) throws Exception {
+                               AtomicLong lastNominalFireTimeMillis, double[] idleRate, StepSchedule schedule)
+            throws Exception {
         int parties = fleet.size() * threads;
-        CapacityWalk walk = new CapacityWalk(target, settings, lastNominalFireTimeMillis);
+        CapacityWalk walk = new CapacityWalk(target, settings, lastNominalFireTimeMillis, schedule);
         CyclicBarrier ask = new CyclicBarrier(parties, walk);
         CyclicBarrier release = new CyclicBarrier(parties);
         ExecutorService pool = Executors.newFixedThreadPool(parties);
@@ -320,13 +330,15 @@ public final class CapacityBenchmark {
     static List<Level> saturation(List<Level> levels) {
         Map<String, Level> best = new LinkedHashMap<>();
         for (Level l : levels) {
-            best.merge(l.redis() + "/" + l.contender(), l, (a, b) -> b.grantedPerSecond() > a.grantedPerSecond() ? b : a);
+            best.merge(l.redis() + "/" + l.nodes() + "/" + l.contender(), l,
+                    (a, b) -> b.grantedPerSecond() > a.grantedPerSecond() ? b : a);
         }
         return new ArrayList<>(best.values());
     }
 
-    private static Level find(List<Level> rows, String redis, String contender) {
-        return rows.stream().filter(r -> r.redis().equals(redis) && r.contender().equals(contender)).findFirst().orElse(null);
+    private static Level find(List<Level> rows, String redis, int nodes, String contender) {
+        return rows.stream().filter(r -> r.redis().equals(redis) && r.nodes() == nodes && r.contender().equals(contender))
+                .findFirst().orElse(null);
     }
 
     /**
@@ -344,7 +356,7 @@ public final class CapacityBenchmark {
         System.out.println();
         System.out.println("at saturation (each contender's level with the most granted firings per second):");
         for (Level l : summary) {
-            Level jobGuard = find(summary, l.redis(), JOB_GUARD);
+            Level jobGuard = find(summary, l.redis(), l.nodes(), JOB_GUARD);
             summaryCsv.add(String.format(Locale.ROOT, "%s,%s,%dx%d,%d,%.0f,%.0f,%.1f,%.1f,%.2f,%.0f,%.2fx", l.redis(),
                     l.contender(), l.nodes(), l.jobs(), l.threadsPerNode(), l.grantedPerSecond(), l.decisionsPerSecond(),
                     l.redisCpuPct(), l.clientCpuPct(), l.redisUsecPerFiring(), l.firingsPerSecondAtOneCore(),
@@ -355,7 +367,7 @@ public final class CapacityBenchmark {
         System.out.println("ratios, job-guard / peer (granted firings per second measured; at one Redis core):");
         for (Level l : summary) {
             if (!l.contender().equals(JOB_GUARD)) {
-                Level jobGuard = find(summary, l.redis(), JOB_GUARD);
+                Level jobGuard = find(summary, l.redis(), l.nodes(), JOB_GUARD);
                 System.out.printf(Locale.ROOT, "  %-10s job-guard / %-9s %.2fx measured, %.2fx at one Redis core%n", l.redis(),
                         l.contender(), jobGuard.grantedPerSecond() / l.grantedPerSecond(),
                         jobGuard.firingsPerSecondAtOneCore() / l.firingsPerSecondAtOneCore());

@@ -1,7 +1,8 @@
 package io.jobguard.benchmarks;
 
-import io.jobguard.Admission;
+import io.jobguard.FiringBody;
 import io.jobguard.JobOptions;
+import io.jobguard.RecoveryOptions;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
@@ -19,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static io.jobguard.benchmarks.CapacityBenchmark.JOB_GUARD;
+import static io.jobguard.benchmarks.CapacityBenchmark.JOB_GUARD_ASK_ALL;
 import static io.jobguard.benchmarks.CapacityBenchmark.REDISSON;
 import static io.jobguard.benchmarks.CapacityBenchmark.SHEDLOCK;
 
@@ -46,30 +48,43 @@ final class CapacityNodes {
         void close();
     }
 
-    static Node node(String contender, CapacityBenchmark.Target target, String nodeId, int jobs) {
+    static Node node(String contender, CapacityBenchmark.Target target, String nodeId, int jobs, StepSchedule schedule) {
         return switch (contender) {
-            case JOB_GUARD -> jobGuardNode(target, nodeId, jobs);
+            case JOB_GUARD -> jobGuardNode(target, nodeId, jobs, schedule, true);
+            case JOB_GUARD_ASK_ALL -> jobGuardNode(target, nodeId, jobs, schedule, false);
             case SHEDLOCK -> shedLockNode(target, jobs);
             case REDISSON -> redissonNode(target, jobs);
             default -> throw new IllegalArgumentException(contender);
         };
     }
 
-    private static Node jobGuardNode(CapacityBenchmark.Target target, String nodeId, int jobs) {
-        GuardNode node = new GuardNode(target.spring(), "capacity", nodeId, FleetBenchmark.SKEW_TOLERANCE);
+    /**
+     * A job-guard node: each firing is {@link io.jobguard.JobGuard#fire} with an empty body, as a scheduler's is, for
+     * jobs on the walk's grid ({@link StepSchedule}) declared to the engine; with the spread on, a node not assigned a
+     * job leaves its fire times to the assigned node ({@code ASSIGNED_ELSEWHERE}, no Redis call).
+     */
+    private static Node jobGuardNode(CapacityBenchmark.Target target, String nodeId, int jobs, StepSchedule schedule,
+                                     boolean spread) {
+        GuardNode node = new GuardNode(target.spring(), spread ? "capacity" : "capacity-ask-all", nodeId,
+                FleetBenchmark.SKEW_TOLERANCE, spread);
         List<JobOptions> options = new ArrayList<>();
         for (int j = 0; j < jobs; j++) {
-            options.add(JobOptions.builder("job-" + j, LEASE).keepAlive(false).build());
+            options.add(JobOptions.builder((spread ? "job-" : "ask-all-job-") + j, LEASE).keepAlive(false)
+                    .recovery(RecoveryOptions.builder().schedule(schedule).build()).build());
         }
+        node.guard().declareScheduledJobs(options);
+        FiringBody<Object> empty = FiringBody.of(() -> null);
         return new Node() {
             @Override
-            public Runnable fire(int job, long nominalFireTimeMillis) {
-                Admission admission = node.guard().admit(options.get(job), Instant.ofEpochMilli(nominalFireTimeMillis));
-                if (!admission.granted()) {
-                    return null;
+            public Runnable fire(int job, long nominalFireTimeMillis) throws Exception {
+                try {
+                    return node.guard().fire(options.get(job), Instant.ofEpochMilli(nominalFireTimeMillis), empty)
+                            .started() ? RELEASED : null;
+                } catch (Exception | Error e) {
+                    throw e;
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
                 }
-                admission.permit().finish(null);
-                return RELEASED;
             }
 
             @Override

@@ -17,6 +17,7 @@ final class CapacityWalk implements Runnable {
     private final CapacityBenchmark.Target target;
     private final int jobs;
     private final AtomicLong lastNominalFireTimeMillis;
+    private final StepSchedule schedule;
     private final long warmUpEnd;
     private final long measured;
     final AtomicReference<Exception> failure = new AtomicReference<>();
@@ -36,8 +37,10 @@ final class CapacityWalk implements Runnable {
     long missed;
     long duplicates;
 
-    CapacityWalk(CapacityBenchmark.Target target, CapacityBenchmark.Settings settings, AtomicLong lastNominalFireTimeMillis) {
+    CapacityWalk(CapacityBenchmark.Target target, CapacityBenchmark.Settings settings, AtomicLong lastNominalFireTimeMillis,
+                 StepSchedule schedule) {
         this.target = target;
+        this.schedule = schedule;
         this.jobs = settings.jobs();
         this.lastNominalFireTimeMillis = lastNominalFireTimeMillis;
         this.warmUpEnd = System.nanoTime() + settings.warmUp().toNanos();
@@ -78,6 +81,7 @@ final class CapacityWalk implements Runnable {
         }
         countStep = measuring;
         nominalFireTimeMillis = nextNominalFireTimeMillis();
+        schedule.step(nominalFireTimeMillis);
         grants = new AtomicIntegerArray(jobs);
     }
 

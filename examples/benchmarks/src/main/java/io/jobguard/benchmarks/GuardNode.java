@@ -30,10 +30,18 @@ final class GuardNode implements AutoCloseable {
      *                      how far apart the simulated nodes walk the fire times
      */
     GuardNode(RedisConfiguration redis, String namespace, String nodeId, Duration skewTolerance) {
+        this(redis, namespace, nodeId, skewTolerance, true);
+    }
+
+    /**
+     * Connects a node with the fleet spread on or off ({@link JobGuardConfig#spread()}: it applies only to the jobs a
+     * node declares).
+     */
+    GuardNode(RedisConfiguration redis, String namespace, String nodeId, Duration skewTolerance, boolean spread) {
         factory = BenchRedis.springFactory(redis);
         store = RedisLeaseStore.create(factory, namespace);
         guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(nodeId).build())
-                .skewTolerance(skewTolerance).build());
+                .skewTolerance(skewTolerance).spread(spread).build());
     }
 
     JobGuard guard() {

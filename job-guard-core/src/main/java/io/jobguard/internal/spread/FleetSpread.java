@@ -16,9 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -111,7 +111,8 @@ public final class FleetSpread implements AutoCloseable {
     private final Clock clock;
     private final TakeOver takeOver;
     private final Coverage coverage;
-    private final Queue<Left> left = new ConcurrentLinkedQueue<>();
+    /** Per job: its fire times left to other nodes, by fire time. */
+    private final Map<String, ConcurrentSkipListMap<Long, Left>> left = new ConcurrentHashMap<>();
     private volatile Catalog catalog = Catalog.NONE;
     private volatile View view;
     private volatile boolean joined;
@@ -200,7 +201,8 @@ public final class FleetSpread implements AutoCloseable {
         if (assigned == null || assigned.equals(nodeId) || !v.members().containsKey(assigned)) {
             return false;
         }
-        left.add(new Left(job, nominalFireTime.toEpochMilli(), body));
+        left.computeIfAbsent(job.name(), j -> new ConcurrentSkipListMap<>())
+                .putIfAbsent(nominalFireTime.toEpochMilli(), new Left(job, nominalFireTime.toEpochMilli(), body));
         fleet.firedWithoutAsking(nominalFireTime);
         return true;
     }
@@ -275,32 +277,43 @@ public final class FleetSpread implements AutoCloseable {
         view = new View(digest, Map.copyOf(members), assignment, read.lateness(), read.readAt(), System.nanoTime());
     }
 
-    /** Drops the left fire times their nodes covered; takes over those they did not in time. */
+    /**
+     * Drops the left fire times their nodes covered; takes over those they did not in time. Per job, the fire times
+     * are taken in order, so a check costs a lookup per job plus one per fire time dropped or taken over.
+     */
     private void check() {
         try {
             View v = view;
-            for (Left l : left) {
-                String assigned = v == null ? null : v.assignment().get(l.job().name());
+            left.forEach((job, times) -> {
+                String assigned = v == null ? null : v.assignment().get(job);
                 Member m = assigned == null ? null : v.members().get(assigned);
-                if (m != null && !assigned.equals(nodeId) && m.covers(v.digest(), l.fireTime())) {
-                    if (left.remove(l)) {
-                        coverage.decided(l.job().name(), l.fireTime());
+                boolean gone = m == null || assigned.equals(nodeId);
+                long deadline = gone ? Long.MIN_VALUE
+                        : v.storeNow() - Math.max(0, v.lateness().getOrDefault(assigned, 0L)) - GRACE_MILLIS;
+                for (Map.Entry<Long, Left> e = times.firstEntry(); e != null; e = times.higherEntry(e.getKey())) {
+                    long t = e.getKey();
+                    if (!gone && m.covers(v.digest(), t)) {
+                        if (times.remove(t, e.getValue())) {
+                            coverage.decided(job, t);
+                        }
+                    } else if (gone || t < deadline) {
+                        takeOver(times, e.getValue(), assigned, m == null ? "is not live"
+                                : assigned.equals(nodeId) ? "is now this node"
+                                : "did not cover it in time (its coverage reaches " + Instant.ofEpochMilli(m.covered())
+                                + (m.fleet().equals(v.digest()) ? "" : ", in a view of the fleet this node does not share")
+                                + ")");
+                    } else {
+                        return; // later fire times are neither covered nor late yet
                     }
-                } else if (m == null || assigned.equals(nodeId)
-                        || v.storeNow() > l.fireTime() + Math.max(0, v.lateness().getOrDefault(assigned, 0L)) + GRACE_MILLIS) {
-                    takeOver(l, assigned, m == null ? "is not live" : assigned.equals(nodeId) ? "is now this node"
-                            : "did not cover it in time (its coverage reaches " + Instant.ofEpochMilli(m.covered())
-                            + (m.fleet().equals(v.digest()) ? "" : ", in a view of the fleet this node does not share")
-                            + ")");
                 }
-            }
+            });
         } catch (RuntimeException e) {
             log.warn("job-guard: the fleet spread's check failed: {}", e.toString());
         }
     }
 
-    private void takeOver(Left l, String assigned, String why) {
-        if (!left.remove(l) || closed) {
+    private void takeOver(Map<Long, Left> times, Left l, String assigned, String why) {
+        if (!times.remove(l.fireTime(), l) || closed) {
             return;
         }
         log.info("job-guard: job '{}' T={} node={} takes the fire time over: its assigned node {} {}", l.job().name(),
@@ -310,7 +323,8 @@ public final class FleetSpread implements AutoCloseable {
 
     /** The fire times left to other nodes and not yet covered (tests, the actuator). */
     public List<String> pending() {
-        return left.stream().map(l -> l.job().name() + "@" + Instant.ofEpochMilli(l.fireTime())).toList();
+        return left.values().stream().flatMap(times -> times.values().stream())
+                .map(l -> l.job().name() + "@" + Instant.ofEpochMilli(l.fireTime())).toList();
     }
 
     /** Stops checking; fire times still left to other nodes stay theirs. */

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,8 +33,12 @@ import java.util.function.Supplier;
  * than {@value #STALE_MILLIS} ms, the admission's lead exceeds the one it published, or its wall clock stepped against
  * the monotonic clock by more than {@value #STEP_MILLIS} ms (then it publishes its lead as unknown for a horizon, so
  * that the fleet keeps {@code skew-tolerance} for a loss around the step). When the lead it publishes is above every
- * lead the fleet knows (+ margin), it waits one interval before the admission, so every node reading the fleet
- * regularly has read it: no node takes a fire time with a lead the fleet could not have read.
+ * lead the fleet knows (+ margin), the admission waits until every other live node has read it (its entry published
+ * after this node's publication: the same script call wrote it and read the hash) or has left the hash (no
+ * publication for {@value #RETENTION_MILLIS} ms), for at most {@value #ACK_WAIT_MILLIS} ms, else the firing fails as
+ * a store failure. A node that left without reading it reads again more than the retention after its previous read,
+ * and then judges a loss with the configured window ({@link LossWindows}): no node takes a fire time with a lead
+ * that a node judging a later loss from memory did not read.
  */
 public final class FleetLeads implements AutoCloseable {
 
@@ -50,7 +55,7 @@ public final class FleetLeads implements AutoCloseable {
     /** A step check whose monotonic reads around the wall clock's lie further apart than this is not counted. */
     static final long READ_SPREAD_MILLIS = 50;
     /** Entries older than this are deleted: a node gone this long took no fire time the fleet must cover. */
-    static final long RETENTION_MILLIS = 4 * INTERVAL_MILLIS;
+    public static final long RETENTION_MILLIS = 4 * INTERVAL_MILLIS;
 
     private final ScriptRunner scripts;
     private final LeadShards shards;
@@ -81,15 +86,16 @@ public final class FleetLeads implements AutoCloseable {
      * for a node id seen for the first time; publishes now when the last publication is stale, the clock stepped, or
      * this admission's lead (its fire time minus Redis' clock as this node estimates it) exceeds the lead it published;
      * and when the lead it publishes is not covered by the fleet's largest known lead + margin (or is unknown), waits
-     * one interval so that every node has read it before the fire time can be taken. For a job whose epoch this node
-     * never saw it also publishes (and so reads the fleet's lineage) now: only the lineage tells this node a loss from
-     * a new job, and its last read may predate a loss by up to one interval.
+     * until every other live node has read it or left the fleet before the fire time can be taken. For a job whose
+     * epoch this node never saw it also publishes (and so reads the fleet's lineage) now: only the lineage tells this
+     * node a loss from a new job, and its last read may predate a loss by up to one interval.
      *
      * @param nodeId                the node about to take a fire time
      * @param nominalFireTimeMillis the fire time
      * @param jobUnseen             whether this node never saw the job's epoch
      * @return whether this node published
-     * @throws RuntimeException if the publication fails (the firing is then a store failure)
+     * @throws RuntimeException if the publication fails, or the fleet neither read the lead nor left within
+     *                          {@value #ACK_WAIT_MILLIS} ms (the firing is then a store failure)
      */
     public boolean beforeAdmission(String nodeId, long nominalFireTimeMillis, boolean jobUnseen) {
         boolean first = nodes.add(nodeId);
@@ -109,14 +115,10 @@ public final class FleetLeads implements AutoCloseable {
         // a lead above the published one by more than scheduler jitter (the margin covers the rest)
         boolean grown = lead < 0 ? lastPublishedLead >= 0 : lead > lastPublishedLead + GROWTH_MILLIS;
         if (first || stepped || grown || System.nanoTime() - lastPublishNanos > STALE_MILLIS * 1_000_000L) {
+            long sent = System.nanoTime();
             publishNow();
             if (lead < 0 || lead > windows.fleetMax(nodes) + LossWindows.MARGIN_MILLIS) {
-                try {
-                    Thread.sleep(INTERVAL_MILLIS + READ_SLACK_MILLIS); // every node reads it at its next interval
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while the fleet reads this node's clock lead", e);
-                }
+                awaitAcknowledgement(sent);
             }
             return true;
         }
@@ -165,8 +167,95 @@ public final class FleetLeads implements AutoCloseable {
     /** A lead this much above the published one is published before the admission (the margin covers less). */
     static final long GROWTH_MILLIS = 100;
 
-    /** Added to the interval when a node waits for the fleet to read its lead: one read's own time. */
-    static final long READ_SLACK_MILLIS = 100;
+    /** How often a node waiting for the fleet to read its lead reads the leads hashes again. */
+    static final long ACK_POLL_MILLIS = 50;
+
+    /**
+     * The longest a node waits for the fleet to read its lead: by then every entry published before its lead is older
+     * than the retention, so a node that neither read the lead nor dropped out means this node's own reads failed.
+     */
+    static final long ACK_WAIT_MILLIS = RETENTION_MILLIS + 2 * INTERVAL_MILLIS;
+
+    /** One read of a leads hash: its Redis time, each live entry's published-at, and when the newest read was sent. */
+    private record Read(long at, Map<String, Long> publishedAt, long sentNanos) {
+    }
+
+    /** Per shard: the latest read of its leads hash (the one with the largest Redis time). */
+    private final Map<String, Read> reads = new ConcurrentHashMap<>();
+
+    /**
+     * Waits until every other live node has read the lead this node published (a publication sent at or after
+     * {@code sent}): a node has read it once its entry's published-at is later than this node's publication on the
+     * same hash, since each publication reads the hash right after writing in one atomic script. A node whose entry
+     * left the hash (older than {@value #RETENTION_MILLIS} ms) drops out: when it reads again, its reads lie more than
+     * the retention apart and it judges a loss after that with the configured window ({@link LossWindows}). Reads
+     * again every {@value #ACK_POLL_MILLIS} ms, for at most {@value #ACK_WAIT_MILLIS} ms.
+     *
+     * @throws IllegalStateException if a node neither read the lead nor dropped out in time, or if interrupted (the
+     *                               firing is then a store failure: no fire time is taken unread)
+     */
+    private void awaitAcknowledgement(long sent) {
+        Map<String, Long> published = new HashMap<>();
+        Set<String> waiting = new HashSet<>();
+        reads.forEach((shard, read) -> {
+            if (read.sentNanos() - sent >= 0) {
+                published.put(shard, read.at());
+                waiting.addAll(read.publishedAt().keySet());
+            }
+        });
+        waiting.removeAll(nodes);
+        long start = System.nanoTime();
+        RuntimeException failure = null;
+        while (!waiting.isEmpty()) {
+            if (System.nanoTime() - start > ACK_WAIT_MILLIS * 1_000_000L) {
+                IllegalStateException e = new IllegalStateException("nodes " + waiting + " did not read this node's "
+                        + "clock lead within " + ACK_WAIT_MILLIS + " ms");
+                if (failure != null) {
+                    e.addSuppressed(failure);
+                }
+                throw e;
+            }
+            try {
+                Thread.sleep(ACK_POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the fleet reads this node's clock lead", e);
+            }
+            long round = System.nanoTime();
+            try {
+                publishNow();
+            } catch (RuntimeException e) {
+                failure = e; // read again until the bound
+                continue;
+            }
+            Map<String, Read> fresh = new HashMap<>();
+            reads.forEach((shard, read) -> {
+                if (published.containsKey(shard) && read.sentNanos() - round >= 0) {
+                    fresh.put(shard, read);
+                }
+            });
+            if (!fresh.isEmpty()) {
+                waiting.removeIf(node -> readOrLeft(node, fresh, published));
+            }
+        }
+        log.debug("job-guard: the fleet read this node's clock lead in {} ms", (System.nanoTime() - start) / 1_000_000L);
+    }
+
+    /** Whether the node read this node's publication on some hash, or is in none of the hashes read this round. */
+    private static boolean readOrLeft(String node, Map<String, Read> fresh, Map<String, Long> published) {
+        boolean present = false;
+        for (Map.Entry<String, Read> e : fresh.entrySet()) {
+            Long at = e.getValue().publishedAt().get(node);
+            if (at != null && at > published.get(e.getKey())) {
+                return true;
+            }
+            present |= at != null;
+        }
+        if (!present) {
+            log.debug("job-guard: node '{}' left the fleet before it read this node's clock lead", node);
+        }
+        return !present;
+    }
 
     /**
      * Joins a node id to the periodic publication before its first admission: from now on each publication carries
@@ -297,6 +386,7 @@ public final class FleetLeads implements AutoCloseable {
                 }
                 any = true;
             } catch (RuntimeException e) {
+                windows.readFailed(System.nanoTime());
                 failure = failure == null ? e : failure;
             }
         }
@@ -341,6 +431,8 @@ public final class FleetLeads implements AutoCloseable {
     }
 
     private void publish(LeadShards.Shard shard, String node, MemberRead read) {
+        long sentNanos = System.nanoTime();
+        windows.readSent(sentNanos);
         long sent = wall.getAsLong();
         long lead = windows.publishedLead();
         Supplier<String> member = memberPublications.get(node);
@@ -369,6 +461,15 @@ public final class FleetLeads implements AutoCloseable {
             }
         }
         windows.fleetViewed(at, shard.name(), lineage, entries);
+        recordRead(shard.name(), at, entries, sentNanos);
+    }
+
+    private void recordRead(String shard, long at, Map<String, long[]> entries, long sentNanos) {
+        Map<String, Long> publishedAt = new HashMap<>();
+        entries.forEach((name, e) -> publishedAt.put(name, e[0]));
+        reads.merge(shard, new Read(at, Map.copyOf(publishedAt), sentNanos), (old, now) -> new Read(
+                now.at() >= old.at() ? now.at() : old.at(), now.at() >= old.at() ? now.publishedAt() : old.publishedAt(),
+                Math.max(old.sentNanos(), now.sentNanos())));
     }
 
     /**

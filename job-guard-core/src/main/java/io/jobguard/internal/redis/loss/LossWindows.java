@@ -22,7 +22,8 @@ import java.util.function.Function;
  * Which fire times a node refuses after Redis lost a job's history: those some node may have taken before the loss.
  * They are judged from the fleet's clock leads this node holds in memory ({@link FleetLeads}), never wider than the
  * configured window ({@code skew-tolerance}). When this node cannot know every lead that counts (it did not read the fleet
- * before the loss, a lead is unknown after a clock step, a node seen taking the job's fire times never published),
+ * before the loss, a lead is unknown after a clock step, a node seen taking the job's fire times never published, its
+ * own reads of the fleet lay more than the retention apart within the horizon before the loss),
  * the window is the configured one. The argument, when the judged window applies and the one case it does not cover:
  * docs/reliability.md, "A lost history is not rerun".
  */
@@ -72,6 +73,12 @@ public final class LossWindows {
     private volatile long firstViewAt = -1;
     private volatile long lastViewAt = -1;
     private volatile long lastViewNanos;
+    /** The Redis time of the read that ended this node's latest gap in its reads of the fleet (-1 if none). */
+    private volatile long gapEndAt = -1;
+    /** Monotonic time of this node's latest contact with the leads hashes: a read sent, answered or failed. */
+    private volatile long contactNanos = Long.MIN_VALUE;
+    /** Whether this node sent a read more than the retention after its previous contact, since its last read. */
+    private volatile boolean stalled;
 
     /** @param shardOf the shard whose leads hash lives with a job's keys ({@code null} when not known) */
     public LossWindows(Function<JobId, String> shardOf) {
@@ -206,7 +213,19 @@ public final class LossWindows {
      * @param entries per node: {published-at, lead}
      */
     public void fleetViewed(long at, String shard, String lineage, Map<String, long[]> entries) {
-        lineages.put(shard, lineage);
+        String previous = lineages.put(shard, lineage);
+        long last = lastViewAt;
+        if (last >= 0 && at - last > FleetLeads.RETENTION_MILLIS) {
+            // a node may have published a lead and left meanwhile, its entry deleted before this read; unless Redis
+            // lost the hash in between while this node kept trying to read (an outage: nobody published then)
+            if (stalled || previous == null || previous.equals(lineage)) {
+                gapEndAt = Math.max(gapEndAt, at);
+                log.debug("job-guard: this node's reads of the fleet's leads lie {} ms apart (until {}): a loss in the "
+                        + "next {} ms keeps skew-tolerance", at - last, at, horizonMillis);
+            }
+        }
+        stalled = false;
+        contactNanos = System.nanoTime();
         firstLineages.putIfAbsent(shard, lineage);
         if (firstViewAt < 0) {
             firstViewAt = at;
@@ -218,6 +237,30 @@ public final class LossWindows {
         fleet.values().removeIf(k -> k.lastAt < at - horizonMillis && k.unknownAt < at - horizonMillis);
         lastViewAt = Math.max(lastViewAt, at);
         lastViewNanos = System.nanoTime();
+    }
+
+    /**
+     * Records that this node sends a read of the fleet's leads now; one sent more than
+     * {@value FleetLeads#RETENTION_MILLIS} ms after this node's previous contact with Redis (a read sent, answered or
+     * failed) means this node was held back (a paused process, a starved thread), not Redis.
+     */
+    public void readSent(long nanos) {
+        long last = contactNanos;
+        if (last != Long.MIN_VALUE && nanos - last > FleetLeads.RETENTION_MILLIS * 1_000_000L) {
+            stalled = true;
+        }
+        contactNanos = nanos;
+    }
+
+    /** Records that a read of the fleet's leads failed now: this node was in contact with Redis, which did not answer. */
+    public void readFailed(long nanos) {
+        contactNanos = nanos;
+    }
+
+    /** Whether a gap in this node's reads of the fleet ended within the horizon before {@code anchor}, or after it. */
+    private boolean gapNear(long anchor) {
+        long end = gapEndAt;
+        return end >= 0 && end > anchor - horizonMillis;
     }
 
     private static Known known(long at, long lead) {
@@ -288,6 +331,11 @@ public final class LossWindows {
         if (firstViewAt < 0 || firstViewAt >= anchor || lastViewAt < settledAt(anchor) || startedAfterLoss(job, anchor)) {
             log.debug("job-guard: job '{}': loss from {}: skew-tolerance (fleet first read at {}, last at {})", job.name(),
                     anchor, firstViewAt, lastViewAt);
+            return new Window(-1, configured);
+        }
+        if (gapNear(anchor)) {
+            log.debug("job-guard: job '{}': loss from {}: skew-tolerance (this node's reads of the fleet had a gap "
+                    + "until {})", job.name(), anchor, gapEndAt);
             return new Window(-1, configured);
         }
         long max = 0;

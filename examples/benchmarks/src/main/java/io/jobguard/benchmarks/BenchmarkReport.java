@@ -244,7 +244,8 @@ public final class BenchmarkReport {
         Map<String, List<double[]>> byContender = new LinkedHashMap<>();
         for (Map<String, String> row : rows("capacity.csv")) {
             if (row.get("redis").equals("standalone")) {
-                byContender.computeIfAbsent(row.get("contender"), c -> new ArrayList<>()).add(new double[] {
+                byContender.computeIfAbsent(row.get("contender") + ", " + row.get("nodes") + " nodes",
+                        c -> new ArrayList<>()).add(new double[] {
                     number(row, "threads_per_node"), number(row, "granted_per_s"), number(row, "redis_cpu_pct")});
             }
         }

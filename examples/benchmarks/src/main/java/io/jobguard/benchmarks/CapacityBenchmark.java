@@ -83,7 +83,8 @@ public final class CapacityBenchmark {
             + "decisions_per_s,redis_cpu_pct,redis_usec_per_firing,busiest_share,client_cpu_pct,missed,duplicates";
     /** The capacity-summary.csv header; {@link BenchmarkReport} prints it as it is. */
     static final String SUMMARY_HEADER = "redis,contender,nodes_x_jobs,threads_per_node,granted_per_s,decisions_per_s,"
-            + "redis_cpu_pct,client_cpu_pct,redis_usec_per_firing,firings_per_s_at_one_core,vs_jobguard_at_one_core";
+            + "redis_cpu_pct,client_cpu_pct,redis_usec_per_firing,client_usec_per_firing,firings_per_s_at_one_core,"
+            + "vs_jobguard_at_one_core";
     /** The capacity-projection.csv header. */
     static final String PROJECTION_HEADER = "contender,basis,redis_usec_per_firing,busiest_master_share,"
             + "m1_firings_per_s,m3_firings_per_s,m6_firings_per_s,m12_firings_per_s,basis_masters_at_measured_shares";
@@ -158,6 +159,11 @@ public final class CapacityBenchmark {
             return String.format(Locale.ROOT, "%s,%d,%s,%d,%d,%d,%.2f,%d,%.0f,%.0f,%.1f,%.2f,%.3f,%.1f,%d,%d", redis, masters,
                     contender, nodes, jobs, threadsPerNode, seconds, fireTimes, grantedPerSecond, decisionsPerSecond,
                     redisCpuPct, redisUsecPerFiring, busiestShare, clientCpuPct, missed, duplicates);
+        }
+
+        /** The CPU every node's client used per granted firing, µs (the benchmark JVM's process CPU). */
+        double clientUsecPerFiring() {
+            return clientCpuPct / 100 * 1e6 / grantedPerSecond;
         }
 
         /** Firings per second one Redis core decides at 100 %, at this level's Redis CPU per firing. */
@@ -240,20 +246,22 @@ public final class CapacityBenchmark {
         double[] idleRate = RedisInfo.idleCpuRate(target.admin(), IDLE_SAMPLE);
         Map<String, List<CapacityNodes.Node>> fleets = new LinkedHashMap<>();
         List<Level> levels = new ArrayList<>();
-        StepSchedule schedule = new StepSchedule();
+        // each contender's own grid: its jobs' fire times are the steps of its own levels only, as a real schedule's
+        Map<String, StepSchedule> schedules = new LinkedHashMap<>();
         try {
             for (String contender : CONTENDERS) {
                 List<CapacityNodes.Node> fleet = new ArrayList<>();
                 fleets.put(contender, fleet);
                 for (int k = 0; k < settings.nodes(); k++) {
-                    fleet.add(CapacityNodes.node(contender, target, "node-" + k, settings.jobs(), schedule));
+                    fleet.add(CapacityNodes.node(contender, target, "node-" + k, settings.jobs(),
+                            schedules.computeIfAbsent(contender, c -> new StepSchedule())));
                 }
             }
             AtomicLong lastNominalFireTimeMillis = new AtomicLong();
             for (int l = 0; l < settings.threads().length; l++) {
                 for (String contender : order(l)) {
                     Level level = level(target, contender, fleets.get(contender), settings, settings.threads()[l],
-                            lastNominalFireTimeMillis, idleRate, schedule);
+                            lastNominalFireTimeMillis, idleRate, schedules.get(contender));
                     System.out.println(level);
                     levels.add(level);
                     if (contender.startsWith(JOB_GUARD) && (level.missed() > 0 || level.duplicates() > 0)) {
@@ -357,9 +365,10 @@ public final class CapacityBenchmark {
         System.out.println("at saturation (each contender's level with the most granted firings per second):");
         for (Level l : summary) {
             Level jobGuard = find(summary, l.redis(), l.nodes(), JOB_GUARD);
-            summaryCsv.add(String.format(Locale.ROOT, "%s,%s,%dx%d,%d,%.0f,%.0f,%.1f,%.1f,%.2f,%.0f,%.2fx", l.redis(),
+            summaryCsv.add(String.format(Locale.ROOT, "%s,%s,%dx%d,%d,%.0f,%.0f,%.1f,%.1f,%.2f,%.2f,%.0f,%.2fx", l.redis(),
                     l.contender(), l.nodes(), l.jobs(), l.threadsPerNode(), l.grantedPerSecond(), l.decisionsPerSecond(),
-                    l.redisCpuPct(), l.clientCpuPct(), l.redisUsecPerFiring(), l.firingsPerSecondAtOneCore(),
+                    l.redisCpuPct(), l.clientCpuPct(), l.redisUsecPerFiring(), l.clientUsecPerFiring(),
+                    l.firingsPerSecondAtOneCore(),
                     l.firingsPerSecondAtOneCore() / jobGuard.firingsPerSecondAtOneCore()));
             System.out.println("  " + l + String.format(Locale.ROOT, "  -> %,.0f firings/s at one Redis core",
                     l.firingsPerSecondAtOneCore()));

@@ -51,9 +51,9 @@ class CapacityBenchmarkIT {
             client.shutdown();
         }
 
-        assertThat(levels).hasSize(6);
+        assertThat(levels).hasSize(8);
         assertThat(levels).extracting(CapacityBenchmark.Level::contender).containsOnly(CapacityBenchmark.JOB_GUARD,
-                CapacityBenchmark.SHEDLOCK, CapacityBenchmark.REDISSON);
+                CapacityBenchmark.JOB_GUARD_ASK_ALL, CapacityBenchmark.SHEDLOCK, CapacityBenchmark.REDISSON);
         for (CapacityBenchmark.Level level : levels) {
             assertThat(level.fireTimes()).as(level.toString()).isPositive();
             assertThat(level.grantedPerSecond()).as(level.toString()).isPositive();
@@ -64,8 +64,8 @@ class CapacityBenchmarkIT {
         }
 
         CapacityBenchmark.write(out, levels);
-        assertThat(Files.readAllLines(out.resolve("capacity.csv"))).hasSize(7).first().isEqualTo(CapacityBenchmark.HEADER);
-        assertThat(Files.readAllLines(out.resolve("capacity-summary.csv"))).hasSize(4);
+        assertThat(Files.readAllLines(out.resolve("capacity.csv"))).hasSize(9).first().isEqualTo(CapacityBenchmark.HEADER);
+        assertThat(Files.readAllLines(out.resolve("capacity-summary.csv"))).hasSize(5);
         assertThat(Files.readString(out.resolve("capacity-projection.csv"))).startsWith(CapacityBenchmark.PROJECTION_HEADER);
     }
 }

@@ -10,7 +10,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +34,7 @@ import java.util.function.Supplier;
  * that the fleet keeps {@code skew-tolerance} for a loss around the step). When the lead it publishes is above every
  * lead the fleet knows (+ margin), the admission waits until every other live node has read it (its entry published
  * after this node's publication: the same script call wrote it and read the hash) or has left the hash (no
- * publication for {@value #RETENTION_MILLIS} ms), for at most {@value #ACK_WAIT_MILLIS} ms, else the firing fails as
+ * publication for {@value #RETENTION_MILLIS} ms), for at most {@value LeadAcknowledgements#ACK_WAIT_MILLIS} ms, else the firing fails as
  * a store failure. A node that left without reading it reads again more than the retention after its previous read,
  * and then judges a loss with the configured window ({@link LossWindows}): no node takes a fire time with a lead
  * that a node judging a later loss from memory did not read.
@@ -62,6 +61,7 @@ public final class FleetLeads implements AutoCloseable {
     private final LossWindows windows;
     private final FleetLateness lateness = new FleetLateness();
     private final Set<String> nodes = ConcurrentHashMap.newKeySet();
+    private final LeadAcknowledgements acknowledgements = new LeadAcknowledgements();
     /** Per joined node id: what it publishes beside its lead ({@link #join}). */
     private final Map<String, Supplier<String>> memberPublications = new ConcurrentHashMap<>();
     private final List<Consumer<FleetMembers>> viewers = new CopyOnWriteArrayList<>();
@@ -95,7 +95,7 @@ public final class FleetLeads implements AutoCloseable {
      * @param jobUnseen             whether this node never saw the job's epoch
      * @return whether this node published
      * @throws RuntimeException if the publication fails, or the fleet neither read the lead nor left within
-     *                          {@value #ACK_WAIT_MILLIS} ms (the firing is then a store failure)
+     *                          {@value LeadAcknowledgements#ACK_WAIT_MILLIS} ms (the firing is then a store failure)
      */
     public boolean beforeAdmission(String nodeId, long nominalFireTimeMillis, boolean jobUnseen) {
         boolean first = nodes.add(nodeId);
@@ -118,7 +118,7 @@ public final class FleetLeads implements AutoCloseable {
             long sent = System.nanoTime();
             publishNow();
             if (lead < 0 || lead > windows.fleetMax(nodes) + LossWindows.MARGIN_MILLIS) {
-                awaitAcknowledgement(sent);
+                acknowledgements.await(sent, nodes, this::publishNow);
             }
             return true;
         }
@@ -167,95 +167,6 @@ public final class FleetLeads implements AutoCloseable {
     /** A lead this much above the published one is published before the admission (the margin covers less). */
     static final long GROWTH_MILLIS = 100;
 
-    /** How often a node waiting for the fleet to read its lead reads the leads hashes again. */
-    static final long ACK_POLL_MILLIS = 50;
-
-    /**
-     * The longest a node waits for the fleet to read its lead: by then every entry published before its lead is older
-     * than the retention, so a node that neither read the lead nor dropped out means this node's own reads failed.
-     */
-    static final long ACK_WAIT_MILLIS = RETENTION_MILLIS + 2 * INTERVAL_MILLIS;
-
-    /** One read of a leads hash: its Redis time, each live entry's published-at, and when the newest read was sent. */
-    private record Read(long at, Map<String, Long> publishedAt, long sentNanos) {
-    }
-
-    /** Per shard: the latest read of its leads hash (the one with the largest Redis time). */
-    private final Map<String, Read> reads = new ConcurrentHashMap<>();
-
-    /**
-     * Waits until every other live node has read the lead this node published (a publication sent at or after
-     * {@code sent}): a node has read it once its entry's published-at is later than this node's publication on the
-     * same hash, since each publication reads the hash right after writing in one atomic script. A node whose entry
-     * left the hash (older than {@value #RETENTION_MILLIS} ms) drops out: when it reads again, its reads lie more than
-     * the retention apart and it judges a loss after that with the configured window ({@link LossWindows}). Reads
-     * again every {@value #ACK_POLL_MILLIS} ms, for at most {@value #ACK_WAIT_MILLIS} ms.
-     *
-     * @throws IllegalStateException if a node neither read the lead nor dropped out in time, or if interrupted (the
-     *                               firing is then a store failure: no fire time is taken unread)
-     */
-    private void awaitAcknowledgement(long sent) {
-        Map<String, Long> published = new HashMap<>();
-        Set<String> waiting = new HashSet<>();
-        reads.forEach((shard, read) -> {
-            if (read.sentNanos() - sent >= 0) {
-                published.put(shard, read.at());
-                waiting.addAll(read.publishedAt().keySet());
-            }
-        });
-        waiting.removeAll(nodes);
-        long start = System.nanoTime();
-        RuntimeException failure = null;
-        while (!waiting.isEmpty()) {
-            if (System.nanoTime() - start > ACK_WAIT_MILLIS * 1_000_000L) {
-                IllegalStateException e = new IllegalStateException("nodes " + waiting + " did not read this node's "
-                        + "clock lead within " + ACK_WAIT_MILLIS + " ms");
-                if (failure != null) {
-                    e.addSuppressed(failure);
-                }
-                throw e;
-            }
-            try {
-                Thread.sleep(ACK_POLL_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while the fleet reads this node's clock lead", e);
-            }
-            long round = System.nanoTime();
-            try {
-                publishNow();
-            } catch (RuntimeException e) {
-                failure = e; // read again until the bound
-                continue;
-            }
-            Map<String, Read> fresh = new HashMap<>();
-            reads.forEach((shard, read) -> {
-                if (published.containsKey(shard) && read.sentNanos() - round >= 0) {
-                    fresh.put(shard, read);
-                }
-            });
-            if (!fresh.isEmpty()) {
-                waiting.removeIf(node -> readOrLeft(node, fresh, published));
-            }
-        }
-        log.debug("job-guard: the fleet read this node's clock lead in {} ms", (System.nanoTime() - start) / 1_000_000L);
-    }
-
-    /** Whether the node read this node's publication on some hash, or is in none of the hashes read this round. */
-    private static boolean readOrLeft(String node, Map<String, Read> fresh, Map<String, Long> published) {
-        boolean present = false;
-        for (Map.Entry<String, Read> e : fresh.entrySet()) {
-            Long at = e.getValue().publishedAt().get(node);
-            if (at != null && at > published.get(e.getKey())) {
-                return true;
-            }
-            present |= at != null;
-        }
-        if (!present) {
-            log.debug("job-guard: node '{}' left the fleet before it read this node's clock lead", node);
-        }
-        return !present;
-    }
 
     /**
      * Joins a node id to the periodic publication before its first admission: from now on each publication carries
@@ -403,32 +314,6 @@ public final class FleetLeads implements AutoCloseable {
         }
     }
 
-    /** The members of one publication's reads: per node its latest entry over the shards' hashes. */
-    private static final class MemberRead {
-        private long at = -1;
-        private final Map<String, Long> publishedAt = new HashMap<>();
-        private final Map<String, String> publications = new HashMap<>();
-        private final Map<String, Long> lateness = new HashMap<>();
-
-        void entry(long readAt, String node, long entryAt, String[] fields) {
-            at = Math.max(at, readAt);
-            Long before = publishedAt.get(node);
-            if (before != null && before >= entryAt) {
-                return;
-            }
-            publishedAt.put(node, entryAt);
-            publications.put(node, fields.length > 3 ? fields[3] : "");
-            if (fields.length > 2 && !fields[2].isEmpty()) {
-                lateness.put(node, Long.parseLong(fields[2]));
-            } else {
-                lateness.remove(node);
-            }
-        }
-
-        FleetMembers members() {
-            return new FleetMembers(at, publications, lateness);
-        }
-    }
 
     private void publish(LeadShards.Shard shard, String node, MemberRead read) {
         long sentNanos = System.nanoTime();
@@ -461,16 +346,9 @@ public final class FleetLeads implements AutoCloseable {
             }
         }
         windows.fleetViewed(at, shard.name(), lineage, entries);
-        recordRead(shard.name(), at, entries, sentNanos);
+        acknowledgements.recordRead(shard.name(), at, entries, sentNanos);
     }
 
-    private void recordRead(String shard, long at, Map<String, long[]> entries, long sentNanos) {
-        Map<String, Long> publishedAt = new HashMap<>();
-        entries.forEach((name, e) -> publishedAt.put(name, e[0]));
-        reads.merge(shard, new Read(at, Map.copyOf(publishedAt), sentNanos), (old, now) -> new Read(
-                now.at() >= old.at() ? now.at() : old.at(), now.at() >= old.at() ? now.publishedAt() : old.publishedAt(),
-                Math.max(old.sentNanos(), now.sentNanos())));
-    }
 
     /**
      * Publishes once more as this node leaves (graceful shutdown), if it ever published: when Redis lost its data

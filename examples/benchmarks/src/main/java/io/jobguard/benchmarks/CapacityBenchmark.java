@@ -80,11 +80,12 @@ public final class CapacityBenchmark {
 
     /** The capacity.csv header. */
     static final String HEADER = "redis,masters,contender,nodes,jobs,threads_per_node,seconds,fire_times,granted_per_s,"
-            + "decisions_per_s,redis_cpu_pct,redis_usec_per_firing,busiest_share,client_cpu_pct,missed,duplicates";
+            + "decisions_per_s,redis_cpu_pct,redis_usec_per_firing,redis_calls_per_firing,busiest_share,client_cpu_pct,missed,"
+            + "duplicates";
     /** The capacity-summary.csv header; {@link BenchmarkReport} prints it as it is. */
     static final String SUMMARY_HEADER = "redis,contender,nodes_x_jobs,threads_per_node,granted_per_s,decisions_per_s,"
-            + "redis_cpu_pct,client_cpu_pct,redis_usec_per_firing,client_usec_per_firing,firings_per_s_at_one_core,"
-            + "vs_jobguard_at_one_core";
+            + "redis_cpu_pct,client_cpu_pct,redis_usec_per_firing,redis_calls_per_firing,client_usec_per_firing,"
+            + "firings_per_s_at_one_core,vs_jobguard_at_one_core";
     /** The capacity-projection.csv header. */
     static final String PROJECTION_HEADER = "contender,basis,redis_usec_per_firing,busiest_master_share,"
             + "m1_firings_per_s,m3_firings_per_s,m6_firings_per_s,m12_firings_per_s,basis_masters_at_measured_shares";
@@ -146,6 +147,7 @@ public final class CapacityBenchmark {
      * @param decisionsPerSecond asks per second (K per fire time)
      * @param redisCpuPct        Redis CPU over the masters, percent of one core
      * @param redisUsecPerFiring Redis CPU over the masters per granted firing, µs
+     * @param redisCallsPerFiring commands Redis ran per granted firing (script calls and the commands they called)
      * @param busiestShare       the busiest master's share of that CPU
      * @param clientCpuPct       the CPU this JVM (every node's client) used, percent of one core
      * @param missed             fire times granted to no node (warm-up included)
@@ -153,12 +155,13 @@ public final class CapacityBenchmark {
      */
     record Level(String redis, int masters, String contender, int nodes, int jobs, int threadsPerNode, double seconds,
                  long fireTimes, double grantedPerSecond, double decisionsPerSecond, double redisCpuPct,
-                 double redisUsecPerFiring, double busiestShare, double clientCpuPct, long missed, long duplicates) {
+                 double redisUsecPerFiring, double redisCallsPerFiring, double busiestShare, double clientCpuPct, long missed,
+                 long duplicates) {
 
         String csv() {
-            return String.format(Locale.ROOT, "%s,%d,%s,%d,%d,%d,%.2f,%d,%.0f,%.0f,%.1f,%.2f,%.3f,%.1f,%d,%d", redis, masters,
-                    contender, nodes, jobs, threadsPerNode, seconds, fireTimes, grantedPerSecond, decisionsPerSecond,
-                    redisCpuPct, redisUsecPerFiring, busiestShare, clientCpuPct, missed, duplicates);
+            return String.format(Locale.ROOT, "%s,%d,%s,%d,%d,%d,%.2f,%d,%.0f,%.0f,%.1f,%.2f,%.2f,%.3f,%.1f,%d,%d", redis,
+                    masters, contender, nodes, jobs, threadsPerNode, seconds, fireTimes, grantedPerSecond, decisionsPerSecond,
+                    redisCpuPct, redisUsecPerFiring, redisCallsPerFiring, busiestShare, clientCpuPct, missed, duplicates);
         }
 
         /** The CPU every node's client used per granted firing, µs (the benchmark JVM's process CPU). */
@@ -173,10 +176,11 @@ public final class CapacityBenchmark {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%-10s %-9s T=%-3d %,9.0f granted/s %,10.0f decisions/s  Redis %5.1f%% of a core, "
-                            + "%6.2f µs per firing (busiest master %.0f%%), clients %5.1f%% of a core  missed %d, duplicates %d", redis,
-                    contender, threadsPerNode, grantedPerSecond, decisionsPerSecond, redisCpuPct, redisUsecPerFiring,
-                    busiestShare * 100, clientCpuPct, missed, duplicates);
+            return String.format(Locale.ROOT, "%-10s %-17s K=%-3d T=%-3d %,9.0f granted/s %,10.0f decisions/s  Redis %5.1f%% "
+                            + "of a core, %6.2f µs and %5.1f commands per firing (busiest master %.0f%%), clients %5.1f%% of a "
+                            + "core  missed %d, duplicates %d", redis, contender, nodes, threadsPerNode, grantedPerSecond,
+                    decisionsPerSecond, redisCpuPct, redisUsecPerFiring, redisCallsPerFiring, busiestShare * 100,
+                    clientCpuPct, missed, duplicates);
         }
     }
 
@@ -330,7 +334,8 @@ public final class CapacityBenchmark {
         long granted = walk.measuredGrants;
         return new Level(target.label(), target.masters(), contender, fleet.size(), settings.jobs(), threads, seconds,
                 walk.measuredFireTimes, granted / seconds, (double) walk.measuredFireTimes * fleet.size() / seconds,
-                total / seconds * 100, total * 1e6 / granted, total == 0 ? 0 : busiest / total,
+                total / seconds * 100, total * 1e6 / granted, (double) (walk.callsAfter - walk.callsBefore) / granted,
+                total == 0 ? 0 : busiest / total,
                 (walk.clientCpuAfter - walk.clientCpuBefore) / 1e9 / seconds * 100, walk.missed, walk.duplicates);
     }
 
@@ -365,9 +370,10 @@ public final class CapacityBenchmark {
         System.out.println("at saturation (each contender's level with the most granted firings per second):");
         for (Level l : summary) {
             Level jobGuard = find(summary, l.redis(), l.nodes(), JOB_GUARD);
-            summaryCsv.add(String.format(Locale.ROOT, "%s,%s,%dx%d,%d,%.0f,%.0f,%.1f,%.1f,%.2f,%.2f,%.0f,%.2fx", l.redis(),
-                    l.contender(), l.nodes(), l.jobs(), l.threadsPerNode(), l.grantedPerSecond(), l.decisionsPerSecond(),
-                    l.redisCpuPct(), l.clientCpuPct(), l.redisUsecPerFiring(), l.clientUsecPerFiring(),
+            summaryCsv.add(String.format(Locale.ROOT, "%s,%s,%dx%d,%d,%.0f,%.0f,%.1f,%.1f,%.2f,%.2f,%.2f,%.0f,%.2fx",
+                    l.redis(), l.contender(), l.nodes(), l.jobs(), l.threadsPerNode(), l.grantedPerSecond(),
+                    l.decisionsPerSecond(), l.redisCpuPct(), l.clientCpuPct(), l.redisUsecPerFiring(),
+                    l.redisCallsPerFiring(), l.clientUsecPerFiring(),
                     l.firingsPerSecondAtOneCore(),
                     l.firingsPerSecondAtOneCore() / jobGuard.firingsPerSecondAtOneCore()));
             System.out.println("  " + l + String.format(Locale.ROOT, "  -> %,.0f firings/s at one Redis core",

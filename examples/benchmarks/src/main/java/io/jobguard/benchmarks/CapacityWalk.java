@@ -30,6 +30,8 @@ final class CapacityWalk implements Runnable {
     long endNanos;
     double[] cpuBefore;
     double[] cpuAfter;
+    long callsBefore;
+    long callsAfter;
     long clientCpuBefore;
     long clientCpuAfter;
     long measuredFireTimes;
@@ -69,6 +71,7 @@ final class CapacityWalk implements Runnable {
         if (measuring && now - startNanos >= measured) {
             endNanos = System.nanoTime();
             cpuAfter = RedisInfo.cpuSeconds(target.admin());
+            callsAfter = RedisInfo.calls(target.admin());
             clientCpuAfter = processCpuNanos();
             stop = true;
             return;
@@ -76,6 +79,7 @@ final class CapacityWalk implements Runnable {
         if (!measuring && now - warmUpEnd >= 0) {
             measuring = true;
             cpuBefore = RedisInfo.cpuSeconds(target.admin());
+            callsBefore = RedisInfo.calls(target.admin());
             clientCpuBefore = processCpuNanos();
             startNanos = System.nanoTime();
         }

@@ -52,6 +52,27 @@ final class RedisInfo {
     }
 
     /**
+     * The commands the servers ran so far, summed over them: every {@code cmdstat_*} entry's {@code calls}, which
+     * counts a script call ({@code EVALSHA}) and each command the script called.
+     *
+     * @param servers an admin connection to each server (each master of a cluster)
+     * @return the calls
+     */
+    static long calls(List<RedisCommands<String, String>> servers) {
+        long calls = 0;
+        for (RedisCommands<String, String> server : servers) {
+            for (String line : server.info("commandstats").split("\r?\n")) {
+                int at = line.indexOf("calls=");
+                if (line.startsWith("cmdstat_") && at > 0) {
+                    int end = line.indexOf(',', at);
+                    calls += Long.parseLong(line.substring(at + 6, end < 0 ? line.length() : end));
+                }
+            }
+        }
+        return calls;
+    }
+
+    /**
      * Each server's CPU seconds (user + system) per second while no client of the benchmark runs: a
      * cluster's gossip and cron, to subtract from what a workload measured.
      *

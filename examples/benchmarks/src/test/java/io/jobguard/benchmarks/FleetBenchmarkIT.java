@@ -79,11 +79,11 @@ class FleetBenchmarkIT {
                 + "a,3000,5.0,0.8\nb,3000,6.0,0.9\n");
         Files.writeString(data.resolve("batch-floors-ratios.csv"), "ratio,target,measured\na / b,at most 1.2x,0.89x\n");
         Files.writeString(data.resolve("capacity.csv"), CapacityBenchmark.HEADER + "\n"
-                + "standalone,1,a,2,10,1,4.00,400,100,200,20.0,200.00,1.000,95.0,0,0\n"
-                + "standalone,1,a,2,10,2,4.00,600,150,300,30.0,200.00,1.000,95.0,0,0\n"
-                + "cluster-3,3,a,2,10,2,4.00,600,140,280,30.0,210.00,0.400,95.0,0,0\n");
+                + "standalone,1,a,2,10,1,4.00,400,100,200,20.0,200.00,13.00,1.000,95.0,0,0\n"
+                + "standalone,1,a,2,10,2,4.00,600,150,300,30.0,200.00,13.00,1.000,95.0,0,0\n"
+                + "cluster-3,3,a,2,10,2,4.00,600,140,280,30.0,210.00,13.00,0.400,95.0,0,0\n");
         Files.writeString(data.resolve("capacity-summary.csv"), CapacityBenchmark.SUMMARY_HEADER + "\n"
-                + "standalone,a,2x10,2,150,300,30.0,95.0,200.00,6333.33,5000,1.00x\n");
+                + "standalone,a,2x10,2,150,300,30.0,95.0,200.00,13.00,6333.33,5000,1.00x\n");
         Files.writeString(data.resolve("capacity-projection.csv"), CapacityBenchmark.PROJECTION_HEADER + "\n"
                 + "a,cluster-3,210.00,0.400,4762,14286,28571,57143,11905\n");
         Path markdown = dir.resolve("benchmarks.md");

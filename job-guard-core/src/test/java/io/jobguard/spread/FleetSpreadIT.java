@@ -1,6 +1,7 @@
 package io.jobguard.spread;
 
 import io.jobguard.FireTimeSchedule;
+import io.jobguard.GuardType;
 import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
@@ -183,6 +184,28 @@ class FleetSpreadIT {
 
     private List<JobEvent> eventsFrom(long fromMillis) {
         return events.stream().filter(e -> e.nominalFireTime().toEpochMilli() >= fromMillis).toList();
+    }
+
+    @Test
+    void waitJobsJobsWithoutAGridAndUndeclaredJobsAreNotSpreadAndEveryNodeAsksForThem() {
+        JobOptions waits = options("waits").toBuilder().type(GuardType.WAIT).build();
+        JobOptions noGrid = JobOptions.builder("no-grid", LEASE).build();
+        Node node = nodes.get(1);
+        List<JobOptions> declared = new ArrayList<>(JOBS.stream().map(FleetSpreadIT::options).toList());
+        declared.addAll(List.of(waits, noGrid));
+        assertThat(node.guard.declareScheduledJobs(declared)).containsExactlyInAnyOrderElementsOf(JOBS);
+        agreedAssignment();
+        assertThat(node.guard.assignedNode("waits")).isEmpty();
+        assertThat(node.guard.assignedNode("no-grid")).isEmpty();
+        // every node asks for them: one runs, the others are refused by the marker
+        Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(30);
+        List<RunOutcome> outcomes = new ArrayList<>();
+        for (Node n : nodes) {
+            outcomes.add(n.guard.run(noGrid, t, () -> { }));
+            outcomes.add(n.guard.run(waits.toBuilder().waitFor(Duration.ofMillis(100)).build(), t, () -> { }));
+        }
+        assertThat(outcomes).containsOnly(RunOutcome.RAN, RunOutcome.ALREADY_RAN)
+                .filteredOn(o -> o == RunOutcome.RAN).hasSize(2);
     }
 
     @Test

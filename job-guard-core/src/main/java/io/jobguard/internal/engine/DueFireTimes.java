@@ -28,12 +28,17 @@ final class DueFireTimes {
     }
 
     /**
-     * The latest fire time every live node whose clock lags this one's has reached, when the gap's last fire time
-     * ({@code previous}) lies after it; null when the whole gap is past for every node.
+     * The latest fire time every live node whose clock lags this one's has reached, and before the earliest this node
+     * left to another node and has not seen covered (the fleet spread: this node takes it over), when the gap's last
+     * fire time ({@code previous}) lies after it; null when the whole gap is past for every node.
      */
-    Instant after(Instant previous) {
-        Optional<Instant> reached = guard.capabilities().reachedByLaterNodes();
-        return reached.isPresent() && previous != null && previous.isAfter(reached.get()) ? reached.get() : null;
+    Instant after(JobOptions job, Instant previous) {
+        Instant reached = guard.capabilities().reachedByLaterNodes().orElse(null);
+        Instant left = guard.earliestLeft(job);
+        if (left != null && (reached == null || left.minusMillis(1).isBefore(reached))) {
+            reached = left.minusMillis(1);
+        }
+        return reached != null && previous != null && previous.isAfter(reached) ? reached : null;
     }
 
     /**
@@ -48,6 +53,9 @@ final class DueFireTimes {
             Instant before = CatchUpWindow.previous(recovery, due, guard.config().clock().instant());
             EngineAdmission admission = guard.admit(job, due,
                     AcquireMode.regular(before, MissedFireTimeRecovery.delivery(recovery), recovery.maxAttempts()));
+            if (admission.granted() || admission.refusal() != RunOutcome.STORE_ERROR) {
+                guard.decided(job, due);
+            }
             if (admission.granted()) {
                 log.debug("job-guard: job '{}' T={} node={} runs before T={}: a node whose clock lags this one's "
                         + "has not fired it yet", job.name(), due, guard.config().nodeId(), nominalFireTime);

@@ -295,7 +295,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
                 : missed.admit(job, job.recovery(), nominalFireTime, body.recoveryRun());
         if (spreads) {
             if (admission.granted() || admission.refusal() != RunOutcome.STORE_ERROR) {
-                spread.decided(job.name(), nominalFireTime);
+                decided(job, nominalFireTime);
             } else {
                 spread.unanswered(job.name(), nominalFireTime);
             }
@@ -324,6 +324,18 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         } catch (Throwable e) {
             log.warn("job-guard: job '{}' T={} node={}: the run taken over threw: {}", job.name(), nominalFireTime,
                     config.nodeId(), e.toString());
+        }
+    }
+
+    @Override
+    public Instant earliestLeft(JobOptions job) {
+        return spread == null ? null : spread.earliestLeft(job.name());
+    }
+
+    @Override
+    public void decided(JobOptions job, Instant nominalFireTime) {
+        if (spread != null && FleetSpread.spreadable(job)) {
+            spread.decided(job.name(), nominalFireTime);
         }
     }
 

@@ -103,7 +103,7 @@ public final class MissedFireTimeRecovery {
                 case CATCH_UP -> {
                     // fire times after dueAfter are not missed: a live node whose clock lags this one's has not fired
                     // them yet. Those before it are handled as the policy says; these are due, and run here now
-                    Instant dueAfter = due.after(previous);
+                    Instant dueAfter = due.after(job, previous);
                     catchUp(job, recovery, found.record().handled(), dueAfter != null ? dueAfter : nominalFireTime,
                             dueAfter != null, found.acquiredAt(), body);
                     if (dueAfter != null) {

@@ -39,6 +39,27 @@ interface RecoveryEngine {
     EngineAdmission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode);
 
     /**
+     * The earliest fire time of the job this node left to its assigned node (the fleet spread) and has not seen
+     * covered: this node takes it over, so it is due, not missed.
+     *
+     * @param job the job
+     * @return the fire time, or null when none is left
+     */
+    default Instant earliestLeft(JobOptions job) {
+        return null;
+    }
+
+    /**
+     * Records that the store answered an ask for the job's fire time that the fleet spread may have left to another
+     * node: it is decided.
+     *
+     * @param job             the job
+     * @param nominalFireTime the fire time
+     */
+    default void decided(JobOptions job, Instant nominalFireTime) {
+    }
+
+    /**
      * Reports an outcome of recovery (missed, abandoned, history lost, busy) to the listeners and the store.
      *
      * @param job the job

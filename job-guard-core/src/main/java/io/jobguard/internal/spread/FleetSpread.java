@@ -207,9 +207,30 @@ public final class FleetSpread implements AutoCloseable {
         return true;
     }
 
-    /** Records that the store answered a regular ask for the job's fire time (granted or refused). */
+    /**
+     * Records that the store answered an ask for the job's fire time (granted or refused): a fire time this node left
+     * to another node and then asked for itself is no longer left.
+     */
     public void decided(String job, Instant nominalFireTime) {
         coverage.decided(job, nominalFireTime.toEpochMilli());
+        ConcurrentSkipListMap<Long, Left> times = left.get(job);
+        if (times != null) {
+            times.remove(nominalFireTime.toEpochMilli());
+        }
+    }
+
+    /**
+     * The earliest fire time of the job this node left to another node and has not seen covered: this node takes it
+     * over (at the latest after the grace), so a regular firing of the job that finds it unhandled runs it first, as
+     * due, rather than reporting it missed.
+     *
+     * @param job the job name
+     * @return the fire time, or null when none is left
+     */
+    public Instant earliestLeft(String job) {
+        ConcurrentSkipListMap<Long, Left> times = left.get(job);
+        Map.Entry<Long, Left> first = times == null ? null : times.firstEntry();
+        return first == null ? null : Instant.ofEpochMilli(first.getKey());
     }
 
     /** Records a regular ask the store did not answer: the fire time may be undecided. */

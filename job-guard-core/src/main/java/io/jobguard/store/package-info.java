@@ -27,7 +27,8 @@
  *       {@link io.jobguard.store.OperatorControl} (force release, pausing and retrying a failed fire time by hand),
  *       {@link io.jobguard.store.RunRecovery} (the run record and the acquires that recover missed fire times and dead
  *       runs), {@link io.jobguard.store.OutcomeRecording} (every fire time's outcome on the job's history) and
- *       {@link io.jobguard.store.FleetView} (what the nodes publish to each other: clock leads and schedules).</li>
+ *       {@link io.jobguard.store.FleetView} (what the nodes publish to each other: clock leads, schedules and, read as
+ *       {@link io.jobguard.store.FleetMembers}, each live node's part in the fleet spread).</li>
  * </ul>
  */
 package io.jobguard.store;

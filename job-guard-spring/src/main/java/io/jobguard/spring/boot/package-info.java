@@ -16,6 +16,7 @@
  *       {@link io.jobguard.spring.boot.JobOverrideProperties} ({@code jobguard.jobs.<name>.*}),
  *       {@link io.jobguard.spring.boot.JobGuardBatchProperties}, {@link io.jobguard.spring.boot.JobGuardRedisProperties},
  *       {@link io.jobguard.spring.boot.JobGuardTransactionProperties},
+ *       {@link io.jobguard.spring.boot.JobGuardSpreadProperties} ({@code jobguard.spread.*}),
  *       {@link io.jobguard.spring.boot.JobGuardHistoryProperties} ({@code jobguard.history.*}) and
  *       {@link io.jobguard.spring.boot.JobGuardActuatorProperties}. Each record is a {@code ValidatedOnBinding}, checked
  *       by {@code JobGuardPropertiesValidator} when Boot binds it; {@code JobGuardPropertiesSources} turns them into

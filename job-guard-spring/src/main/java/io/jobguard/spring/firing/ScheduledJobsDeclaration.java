@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * Declares every guarded {@code @Scheduled} method's job to the engine ({@link JobGuard#declareScheduledJobs}) once
- * every singleton exists, before the scheduler starts: with the fleet spread on, each cron or fixed-rate RETURN job's
+ * every singleton exists, before the scheduler starts. With the fleet spread on, each cron or fixed-rate RETURN job's
  * fire times are then asked for by one node of the live fleet. A firing before the declaration asks as without it.
  */
 public final class ScheduledJobsDeclaration implements SmartInitializingSingleton {

@@ -177,7 +177,9 @@ public final class JobGuardMetrics implements MeterBinder, JobGuardListener {
     /**
      * job-guard's Redis store reads the pause flag first in the call that decides a firing (a regular one, a catch-up
      * or a retry): PAUSED says the job is paused, any other decision of that call says it is not. A store error,
-     * MISSED and ABANDONED come without that call and leave the flag as it was.
+     * MISSED and ABANDONED come without that call and leave the flag as it was. ASSIGNED_ELSEWHERE comes without a
+     * store call too, yet sets 0: the node that asks for the job's fire times shows its pause, and a 1 kept here
+     * after this node stopped asking would hide the job's resumption from the maximum over the nodes.
      */
     private void pausedState(JobEvent event) {
         AtomicInteger flag = paused.get(List.of(event.namespace(), event.job()));

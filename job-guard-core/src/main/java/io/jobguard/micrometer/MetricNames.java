@@ -8,9 +8,11 @@ package io.jobguard.micrometer;
 public final class MetricNames {
 
     /**
-     * Counter of firings by outcome; tags {@link #TAG_JOB}, {@link #TAG_OUTCOME}, {@link #TAG_NAMESPACE},
-     * {@link #TAG_ATTEMPT}. A job's counters of every outcome at attempt 1 exist at 0 from its published schedule or its
-     * first firing on this node; those of later attempts from their first count.
+     * Counter of firings by outcome; tags {@link #TAG_JOB}, {@link #TAG_OUTCOME} (a {@link io.jobguard.RunOutcome}),
+     * {@link #TAG_NAMESPACE}, {@link #TAG_ATTEMPT}. A job's counters of every outcome at attempt 1 exist at 0 from its
+     * published schedule or its first firing on this node; those of later attempts from their first count. With the
+     * fleet spread, a node counts {@link io.jobguard.RunOutcome#ASSIGNED_ELSEWHERE} for each fire time it left to the
+     * job's assigned node, and a fire time it takes over later counts again with the take-over's own outcome.
      */
     public static final String JOB_RUNS = "jobguard.job.runs";
     /** Timer of the decision (including WAIT); tags job, outcome, namespace. */
@@ -56,7 +58,10 @@ public final class MetricNames {
     /**
      * Gauge: 1 while the newest firing of the job decided on this node was refused because an operator paused the
      * job cluster-wide ({@link io.jobguard.RunOutcome#PAUSED}), 0 after it was decided otherwise (and before its
-     * first firing here); tags job, namespace. A store error, a missed or abandoned fire time leave it unchanged.
+     * first firing here); tags job, namespace. A store error, a missed or abandoned fire time leave it unchanged. A fire
+     * time left to the job's assigned node ({@link io.jobguard.RunOutcome#ASSIGNED_ELSEWHERE}) sets it to 0: with the
+     * fleet spread, the job's pause shows on the node that asks Redis, so the cluster's flag is the maximum over its
+     * nodes.
      */
     public static final String JOB_PAUSED = "jobguard.job.paused";
 

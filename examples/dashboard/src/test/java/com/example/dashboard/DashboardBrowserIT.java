@@ -47,13 +47,14 @@ import static org.awaitility.Awaitility.await;
  * The dashboard page in a real headless Chromium (driven by Selenium through chromedriver) against two
  * application nodes on one real Redis running real guarded jobs, plus a third, secured node: the page of
  * node A lists both nodes and both jobs; every run shown on its timeline names the node that the job body,
- * writing to a ledger, says ran that fire time; pausing a job with the page's button (confirm dialog, CSRF
+ * writing to a ledger, says ran that fire time; each frequent job's row shows the node the fleet spread assigned it to
+ * ("asks: node-b"), the node both engines name, and the job's later runs are that node's alone; pausing a job with the page's button (confirm dialog, CSRF
  * token sent back from the cookie) shows it paused on both nodes' pages; node B's read-only page has no
  * buttons; the nightly job's fire time that failed for good gets a Retry button, whose click runs attempt 2 of it on node
  * A (the ledger and the timeline say so); an anonymous caller of the secured node gets no data; after Redis loses its
  * data (FLUSHALL) the job shows
  * as "recovering from a data loss until T" while its fire times are refused, then idle with HISTORY_LOST marks. Outcomes
- * read as words ("ran on node-a", "skipped: already ran on node-b", "skipped: the job was paused"), never as the
+ * read as words ("ran on node-a", "skipped: already ran on node-b", "left to node-b", "skipped: the job was paused"), never as the
  * endpoint's constants, and a paused job's next fire time says "paused: will not run". The browser must be installed:
  * a missing chromium or chromedriver fails the test naming the Debian packages.
  * <p>
@@ -66,12 +67,16 @@ class DashboardBrowserIT {
     private static final Path CHROMIUM = Path.of(System.getProperty("chromium.path", "/usr/bin/chromium"));
     private static final Path CHROMEDRIVER = Path.of(System.getProperty("chromedriver.path", "/usr/bin/chromedriver"));
     private static final Set<String> RUN_OUTCOMES = Set.of("RAN", "FAILED", "CAUGHT_UP", "RETRIED", "STARTED");
-    /** An idle job's line for node A's last outcome: it ran the fire time, or found it taken by another node. */
+    /**
+     * An idle job's line for node A's last outcome: it ran the fire time, found it taken by another node, or left it to
+     * the job's assigned node (the fleet spread).
+     */
     private static final Pattern LAST_HERE = Pattern.compile(
-            "here: (ran on node-a|skipped: already ran on (node-b|another node))");
+            "here: (ran on node-a|skipped: already ran on (node-b|another node)"
+                    + "|left to (node-b|its assigned node) \\(fleet spread: not asked here\\))");
     /** An outcome as the endpoint spells it: the page shows words instead. */
     private static final Pattern OUTCOME_CONSTANT = Pattern.compile(
-            "\\b(RAN|FAILED|ALREADY_RAN|BUSY|WAIT_TIMEOUT|STORE_ERROR|HISTORY_LOST|PAUSED|MISSED|CAUGHT_UP|RETRIED|ABANDONED)\\b");
+            "\\b(RAN|FAILED|ALREADY_RAN|ASSIGNED_ELSEWHERE|BUSY|WAIT_TIMEOUT|STORE_ERROR|HISTORY_LOST|PAUSED|MISSED|CAUGHT_UP|RETRIED|ABANDONED)\\b");
 
     private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
     private ChromeDriver browser;
@@ -113,6 +118,25 @@ class DashboardBrowserIT {
         assertThat(attributes(chrome, "#jobs tr[data-job]", "data-job"))
                 .containsExactlyInAnyOrder("billing-sync", "invoice-export", "nightly-report");
         assertThat(rowText(chrome, "billing-sync")).contains("cron \"* * * * * *\"");
+        // the fleet spread: both nodes agree on each job's assigned node, and node A's page shows it
+        JobGuard spreadA = apps.get(0).getBean(JobGuard.class);
+        JobGuard spreadB = apps.get(1).getBean(JobGuard.class);
+        for (String job : List.of("billing-sync", "invoice-export")) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> spreadA.assignedNode(job).isPresent()
+                    && spreadA.assignedNode(job).equals(spreadB.assignedNode(job)));
+            String assigned = spreadA.assignedNode(job).orElseThrow();
+            assertThat(assigned).isIn("node-a", "node-b");
+            wait.until(d -> attributes(chrome, "#jobs tr[data-job='" + job + "'] td.assigned", "data-assigned-node")
+                    .equals(List.of(assigned)));
+            assertThat(rowText(chrome, job)).contains("asks: " + assigned);
+            // the assigned node asks for every regular fire time: the job's next runs are in its ledger only
+            Instant viewed = Instant.now().plusSeconds(1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> DashboardApplication.Jobs.ledger().stream()
+                    .anyMatch(r -> r.job().equals(job) && r.nominalFireTime().isAfter(viewed)));
+            assertThat(DashboardApplication.Jobs.ledger()).filteredOn(r -> r.job().equals(job)
+                    && r.nominalFireTime().isAfter(viewed)).extracting(DashboardApplication.Run::node)
+                    .as("runs of %s after both nodes saw it assigned to %s", job, assigned).containsOnly(assigned);
+        }
         checkTimelineAgainstLedger(chrome, "billing-sync");
         checkTimelineAgainstLedger(chrome, "invoice-export");
         // node A's last outcome of the every-second job, in words: it ran it, or another node had

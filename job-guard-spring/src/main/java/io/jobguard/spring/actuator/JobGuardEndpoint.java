@@ -29,7 +29,7 @@ import java.util.function.Supplier;
 /**
  * The {@code jobguard} actuator endpoint. Reading shows this node (id, namespace, clock skew
  * against Redis), the jobs it guards (name, type, lease, schedule, next nominal fire time, last
- * outcome here) and, cluster-wide, the live run lease of each job (holder node, fire time,
+ * outcome here, the node that asks Redis for its fire times when the fleet spread assigns it) and, cluster-wide, the live run lease of each job (holder node, fire time,
  * acquired-at, expires-in, fencing token); {@code /{job}} adds the job's recent fire times with the
  * node, outcome, duration and fencing token of each (missed, abandoned and paused ones included).
  * Jobs guarded outside {@code @Scheduled} (Quartz) appear through {@link GuardedJobsContributor} beans, with their
@@ -353,11 +353,16 @@ public class JobGuardEndpoint {
      * @param nextNominalFireTime the next fire time of the schedule's grid (null for fixed delay)
      * @param lastFireTime        the nominal fire time of the last firing decided on this node (named as in the
      *                            endpoint's JSON)
-     * @param lastOutcome         its outcome
+     * @param lastOutcome         its outcome ({@code ASSIGNED_ELSEWHERE} when this node left it to the job's
+     *                            assigned node)
+     * @param assignedNode        the node that asks Redis for the job's regular fire times in this node's current
+     *                            view of the fleet ({@link JobGuard#assignedNode}); null when the job is not spread
+     *                            (the spread is off, or a WAIT, fixed-delay or Quartz job) or this node's view of the
+     *                            fleet is not fresh, and then this node asks for every fire time it fires
      */
     public record JobSummary(String name, String method, String type, String lease, String waitFor, String busyGrace,
                              String cooldown, String schedule, Instant nextNominalFireTime, Instant lastFireTime,
-                             String lastOutcome) {
+                             String lastOutcome, String assignedNode) {
     }
 
     /**

@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 
 /**
  * The jobs this node guards as the endpoint lists them: the {@code @Scheduled} methods of the registry
- * and the jobs of every {@link GuardedJobsContributor} (Quartz), asked on every read. A contributor
+ * and the jobs of every {@link GuardedJobsContributor} (Quartz), asked on every read. A contributed job has no
+ * assigned node: the fleet spread covers the declared {@code @Scheduled} jobs only. A contributor
  * that fails is logged at WARN and left out, so it does not take the report down.
  */
 final class JobSummaries {
@@ -66,12 +67,13 @@ final class JobSummaries {
         return new JobGuardEndpoint.JobSummary(o.name(), GuardedJob.describe(job.beanClass(), job.method()),
                 o.type().name(), o.lease().toString(), o.waitFor().toString(), o.busyGrace().toString(),
                 o.cooldown().toString(), job.schedule().describe(), next,
-                last == null ? null : last.nominalFireTime(), last == null ? null : last.outcome().name());
+                last == null ? null : last.nominalFireTime(), last == null ? null : last.outcome().name(),
+                guard.assignedNode(o.name()).orElse(null));
     }
 
     private static JobGuardEndpoint.JobSummary summary(GuardedJobsContributor.ContributedJob job) {
         return new JobGuardEndpoint.JobSummary(job.name(), job.source(), job.type(), job.lease(), job.waitFor(),
-                job.busyGrace(), null, job.schedule(), job.nextNominalFireTime(), null, null);
+                job.busyGrace(), null, job.schedule(), job.nextNominalFireTime(), null, null, null);
     }
 
     private List<GuardedJobsContributor.ContributedJob> contributed() {

@@ -6,8 +6,7 @@
  * every guarded schedule goes through it; {@code FireTimeHandOff}, which carries that fire time from the
  * decorator to the advice; the advice, the one owner of a firing on the Spring side (one {@code JobGuard.fire} call
  * per firing, scheduled or a direct call with a fire time of its own); and the recovery of lost fire times
- * ({@link io.jobguard.spring.firing.MissedFireTimeRecoveryStarter}); the guarded jobs are declared to the engine for the
- * fleet spread ({@link io.jobguard.spring.firing.ScheduledJobsDeclaration}).
+ * ({@link io.jobguard.spring.firing.MissedFireTimeRecoveryStarter}).
  *
  * <ul>
  *   <li>Startup: {@link io.jobguard.spring.firing.FiringConfiguration} holds the beans around
@@ -16,7 +15,9 @@
  *       {@code GuardedMethodResolver} turns one method into a {@link io.jobguard.spring.firing.GuardedJob} with its
  *       {@link io.jobguard.spring.firing.ScheduleSpec}, kept in the {@link io.jobguard.spring.firing.GuardedJobRegistry};
  *       {@code GuardInPathCheck} refuses a guarded schedule that bypasses job-guard's scheduler, or warns, as the
- *       {@link io.jobguard.spring.firing.SchedulerBypass} bean says.</li>
+ *       {@link io.jobguard.spring.firing.SchedulerBypass} bean says;
+ *       {@link io.jobguard.spring.firing.ScheduledJobsDeclaration} declares the guarded jobs to the engine for the
+ *       fleet spread.</li>
  *   <li>Fire times: {@code NominalFireTimeConfigurer} wraps the {@code @Scheduled} registrar's scheduler in a
  *       {@code NominalTimeTaskScheduler}, which schedules each guarded task with a {@code FireTimeTrigger} naming
  *       each nominal fire time and runs it as a {@code GuardedFiring}; {@code FireTimeHandOff} carries the time to

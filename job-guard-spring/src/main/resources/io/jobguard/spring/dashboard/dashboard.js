@@ -36,6 +36,7 @@
     RETRY_SUPERSEDED: function () { return 'its pending attempt gave way to the next fire time'; },
     RETRY_BY_HAND: function (n) { return 'retry by hand asked on ' + (n || 'a node') + ': one more attempt'; },
     ALREADY_RAN: function (n) { return 'skipped: already ran on ' + (n || 'another node'); },
+    ASSIGNED_ELSEWHERE: function (n) { return 'left to ' + (n || 'its assigned node') + ' (fleet spread: not asked here)'; },
     BUSY: function () { return 'skipped: another run held the lease'; },
     WAIT_TIMEOUT: function () { return 'skipped: waited for the lease and timed out'; },
     STORE_ERROR: function () { return 'skipped: Redis could not be reached'; }
@@ -83,11 +84,16 @@
     return WORDS[outcome] ? WORDS[outcome](node) : outcome.toLowerCase().replace(/_/g, ' ');
   }
 
-  /** This node's (self's) last outcome of the job in words; a skipped fire time names the node that ran it when shown. */
+  /**
+   * This node's (self's) last outcome of the job in words; a skipped fire time names the node that ran it when shown,
+   * one left to the job's assigned node names that node (as this node sees the fleet now).
+   */
   function lastHere(job, detail, self) {
     if (!job.lastOutcome) { return ''; }
     var node = null;
-    if (job.lastOutcome === 'ALREADY_RAN') {
+    if (job.lastOutcome === 'ASSIGNED_ELSEWHERE') {
+      node = job.assignedNode && job.assignedNode !== self ? job.assignedNode : null;
+    } else if (job.lastOutcome === 'ALREADY_RAN') {
       var ran = ((detail && detail.recentFires) || []).filter(function (f) {
         return f.nominalFireTime === job.lastFireTime && f.fencingToken >= 0 && f.node;
       })[0];
@@ -259,6 +265,22 @@
     return el('td', { className: 'mono', text: time(job.nextNominalFireTime) });
   }
 
+  /**
+   * The node that asks Redis for the job's fire times (the fleet spread's assigned node, as this node sees the fleet);
+   * without one, this node asks for every fire time it fires (spread off, a WAIT, fixed-delay or Quartz job, or a
+   * view of the fleet that is not fresh).
+   */
+  function assignedCell(job, self) {
+    if (!job.assignedNode) {
+      return el('td', { className: 'assigned', 'data-assigned-node': '' }, [el('span', { text: '–' }),
+        el('div', { className: 'sub', text: 'no assigned node here: this node asks for every fire time it fires' })]);
+    }
+    return el('td', { className: 'assigned', 'data-assigned-node': job.assignedNode }, [
+      el('span', { className: 'mono', text: 'asks: ' + job.assignedNode }),
+      el('div', { className: 'sub', text: job.assignedNode === self ? 'this node'
+        : 'this node leaves its fire times to it, and takes one over if not covered in time' })]);
+  }
+
   function renderJobs(report, details) {
     var body = document.querySelector('#jobs tbody');
     var writes = report.writes || {};
@@ -270,6 +292,7 @@
       var row = el('tr', { 'data-job': job.name, 'data-state': s[0] }, [
         el('td', {}, [el('strong', { text: job.name }), el('div', { className: 'sub mono', text: job.method || '' })]),
         el('td', { className: 'mono', text: job.schedule || '–' }),
+        assignedCell(job, report.node),
         el('td', {}, [el('span', { className: 'state state-' + s[0], text: s[1] }), el('div', { className: 'sub', text: s[2] })]),
         nextCell(job, s[0]),
         fireTimes(job, details[i], writes)

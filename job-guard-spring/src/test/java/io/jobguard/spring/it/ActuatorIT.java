@@ -61,6 +61,9 @@ class ActuatorIT {
             assertThat(job.path("busyGrace").asText()).as("default grace, 1 s").isEqualTo("PT1S");
             assertThat(job.path("schedule").asText()).startsWith("cron \"* * * * * *\"");
             assertThat(Instant.parse(job.path("nextNominalFireTime").asText())).isAfter(Instant.now().minusSeconds(2));
+            // the fleet spread (on by default) assigns the cron job to the one live node once it has read the fleet
+            await().atMost(Duration.ofSeconds(5)).until(() -> JSON.readTree(get(base + "/actuator/jobguard", 200))
+                    .path("jobs").get(0).path("assignedNode").asText(), "web-node"::equals);
             JsonNode lease = report.path("runLeases").get(0);
             assertThat(lease.path("job").asText()).isEqualTo("held");
             assertThat(lease.path("holder").asText()).isEqualTo("web-node");
@@ -71,6 +74,7 @@ class ActuatorIT {
             assertThat(lease.path("fencingToken").asLong()).isPositive();
 
             JsonNode detail = JSON.readTree(get(base + "/actuator/jobguard/held", 200));
+            assertThat(detail.path("job").path("assignedNode").asText()).isEqualTo("web-node");
             assertThat(detail.path("runLease").path("holder").asText()).isEqualTo("web-node");
             assertThat(detail.path("recentFires").get(0).path("node").asText()).isEqualTo("web-node");
             assertThat(detail.path("recentFires").get(0).path("outcome").asText())
@@ -101,9 +105,17 @@ class ActuatorIT {
 
     @Test
     void deleteIsNotMappedWhileTheEndpointIsReadOnly(RedisServerProcess redis) throws Exception {
-        try (ConfigurableApplicationContext app = start(redis, "jobguard.actuator.force-release-enabled=true")) {
+        try (ConfigurableApplicationContext app = start(redis, "jobguard.actuator.force-release-enabled=true",
+                "jobguard.spread.enabled=false")) {
             String base = base(app);
             assertThat(WebApp.started.await(10, TimeUnit.SECONDS)).isTrue();
+            // the spread off, no job has an assigned node (on, the node names itself within a second: the test above)
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(15)).until(() -> {
+                JsonNode job = JSON.readTree(get(base + "/actuator/jobguard", 200)).path("jobs").get(0);
+                return job.has("assignedNode") && job.path("assignedNode").isNull();
+            });
+            assertThat(JSON.readTree(get(base + "/actuator/jobguard/held", 200)).path("job").path("assignedNode")
+                    .isNull()).isTrue();
             HttpResponse<String> refused = delete(base + "/actuator/jobguard/held");
             assertThat(refused.statusCode()).isEqualTo(405);
             assertThat(JSON.readTree(refused.body()).path("message").asText())

@@ -69,7 +69,7 @@ class DashboardIT {
             assertThat(script.body()).contains("new URL('../../jobguard'");
             assertThat(script.body()).as("outcomes in words (DashboardBrowserIT sees them rendered)")
                     .contains("'ran on '", "'skipped: already ran on '", "'another node'", "'skipped: the job was paused'",
-                            "'paused: will not run'");
+                            "'paused: will not run'", "'left to '", "'asks: '");
             assertThat(send(page(app, "dashboard.css")).headers().firstValue("Content-Type"))
                     .hasValueSatisfying(t -> assertThat(t).startsWith("text/css"));
             assertThat(send(page(app, "secret.properties")).statusCode()).as("only the page's files").isEqualTo(404);

@@ -28,13 +28,13 @@ final class DueFireTimes {
     }
 
     /**
-     * The latest fire time every live node whose clock lags this one's has reached, and before the earliest this node
-     * left to another node and has not seen covered (the fleet spread: this node takes it over), when the gap's last
-     * fire time ({@code previous}) lies after it; null when the whole gap is past for every node.
+     * The latest fire time every live node whose clock lags this one's has reached, and before the earliest some node
+     * may still take over (the fleet spread), when the gap's last fire time ({@code previous}) lies after it; null when
+     * the whole gap is past for every node.
      */
     Instant after(JobOptions job, Instant previous) {
         Instant reached = guard.capabilities().reachedByLaterNodes().orElse(null);
-        Instant left = guard.earliestLeft(job);
+        Instant left = guard.dueFrom(job);
         if (left != null && (reached == null || left.minusMillis(1).isBefore(reached))) {
             reached = left.minusMillis(1);
         }
@@ -54,7 +54,7 @@ final class DueFireTimes {
             EngineAdmission admission = guard.admit(job, due,
                     AcquireMode.regular(before, MissedFireTimeRecovery.delivery(recovery), recovery.maxAttempts()));
             if (admission.granted() || admission.refusal() != RunOutcome.STORE_ERROR) {
-                guard.decided(job, due);
+                guard.decided(job, due, admission.granted() || admission.refusal() == RunOutcome.ALREADY_RAN);
             }
             if (admission.granted()) {
                 log.debug("job-guard: job '{}' T={} node={} runs before T={}: a node whose clock lags this one's "

@@ -295,7 +295,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
                 : missed.admit(job, job.recovery(), nominalFireTime, body.recoveryRun());
         if (spreads) {
             if (admission.granted() || admission.refusal() != RunOutcome.STORE_ERROR) {
-                decided(job, nominalFireTime);
+                decided(job, nominalFireTime, admission.granted() || admission.refusal() == RunOutcome.ALREADY_RAN);
             } else {
                 spread.unanswered(job.name(), nominalFireTime);
             }
@@ -328,14 +328,14 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     }
 
     @Override
-    public Instant earliestLeft(JobOptions job) {
-        return spread == null ? null : spread.earliestLeft(job.name());
+    public Instant dueFrom(JobOptions job) {
+        return spread == null ? null : spread.dueFrom(job.name());
     }
 
     @Override
-    public void decided(JobOptions job, Instant nominalFireTime) {
+    public void decided(JobOptions job, Instant nominalFireTime, boolean settlesEarlier) {
         if (spread != null && FleetSpread.spreadable(job)) {
-            spread.decided(job.name(), nominalFireTime);
+            spread.decided(job.name(), nominalFireTime, settlesEarlier);
         }
     }
 

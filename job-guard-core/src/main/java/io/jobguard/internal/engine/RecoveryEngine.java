@@ -39,13 +39,12 @@ interface RecoveryEngine {
     EngineAdmission admit(JobOptions job, Instant nominalFireTime, AcquireMode mode);
 
     /**
-     * The earliest fire time of the job this node left to its assigned node (the fleet spread) and has not seen
-     * covered: this node takes it over, so it is due, not missed.
+     * The earliest fire time of the job that some node may still take over (the fleet spread): due, not missed.
      *
      * @param job the job
-     * @return the fire time, or null when none is left
+     * @return the fire time, or null when the job is not spread
      */
-    default Instant earliestLeft(JobOptions job) {
+    default Instant dueFrom(JobOptions job) {
         return null;
     }
 
@@ -55,8 +54,9 @@ interface RecoveryEngine {
      *
      * @param job             the job
      * @param nominalFireTime the fire time
+     * @param settlesEarlier  whether the answer shows every earlier fire time handled (a grant, or taken already)
      */
-    default void decided(JobOptions job, Instant nominalFireTime) {
+    default void decided(JobOptions job, Instant nominalFireTime, boolean settlesEarlier) {
     }
 
     /**

@@ -26,10 +26,16 @@ final class Coverage {
         this.holdMillis = holdMillis;
     }
 
-    /** Records that the store decided the job's fire time (granted or refused, by this node or another). */
-    void decided(String job, long fireTime) {
+    /**
+     * Records that the store decided the job's fire time (granted or refused, by this node or another). When
+     * {@code settlesEarlier} (a grant, or a refusal because it was granted: the store grants a fire time only once the
+     * one before it was handled), every earlier fire time is decided too, so an unanswered one no longer holds the
+     * coverage.
+     */
+    void decided(String job, long fireTime, boolean settlesEarlier) {
         lastDecided.merge(job, fireTime, Math::max);
-        unanswered.computeIfPresent(job, (j, hole) -> hole[0] == fireTime ? null : hole);
+        unanswered.computeIfPresent(job, (j, hole) -> hole[0] == fireTime || (settlesEarlier && hole[0] <= fireTime)
+                ? null : hole);
     }
 
     /** Records a fire time this node asked for and got no answer to: the store may not have decided it. */

@@ -120,6 +120,8 @@ public final class FleetSpread implements AutoCloseable {
     private volatile boolean leaving;
     private ScheduledExecutorService checker;
     private ExecutorService takeOvers;
+    /** The jobs whose take-over task runs. */
+    private final Set<String> takingOver = ConcurrentHashMap.newKeySet();
 
     /**
      * @param nodeId   this node
@@ -210,28 +212,19 @@ public final class FleetSpread implements AutoCloseable {
     /**
      * Records that the store answered an ask for the job's fire time (granted or refused): a fire time this node left
      * to another node and then asked for itself is no longer left.
+     *
+     * @param job             the job name
+     * @param nominalFireTime the fire time
+     * @param settlesEarlier  whether the answer shows every earlier fire time handled (a grant, or taken already)
      */
-    public void decided(String job, Instant nominalFireTime) {
-        coverage.decided(job, nominalFireTime.toEpochMilli());
+    public void decided(String job, Instant nominalFireTime, boolean settlesEarlier) {
+        coverage.decided(job, nominalFireTime.toEpochMilli(), settlesEarlier);
         ConcurrentSkipListMap<Long, Left> times = left.get(job);
         if (times != null) {
             times.remove(nominalFireTime.toEpochMilli());
         }
     }
 
-    /**
-     * The earliest fire time of the job this node left to another node and has not seen covered: this node takes it
-     * over (at the latest after the grace), so a regular firing of the job that finds it unhandled runs it first, as
-     * due, rather than reporting it missed.
-     *
-     * @param job the job name
-     * @return the fire time, or null when none is left
-     */
-    public Instant earliestLeft(String job) {
-        ConcurrentSkipListMap<Long, Left> times = left.get(job);
-        Map.Entry<Long, Left> first = times == null ? null : times.firstEntry();
-        return first == null ? null : Instant.ofEpochMilli(first.getKey());
-    }
 
     /** Records a regular ask the store did not answer: the fire time may be undecided. */
     public void unanswered(String job, Instant nominalFireTime) {
@@ -299,32 +292,25 @@ public final class FleetSpread implements AutoCloseable {
     }
 
     /**
-     * Drops the left fire times their nodes covered; takes over those they did not in time. Per job, the fire times
-     * are taken in order, so a check costs a lookup per job plus one per fire time dropped or taken over.
+     * Drops the left fire times their nodes covered; hands those they did not cover in time to the job's take-over
+     * task. Per job, the fire times are taken in order, so a check costs a lookup per job plus one per fire time
+     * dropped.
      */
     private void check() {
         try {
             View v = view;
             left.forEach((job, times) -> {
-                String assigned = v == null ? null : v.assignment().get(job);
-                Member m = assigned == null ? null : v.members().get(assigned);
-                boolean gone = m == null || assigned.equals(nodeId);
-                long deadline = gone ? Long.MIN_VALUE
-                        : v.storeNow() - Math.max(0, v.lateness().getOrDefault(assigned, 0L)) - GRACE_MILLIS;
                 for (Map.Entry<Long, Left> e = times.firstEntry(); e != null; e = times.higherEntry(e.getKey())) {
-                    long t = e.getKey();
-                    if (!gone && m.covers(v.digest(), t)) {
-                        if (times.remove(t, e.getValue())) {
-                            coverage.decided(job, t);
+                    String why = takeOverReason(v, job, e.getKey());
+                    if (why == null) {
+                        if (times.remove(e.getKey(), e.getValue())) {
+                            coverage.decided(job, e.getKey(), false);
                         }
-                    } else if (gone || t < deadline) {
-                        takeOver(times, e.getValue(), assigned, m == null ? "is not live"
-                                : assigned.equals(nodeId) ? "is now this node"
-                                : "did not cover it in time (its coverage reaches " + Instant.ofEpochMilli(m.covered())
-                                + (m.fleet().equals(v.digest()) ? "" : ", in a view of the fleet this node does not share")
-                                + ")");
-                    } else {
+                    } else if (why.isEmpty()) {
                         return; // later fire times are neither covered nor late yet
+                    } else {
+                        startTakingOver(job, times);
+                        return;
                     }
                 }
             });
@@ -333,14 +319,97 @@ public final class FleetSpread implements AutoCloseable {
         }
     }
 
-    private void takeOver(Map<Long, Left> times, Left l, String assigned, String why) {
-        if (!times.remove(l.fireTime(), l) || closed) {
+    /**
+     * Why this node takes a left fire time over now: {@code null} when its assigned node covered it, {@code ""} when it
+     * waits on, else the reason (the assigned node is not live, is this node, or did not cover it in time).
+     */
+    private String takeOverReason(View v, String job, long t) {
+        String assigned = v == null ? null : v.assignment().get(job);
+        Member m = assigned == null ? null : v.members().get(assigned);
+        if (m == null) {
+            return "its assigned node " + (assigned == null ? "(none)" : assigned) + " is not live";
+        }
+        if (assigned.equals(nodeId)) {
+            return "its assigned node is now this node";
+        }
+        if (m.covers(v.digest(), t)) {
+            return null;
+        }
+        long deadline = v.storeNow() - Math.max(0, v.lateness().getOrDefault(assigned, 0L)) - GRACE_MILLIS;
+        return t >= deadline ? "" : "its assigned node " + assigned + " did not cover it in time (its coverage reaches "
+                + Instant.ofEpochMilli(m.covered())
+                + (m.fleet().equals(v.digest()) ? "" : ", in a view of the fleet this node does not share") + ")";
+    }
+
+    /**
+     * Starts the job's take-over task unless it runs: one task per job takes its due fire times over one after the
+     * other, in order, each a firing that asks the store, so that a fire time's take-over never finds an earlier one
+     * unhandled and reports it missed. A fire time stays left until its take-over was asked ({@link #earliestLeft}).
+     */
+    private void startTakingOver(String job, ConcurrentSkipListMap<Long, Left> times) {
+        if (closed || !takingOver.add(job)) {
             return;
         }
-        log.info("job-guard: job '{}' T={} node={} takes the fire time over: its assigned node {} {}", l.job().name(),
-                Instant.ofEpochMilli(l.fireTime()), nodeId, assigned == null ? "(none)" : assigned, why);
-        takeOvers.execute(() -> takeOver.fire(l.job(), Instant.ofEpochMilli(l.fireTime()), l.body()));
+        try {
+            takeOvers.execute(() -> {
+                try {
+                    for (Map.Entry<Long, Left> e = times.firstEntry(); e != null && !closed; e = times.firstEntry()) {
+                        String why = takeOverReason(view, job, e.getKey());
+                        if (why == null) {
+                            if (times.remove(e.getKey(), e.getValue())) {
+                                coverage.decided(job, e.getKey(), false);
+                            }
+                            continue;
+                        }
+                        if (why.isEmpty()) {
+                            return;
+                        }
+                        Left l = e.getValue();
+                        log.info("job-guard: job '{}' T={} node={} takes the fire time over: {}", job,
+                                Instant.ofEpochMilli(l.fireTime()), nodeId, why);
+                        try {
+                            takeOver.fire(l.job(), Instant.ofEpochMilli(l.fireTime()), l.body());
+                        } finally {
+                            times.remove(e.getKey(), l); // one ask per take-over, answered or not
+                        }
+                    }
+                } finally {
+                    takingOver.remove(job);
+                }
+            });
+        } catch (RuntimeException e) {
+            takingOver.remove(job); // the executor is shut down: the node is closing
+        }
     }
+
+    /**
+     * The earliest fire time of the job some node may still take over, so that a regular firing finding it unhandled
+     * runs it as due rather than reporting it missed: the earliest this node left and has not seen decided, and any
+     * fire time younger than the fleet's largest lateness plus the grace and a read, by Redis' clock.
+     *
+     * @param job the job name
+     * @return the fire time, or null when the job is not spread
+     */
+    public Instant dueFrom(String job) {
+        View v = view;
+        if (!catalog.jobs().containsKey(job)) {
+            return null;
+        }
+        long due = Long.MAX_VALUE;
+        ConcurrentSkipListMap<Long, Left> times = left.get(job);
+        Map.Entry<Long, Left> first = times == null ? null : times.firstEntry();
+        if (first != null) {
+            due = first.getKey();
+        }
+        if (v != null) {
+            long lateness = v.lateness().values().stream().mapToLong(Long::longValue).max().orElse(0);
+            due = Math.min(due, v.storeNow() - Math.max(0, lateness) - GRACE_MILLIS - TAKE_OVER_SLACK_MILLIS);
+        }
+        return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
+    }
+
+    /** A read of the fleet and a check, past the grace: how long after its deadline a take-over may start. */
+    static final long TAKE_OVER_SLACK_MILLIS = 1_000;
 
     /** The fire times left to other nodes and not yet covered (tests, the actuator). */
     public List<String> pending() {

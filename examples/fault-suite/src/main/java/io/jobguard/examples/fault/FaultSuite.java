@@ -118,7 +118,7 @@ public final class FaultSuite {
             for (String library : libraries) {
                 String row;
                 if (scenario.jobGuardOnly && !library.equals("job-guard")) {
-                    row = "| " + scenario.description + " | " + library + " | - | - | - | - | - | - | n/a | not run: "
+                    row = "| " + scenario.description + " | " + library + " | - | - | - | - | - | - | - | n/a | not run: "
                             + library + " has no retries |\n";
                     Files.writeString(table, row, StandardOpenOption.APPEND);
                     System.out.print(row);
@@ -128,7 +128,7 @@ public final class FaultSuite {
                     Result result = run(scenario, library, seconds, runDir, classpath, nodeArgs);
                     row = result.row();
                 } catch (Exception e) {
-                    row = "| " + scenario.description + " | " + library + " | | | | | | | | run failed: "
+                    row = "| " + scenario.description + " | " + library + " | | | | | | | | | run failed: "
                             + e.toString().replace('|', '/').replace('\n', ' ') + " |\n";
                     e.printStackTrace();
                 }
@@ -183,9 +183,11 @@ public final class FaultSuite {
                 + " (RETURN, 400 ms) and every-2s-wait (WAIT, 700 ms), lease 5 s; batches of 3 of 12 keys; job-guard only:"
                 + " retry-failing (every 10 s, 3 attempts 1 s apart, attempts 1 and 2 fail, lease 5 s).\n\n"
                 + "| fault | library | fire times | ran twice | overlaps (token out of order) "
-                + "| never ran: inside / outside window | recovery | batch: two holders of a key (token out of order) "
+                + "| never ran: inside / outside window | recovery "
+                + "| start delay of every-second: p99 / worst; worst in the fault window off the node hit "
+                + "| batch: two holders of a key (token out of order) "
                 + "| retries: attempts run twice / fire times without one final outcome, of started | notes |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|\n";
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n";
     }
 
     /**
@@ -487,6 +489,11 @@ public final class FaultSuite {
         }
 
         @Override
+        public void hit(NodeJvm node) {
+            ledger.write("HIT", node.name());
+        }
+
+        @Override
         public void note(String note) {
             ledger.write("NOTE", note.replace('\t', ' ').replace('\n', ' '));
         }
@@ -526,7 +533,8 @@ public final class FaultSuite {
             return "| " + scenario.description + " | " + library + " | " + v.fireTimes() + " | " + v.ranTwice()
                     + " | " + v.overlaps() + " (" + v.outOfOrder() + ") | " + v.missedInside() + " / "
                     + v.missedOutside() + " | " + (v.recoveryMillis() == null ? "-"
-                    : String.format("%.1f s", v.recoveryMillis() / 1000.0)) + " | " + v.batchTwoHolders() + " ("
+                    : String.format("%.1f s", v.recoveryMillis() / 1000.0)) + " | "
+                    + (v.startDelays() == null ? "-" : v.startDelays().cell()) + " | " + v.batchTwoHolders() + " ("
                     + v.batchOutOfOrder() + ") of " + v.batches() + " | " + retryCell() + " | "
                     + String.join("; ", v.notes()).replace('|', '/') + " |\n";
         }

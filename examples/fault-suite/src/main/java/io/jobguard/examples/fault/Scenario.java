@@ -332,10 +332,8 @@ enum Scenario {
          */
         void hit(NodeJvm node);
 
-        /** The node whose link to Redis goes through the proxy (node-C). */
-        default NodeJvm proxied() {
-            return nodes().stream().filter(n -> n.name().equals("node-C")).findFirst().orElseThrow();
-        }
+        /** The node whose link to Redis goes through the proxy (node-C unless {@code --proxied} names another). */
+        NodeJvm proxied();
 
         void note(String note);
 

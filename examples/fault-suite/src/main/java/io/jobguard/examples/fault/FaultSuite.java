@@ -39,6 +39,8 @@ public final class FaultSuite {
 
     /** The nodes: name and scheduler clock skew. */
     static final String[][] NODES = {{"node-A", "-2s"}, {"node-B", "0s"}, {"node-C", "3s"}};
+    /** The node whose link to Redis goes through the proxy in the proxy scenarios, unless {@code --proxied} names another. */
+    static final String PROXIED = "node-C";
     /** The timed jobs and their periods, as the checker expects them. */
     static final Map<String, Duration> SCHEDULES = schedules();
     /** Fire times are attempted from 3 s before (clock +3 s) to 2 s after (clock −2 s); plus 1 s of slack. */
@@ -80,6 +82,7 @@ public final class FaultSuite {
         int seconds = 30;
         Path out = Path.of("target", "fault-suite");
         List<String> nodeArgs = new ArrayList<>();
+        String proxied = PROXIED;
         if (args.length == 2 && args[0].equals("--recheck")) {
             recheck(Path.of(args[1]));
             return;
@@ -97,8 +100,10 @@ public final class FaultSuite {
                 case "--seconds" -> seconds = Integer.parseInt(require(value, "--seconds"));
                 case "--out" -> out = Path.of(require(value, "--out"));
                 case "--node-arg" -> nodeArgs.add(require(value, "--node-arg"));
+                case "--proxied" -> proxied = nodeName(require(value, "--proxied"));
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i]
-                        + "'; usage: [--scenario NAME ...] [--library job-guard|shedlock|both] [--seconds N] [--node-arg ARG ...] [--out DIR]");
+                        + "'; usage: [--scenario NAME ...] [--library job-guard|shedlock|both] [--seconds N] [--node-arg ARG ...]"
+                        + " [--proxied node-A|node-B|node-C] [--out DIR]");
             }
             i++;
         }
@@ -118,17 +123,17 @@ public final class FaultSuite {
             for (String library : libraries) {
                 String row;
                 if (scenario.jobGuardOnly && !library.equals("job-guard")) {
-                    row = "| " + scenario.description + " | " + library + " | - | - | - | - | - | - | n/a | not run: "
+                    row = "| " + scenario.description + " | " + library + " | - | - | - | - | - | - | - | n/a | not run: "
                             + library + " has no retries |\n";
                     Files.writeString(table, row, StandardOpenOption.APPEND);
                     System.out.print(row);
                     continue;
                 }
                 try {
-                    Result result = run(scenario, library, seconds, runDir, classpath, nodeArgs);
+                    Result result = run(scenario, library, seconds, runDir, classpath, nodeArgs, proxied);
                     row = result.row();
                 } catch (Exception e) {
-                    row = "| " + scenario.description + " | " + library + " | | | | | | | | run failed: "
+                    row = "| " + scenario.description + " | " + library + " | | | | | | | | | run failed: "
                             + e.toString().replace('|', '/').replace('\n', ' ') + " |\n";
                     e.printStackTrace();
                 }
@@ -171,6 +176,15 @@ public final class FaultSuite {
         return new LedgerChecker(SCHEDULES, MARGIN, EDGE, RETRY_JOB);
     }
 
+    private static String nodeName(String name) {
+        for (String[] node : NODES) {
+            if (node[0].equals(name)) {
+                return name;
+            }
+        }
+        throw new IllegalArgumentException("--proxied must name a node (node-A, node-B, node-C), not '" + name + "'");
+    }
+
     private static String require(String value, String option) {
         if (value == null) {
             throw new IllegalArgumentException(option + " needs a value");
@@ -183,9 +197,11 @@ public final class FaultSuite {
                 + " (RETURN, 400 ms) and every-2s-wait (WAIT, 700 ms), lease 5 s; batches of 3 of 12 keys; job-guard only:"
                 + " retry-failing (every 10 s, 3 attempts 1 s apart, attempts 1 and 2 fail, lease 5 s).\n\n"
                 + "| fault | library | fire times | ran twice | overlaps (token out of order) "
-                + "| never ran: inside / outside window | recovery | batch: two holders of a key (token out of order) "
+                + "| never ran: inside / outside window | recovery "
+                + "| start delay of every-second: p99 / worst; worst in the fault window off the node hit "
+                + "| batch: two holders of a key (token out of order) "
                 + "| retries: attempts run twice / fire times without one final outcome, of started | notes |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|\n";
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n";
     }
 
     /**
@@ -202,6 +218,24 @@ public final class FaultSuite {
      */
     static Result run(Scenario scenario, String library, int seconds, Path parent, String classpath,
                       List<String> nodeArgs) throws Exception {
+        return run(scenario, library, seconds, parent, classpath, nodeArgs, PROXIED);
+    }
+
+    /**
+     * One scenario with one library, the proxy scenarios' fault on {@code proxied}'s link.
+     *
+     * @param scenario  the fault
+     * @param library   {@code job-guard} or {@code shedlock}
+     * @param seconds   how long the nodes are observed after all are up
+     * @param parent    where the run's directory (ledgers, logs) is created
+     * @param classpath the node JVMs' class path
+     * @param nodeArgs  extra Spring Boot arguments for every node
+     * @param proxied   the node whose link to Redis goes through the proxy (proxy scenarios only)
+     * @return the verdict and its table row
+     * @throws Exception if the run cannot be set up
+     */
+    static Result run(Scenario scenario, String library, int seconds, Path parent, String classpath,
+                      List<String> nodeArgs, String proxied) throws Exception {
         if (scenario.jobGuardOnly && !library.equals("job-guard")) {
             throw new IllegalArgumentException(scenario.cliName() + " needs job-guard's retries; " + library
                     + " has none");
@@ -220,7 +254,7 @@ public final class FaultSuite {
              RunnerLedger ledger = new RunnerLedger(dir.resolve(LedgerChecker.RUNNER_LEDGER))) {
             try {
                 for (String[] node : NODES) {
-                    List<String> redisArgs = proxy != null && node[0].equals("node-C")
+                    List<String> redisArgs = proxy != null && node[0].equals(proxied)
                             ? List.of("--spring.data.redis.host=" + proxy.host(), "--spring.data.redis.port=" + proxy.port())
                             : redis.springArgs();
                     List<String> args = new ArrayList<>(redisArgs);
@@ -231,7 +265,7 @@ public final class FaultSuite {
                 long allReady = ledger.write("ALL_READY", "-");
                 long injectAt = allReady + Math.max(8_000, seconds * 1000L / 3);
                 sleepUntil(injectAt);
-                try (FaultRunImpl run = new FaultRunImpl(nodes, redis, proxy, ledger)) {
+                try (FaultRunImpl run = new FaultRunImpl(nodes, redis, proxy, proxied, ledger)) {
                     scenario.inject(run);
                     long end = Math.max(allReady + seconds * 1000L, System.currentTimeMillis() + 10_000);
                     sleepUntil(end);
@@ -245,7 +279,8 @@ public final class FaultSuite {
             }
         }
         LedgerChecker.Verdict verdict = checker().check(dir);
-        return new Result(scenario, nodeArgs.isEmpty() ? library : library + " " + String.join(" ", nodeArgs),
+        String label = library + (scenario.topology == Scenario.Topology.PROXIED && !proxied.equals(PROXIED) ? " (" + proxied + " proxied)" : "");
+        return new Result(scenario, nodeArgs.isEmpty() ? label : label + " " + String.join(" ", nodeArgs),
                 verdict);
     }
 
@@ -322,11 +357,13 @@ public final class FaultSuite {
         private final List<NodeJvm> nodes;
         private final RedisSetup redis;
         private final TcpProxy proxy;
+        private final String proxied;
         private final RunnerLedger ledger;
         private LettuceConnectionFactory factory;
         private RedisLeaseStore store;
 
-        FaultRunImpl(List<NodeJvm> nodes, RedisSetup redis, TcpProxy proxy, RunnerLedger ledger) {
+        FaultRunImpl(List<NodeJvm> nodes, RedisSetup redis, TcpProxy proxy, String proxied, RunnerLedger ledger) {
+            this.proxied = proxied;
             this.nodes = nodes;
             this.redis = redis;
             this.proxy = proxy;
@@ -346,6 +383,11 @@ public final class FaultSuite {
         @Override
         public TcpProxy proxy() {
             return proxy;
+        }
+
+        @Override
+        public NodeJvm proxied() {
+            return nodes.stream().filter(n -> n.name().equals(proxied)).findFirst().orElseThrow();
         }
 
         /** The nodes' store, as a reader: job-guard's own record of a job, for timing a fault and the history file. */
@@ -487,6 +529,11 @@ public final class FaultSuite {
         }
 
         @Override
+        public void hit(NodeJvm node) {
+            ledger.write("HIT", node.name());
+        }
+
+        @Override
         public void note(String note) {
             ledger.write("NOTE", note.replace('\t', ' ').replace('\n', ' '));
         }
@@ -526,7 +573,8 @@ public final class FaultSuite {
             return "| " + scenario.description + " | " + library + " | " + v.fireTimes() + " | " + v.ranTwice()
                     + " | " + v.overlaps() + " (" + v.outOfOrder() + ") | " + v.missedInside() + " / "
                     + v.missedOutside() + " | " + (v.recoveryMillis() == null ? "-"
-                    : String.format("%.1f s", v.recoveryMillis() / 1000.0)) + " | " + v.batchTwoHolders() + " ("
+                    : String.format("%.1f s", v.recoveryMillis() / 1000.0)) + " | "
+                    + (v.startDelays() == null ? "-" : v.startDelays().cell()) + " | " + v.batchTwoHolders() + " ("
                     + v.batchOutOfOrder() + ") of " + v.batches() + " | " + retryCell() + " | "
                     + String.join("; ", v.notes()).replace('|', '/') + " |\n";
         }

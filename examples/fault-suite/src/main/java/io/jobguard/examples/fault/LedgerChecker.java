@@ -42,6 +42,15 @@ import java.util.stream.Stream;
  * <em>early</em> (a node whose clock ran ahead claimed it). A run without an end line ends when its node was SIGKILLed, else at its
  * node's next line, else at {@code STOP}.
  *
+ * <p><em>Start delays</em> ({@link StartDelays}), of the first timed job: per fire time of the observed range that
+ * ran, its first {@code START} line's wall time minus the nominal fire time, both on the machine's real clock (the
+ * start line is written by the node when the guarded method starts; the fire time is the grid instant, not a node's
+ * skewed scheduler clock, so a node whose scheduler clock is 2 s behind starts its runs 2 s late). Reported as p99
+ * and worst over the run, and the worst of the fire times in the widened fault window that ran on another node than
+ * the one the fault hit (the runner's {@code HIT} line, else its {@code KILLED} one; every node when neither): how
+ * late a fire time the hit node would have run started elsewhere. The retry job's first attempts are noted the same
+ * way.
+ *
  * <p>A job that retries failed runs (its {@code START}/{@code END} lines name the attempt, its {@code OUTCOME} lines
  * carry what job-guard reported on each node) is not one of the timed jobs above, whose fire times start once: it is
  * judged per fire time by {@link RetryVerdict}.
@@ -132,6 +141,8 @@ public final class LedgerChecker {
         }
         Map<String, Long> killed = new HashMap<>();
         events.stream().filter(e -> e.event.equals("KILLED")).forEach(e -> killed.putIfAbsent(e.job, e.wall));
+        String hit = events.stream().filter(e -> e.event.equals("HIT")).map(Event::job).findFirst()
+                .orElse(events.stream().filter(e -> e.event.equals("KILLED")).map(Event::job).findFirst().orElse(null));
 
         List<Interval> runs = intervals(events, "START", "END", killed, stop);
         List<Interval> holds = intervals(events, "BSTART", "BEND", killed, stop);
@@ -202,13 +213,60 @@ public final class LedgerChecker {
             recovery = runs.stream().filter(r -> r.job.equals(firstJob) && r.start >= end)
                     .mapToLong(r -> r.start - end).min().stream().boxed().findFirst().orElse(null);
         }
+        StartDelays delays = null;
+        if (!schedules.isEmpty()) {
+            Map.Entry<String, Duration> firstJob = schedules.entrySet().iterator().next();
+            long period = firstJob.getValue().toMillis();
+            Long windowFrom = faultStart == null || faultEnd == null ? null : faultStart - margin.toMillis();
+            Long windowTo = faultStart == null || faultEnd == null ? null : faultEnd + margin.toMillis();
+            delays = StartDelays.of(firstJob.getKey(), runs.stream().filter(r -> r.job.equals(firstJob.getKey())).toList(),
+                    ceil(allReady + edge.toMillis(), period), Math.floorDiv(stop - edge.toMillis(), period) * period,
+                    windowFrom, windowTo, hit);
+            if (delays.worstInWindowFireTime() != null) {
+                notes.add("worst start delay in the fault window"
+                        + (hit == null ? "" : " off " + hit) + ": " + firstJob.getKey() + "@"
+                        + fireTimeText(delays.worstInWindowFireTime()) + " on " + delays.worstInWindowNode() + ", "
+                        + seconds(delays.worstInWindowMillis()));
+            }
+        }
         RetryVerdict retry = retryJob == null ? null : RetryVerdict.judge(events, retryJob, killed, stop);
         if (retry != null && retry.fireTimes() > 0) {
             notes.addAll(retry.notes());
         }
+        if (retryJob != null) {
+            firstAttemptNote(events, hit, notes);
+        }
         return new Verdict(fireTimes, ranTwice, overlaps, outOfOrder, missInside, missOutside,
                 faultEnd == null ? null : recovery, batchPairs[0], batchPairs[1], holds.size(), runs.size(),
-                List.copyOf(notes), retry);
+                List.copyOf(notes), retry, delays);
+    }
+
+    /**
+     * The retry job's first attempts: the worst start delay (first attempt's start minus its fire time), and the worst
+     * of those that ran on another node than the hit one, as a note.
+     */
+    private void firstAttemptNote(List<Event> events, String hit, List<String> notes) {
+        Map<Long, Event> first = new TreeMap<>();
+        for (Event e : events) {
+            if (e.event.equals("START") && e.job.equals(retryJob.name()) && e.keys.equals(List.of("1"))) {
+                first.putIfAbsent(e.id, e);
+            }
+        }
+        Event worst = first.values().stream().max(Comparator.comparingLong(e -> e.wall - e.id)).orElse(null);
+        if (worst == null) {
+            return;
+        }
+        Event worstElsewhere = hit == null ? null : first.values().stream().filter(e -> !e.node.equals(hit))
+                .max(Comparator.comparingLong(e -> e.wall - e.id)).orElse(null);
+        notes.add(retryJob.name() + " attempt 1 start delay, worst of " + first.size() + ": "
+                + seconds(worst.wall - worst.id) + " (@" + fireTimeText(worst.id) + " on " + worst.node + ")"
+                + (worstElsewhere == null ? "" : ", off " + hit + ": " + seconds(worstElsewhere.wall - worstElsewhere.id)
+                + " (@" + fireTimeText(worstElsewhere.id) + " on " + worstElsewhere.node + ")"));
+    }
+
+    /** Milliseconds as the table prints them: seconds with one decimal. */
+    static String seconds(long millis) {
+        return String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
     }
 
     /**
@@ -345,6 +403,51 @@ public final class LedgerChecker {
     }
 
     /**
+     * How late the first timed job's fire times started: per fire time that ran, its first start's wall time minus the
+     * nominal fire time (the machine's real clock; negative when a node whose scheduler clock runs ahead started it
+     * early).
+     *
+     * @param job                   the job measured
+     * @param measured              fire times of the observed range that ran
+     * @param p99Millis             their 99th percentile (nearest rank), null when none ran
+     * @param worstMillis           their worst, null when none ran
+     * @param worstInWindowMillis   the worst of the fire times in the widened fault window (any fire time, observed
+     *                              range or not) whose first start was on another node than the hit one; null without a
+     *                              fault window or such a start
+     * @param worstInWindowFireTime that fire time (epoch ms), or null
+     * @param worstInWindowNode     the node that started it, or null
+     */
+    public record StartDelays(String job, int measured, Long p99Millis, Long worstMillis, Long worstInWindowMillis,
+                              Long worstInWindowFireTime, String worstInWindowNode) {
+
+        static StartDelays of(String job, List<Interval> runs, long from, long to, Long windowFrom, Long windowTo,
+                              String hit) {
+            Map<Long, Interval> first = new TreeMap<>();
+            for (Interval r : runs) {
+                first.merge(r.id, r, (a, b) -> b.start < a.start ? b : a);
+            }
+            long[] delays = first.values().stream().filter(r -> r.id >= from && r.id <= to)
+                    .mapToLong(r -> r.start - r.id).sorted().toArray();
+            Long p99 = delays.length == 0 ? null : delays[(int) Math.ceil(0.99 * delays.length) - 1];
+            Long worst = delays.length == 0 ? null : delays[delays.length - 1];
+            Interval inWindow = windowFrom == null ? null : first.values().stream()
+                    .filter(r -> r.id >= windowFrom && r.id <= windowTo && (hit == null || !r.node.equals(hit)))
+                    .max(Comparator.comparingLong(r -> r.start - r.id)).orElse(null);
+            return new StartDelays(job, delays.length, p99, worst, inWindow == null ? null : inWindow.start - inWindow.id,
+                    inWindow == null ? null : inWindow.id, inWindow == null ? null : inWindow.node);
+        }
+
+        /** The table's cell: {@code p99 / worst; in the window: worst}. */
+        String cell() {
+            if (worstMillis == null) {
+                return "-";
+            }
+            return seconds(p99Millis) + " / " + seconds(worstMillis) + "; "
+                    + (worstInWindowMillis == null ? "-" : seconds(worstInWindowMillis));
+        }
+    }
+
+    /**
      * The checker's verdict on one run of one scenario.
      *
      * @param fireTimes       expected fire times of the timed jobs in the observed range
@@ -361,10 +464,11 @@ public final class LedgerChecker {
      * @param notes           details: tokens backwards or reused, lease-lost runs, which fire times ran twice, the
      *                        retry job's outcomes and findings
      * @param retry           the retry job's verdict, or null when the checker judges none
+     * @param startDelays     how late the first timed job's fire times started, or null without timed jobs
      */
     public record Verdict(int fireTimes, int ranTwice, int overlaps, int outOfOrder, int missedInside,
                           int missedOutside, Long recoveryMillis, int batchTwoHolders, int batchOutOfOrder,
                           int batches, int runs,
-                          List<String> notes, RetryVerdict retry) {
+                          List<String> notes, RetryVerdict retry, StartDelays startDelays) {
     }
 }

@@ -26,6 +26,7 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             NodeJvm holder = run.awaitHolder();
+            run.hit(holder);
             run.hold(() -> {
                 run.killed(holder);
                 holder.sigkill();
@@ -37,6 +38,7 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             NodeJvm holder = run.awaitHolder();
+            run.hit(holder);
             run.hold(() -> holder.signal("STOP"), JobWork.LEASE.plusSeconds(3), () -> holder.signal("CONT"));
         }
     },
@@ -150,6 +152,7 @@ enum Scenario {
     PROXY_DELAY(Topology.PROXIED, "node-C's link delayed 1.7 s per round trip, 10 s") {
         @Override
         void inject(FaultRun run) {
+            run.hit(run.proxied());
             TcpProxy proxy = run.proxy();
             run.hold(() -> proxy.delay(Duration.ofMillis(850)), Duration.ofSeconds(10),
                     () -> proxy.delay(Duration.ZERO));
@@ -159,6 +162,7 @@ enum Scenario {
     PROXY_DROP(Topology.PROXIED, "node-C's connections cut every 2 s (5×)") {
         @Override
         void inject(FaultRun run) {
+            run.hit(run.proxied());
             run.repeat(5, run.proxy()::dropConnections, Duration.ofSeconds(2));
         }
     },
@@ -166,6 +170,7 @@ enum Scenario {
     PROXY_BLACKHOLE(Topology.PROXIED, "node-C's link blackholed 10 s") {
         @Override
         void inject(FaultRun run) {
+            run.hit(run.proxied());
             TcpProxy proxy = run.proxy();
             run.hold(proxy::blackhole, Duration.ofSeconds(10), () -> {
                 proxy.dropConnections();
@@ -178,6 +183,7 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             NodeJvm node = run.nodes().get(1);
+            run.hit(node);
             run.hold(() -> node.stepClock(30_000), Duration.ofSeconds(10), () -> node.stepClock(0));
         }
     },
@@ -192,6 +198,7 @@ enum Scenario {
         @Override
         void inject(FaultRun run) {
             NodeJvm node = run.awaitAttemptRunning(JobWork.RETRYING, 2, Duration.ofSeconds(30));
+            run.hit(node);
             run.hold(() -> {
                 run.killed(node);
                 node.sigkill();
@@ -212,6 +219,7 @@ enum Scenario {
         void inject(FaultRun run) {
             FaultRun.FailedAttempt failed = run.awaitAttemptFailed(JobWork.RETRYING, 1, Duration.ofSeconds(130));
             NodeJvm node = failed.node();
+            run.hit(node);
             run.faultStart();
             node.signal("STOP");
             boolean decided = run.awaitLedgers(Duration.ofSeconds(75), events -> events.stream().anyMatch(e ->
@@ -315,6 +323,17 @@ enum Scenario {
         void faultEnd();
 
         void killed(NodeJvm node);
+
+        /**
+         * Records the one node a fault hits (the runner's {@code HIT} line): the checker measures how late the fire
+         * times in the fault window started on the other nodes.
+         *
+         * @param node the node
+         */
+        void hit(NodeJvm node);
+
+        /** The node whose link to Redis goes through the proxy (node-C unless {@code --proxied} names another). */
+        NodeJvm proxied();
 
         void note(String note);
 

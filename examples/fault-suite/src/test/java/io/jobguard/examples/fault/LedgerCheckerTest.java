@@ -100,6 +100,44 @@ class LedgerCheckerTest {
     }
 
     @Test
+    void startDelaysAreTheFirstStartsLatenessAndTheWindowsWorstOffTheNodeHit() {
+        List<String> lines = clean();
+        // node-B is hit at 5.9 s; fire time 6 s (node-A's in clean()) starts 2.5 s late on node-C and again 4 s late
+        // on node-A (a second start: the first one counts); fire time 7 s (node-B's) starts 3.2 s late on node-B itself
+        lines.add(runner(T0 + 5_900, "HIT", "node-B"));
+        lines.add(runner(T0 + 6_000, "FAULT_START", "-"));
+        lines.add(runner(T0 + 6_500, "FAULT_END", "-"));
+        lines.removeIf(l -> l.contains("\tjob\t" + (T0 + 6_000) + "\t") || l.contains("\tjob\t" + (T0 + 7_000) + "\t"));
+        lines.add(line(T0 + 8_500, "START", "node-C", "job", T0 + 6_000, 40, false, "-"));
+        lines.add(line(T0 + 8_900, "END", "node-C", "job", T0 + 6_000, 40, false, "-"));
+        lines.add(line(T0 + 10_000, "START", "node-A", "job", T0 + 6_000, 41, false, "-"));
+        lines.add(line(T0 + 10_100, "END", "node-A", "job", T0 + 6_000, 41, false, "-"));
+        lines.add(line(T0 + 10_200, "START", "node-B", "job", T0 + 7_000, 42, false, "-"));
+        lines.add(line(T0 + 10_300, "END", "node-B", "job", T0 + 7_000, 42, false, "-"));
+
+        LedgerChecker.StartDelays d = checker.check(lines).startDelays();
+
+        // 11 fire times: nine start 10 ms late, one 2.5 s, one 3.2 s; the nearest-rank p99 of 11 is the worst
+        assertThat(d.measured()).isEqualTo(11);
+        assertThat(d.worstMillis()).isEqualTo(3_200L);
+        assertThat(d.p99Millis()).isEqualTo(3_200L);
+        // in the window (5 .. 7.5 s with the 1 s margin), off node-B: fire time 6 s on node-C
+        assertThat(d.worstInWindowMillis()).isEqualTo(2_500L);
+        assertThat(d.worstInWindowFireTime()).isEqualTo(T0 + 6_000);
+        assertThat(d.worstInWindowNode()).isEqualTo("node-C");
+        assertThat(d.cell()).isEqualTo("3.2 s / 3.2 s; 2.5 s");
+    }
+
+    @Test
+    void withoutAFaultThereIsNoWindowDelay() {
+        LedgerChecker.StartDelays d = checker.check(clean()).startDelays();
+
+        assertThat(d.worstMillis()).isEqualTo(10L);
+        assertThat(d.worstInWindowMillis()).isNull();
+        assertThat(d.cell()).isEqualTo("0.0 s / 0.0 s; -");
+    }
+
+    @Test
     void twoBatchLeasesHoldingOneKeyAtOnceAreTwoHolders() {
         List<String> lines = clean();
         lines.add(line(T0 + 1_000, "BSTART", "node-A", "pool", 1, 10, false, "K1,K2,K3"));

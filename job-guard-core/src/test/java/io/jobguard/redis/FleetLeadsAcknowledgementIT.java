@@ -9,8 +9,6 @@ import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Duration;
@@ -70,12 +68,7 @@ class FleetLeadsAcknowledgementIT {
 
     /** A store whose link runs through the proxy; its commands wait out any pause of the tests (10 s time-out). */
     private RedisLeaseStore heldBackStore() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(proxy.host(), proxy.port()),
-                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10))
-                        .shutdownQuietPeriod(Duration.ZERO).shutdownTimeout(Duration.ofMillis(100)).build());
-        factory.afterPropertiesSet();
-        factory.start();
+        LettuceConnectionFactory factory = proxy.connectionFactory(Duration.ofSeconds(10));
         toClose.add(factory::destroy);
         RedisLeaseStore store = RedisLeaseStore.create(factory, "jgtest");
         toClose.add(store);

@@ -18,8 +18,6 @@ import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Clock;
@@ -158,12 +156,7 @@ class FleetSpreadIT {
     }
 
     private LettuceConnectionFactory viaProxy() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(proxy.host(), proxy.port()),
-                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(1))
-                        .shutdownQuietPeriod(Duration.ZERO).shutdownTimeout(Duration.ofMillis(100)).build());
-        factory.afterPropertiesSet();
-        factory.start();
+        LettuceConnectionFactory factory = proxy.connectionFactory(Duration.ofSeconds(1));
         closeables.add(factory::destroy);
         return factory;
     }

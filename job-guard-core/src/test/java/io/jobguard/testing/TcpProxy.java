@@ -1,5 +1,7 @@
 package io.jobguard.testing;
 
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -151,6 +153,16 @@ public final class TcpProxy implements AutoCloseable {
             toClientDelayNanos = toClient.toNanos();
             lock.notifyAll();
         }
+    }
+
+    /**
+     * A started Lettuce connection factory whose links run through this proxy (the caller destroys it).
+     *
+     * @param commandTimeout how long a command waits for its reply (a pause of the proxy holds it)
+     * @return the factory
+     */
+    public LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
+        return ConnectionFactories.standalone(new RedisStandaloneConfiguration(host(), port()), commandTimeout, false);
     }
 
     /** Holds the bytes of every link, open and later, until {@link #resume()}. */

@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -410,12 +409,6 @@ public final class FleetSpread implements AutoCloseable {
 
     /** A read of the fleet and a check, past the grace: how long after its deadline a take-over may start. */
     static final long TAKE_OVER_SLACK_MILLIS = 1_000;
-
-    /** The fire times left to other nodes and not yet covered (tests, the actuator). */
-    public List<String> pending() {
-        return left.values().stream().flatMap(times -> times.values().stream())
-                .map(l -> l.job().name() + "@" + Instant.ofEpochMilli(l.fireTime())).toList();
-    }
 
     /** Stops checking; fire times still left to other nodes stay theirs. */
     @Override

@@ -32,6 +32,8 @@ class AssignmentTest {
             Map<String, String> assignment = Assignment.of(names("Reports.job", 200), nodes);
             assertThat(assignment).hasSize(200);
             assertThat(loads(assignment).values()).allSatisfy(load -> assertThat(load).isBetween(1, 30));
+            System.out.printf("AssignmentTest: 200 jobs over 10 nodes %s..: loads %s%n", hosts,
+                    new java.util.TreeMap<>(loads(assignment)).values());
         }
     }
 
@@ -56,6 +58,8 @@ class AssignmentTest {
         long toNewNode = jobs.stream().filter(j -> after.get(j).equals("node-new")).count();
         long movedBetweenOldNodes = moved(jobs, before, after) - toNewNode;
         assertThat(toNewNode).isBetween(5L, 30L);
+        System.out.printf("AssignmentTest: an 11th node took %d jobs; %d moved between the other nodes%n", toNewNode,
+                movedBetweenOldNodes);
         // a capacity bound can push a job to its next choice; rendezvous alone moves none
         assertThat(movedBetweenOldNodes).isLessThanOrEqualTo(jobs.size() / 20);
     }
@@ -68,6 +72,8 @@ class AssignmentTest {
         Map<String, String> after = Assignment.of(jobs, ten.subList(1, 10));
         long itsOwn = jobs.stream().filter(j -> before.get(j).equals("node-0")).count();
         assertThat(moved(jobs, before, after) - itsOwn).isLessThanOrEqualTo(jobs.size() / 20);
+        System.out.printf("AssignmentTest: a node leaving handed on its %d jobs; %d others moved%n", itsOwn,
+                moved(jobs, before, after) - itsOwn);
     }
 
     private static long moved(Collection<String> jobs, Map<String, String> before, Map<String, String> after) {

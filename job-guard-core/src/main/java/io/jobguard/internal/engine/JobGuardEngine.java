@@ -16,7 +16,6 @@ import io.jobguard.StoreFailurePolicy;
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.LostReplies;
 import io.jobguard.internal.TimeBounds;
-import io.jobguard.internal.spread.FleetSpread;
 import io.jobguard.store.AcquireMode;
 import io.jobguard.store.AcquireResult;
 import io.jobguard.store.JobId;
@@ -65,8 +64,8 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     private final LostReplies lostReplies;
     private final MissedFireTimeRecovery missed;
     private final OperatorActions operators;
-    /** Who asks for each declared job's regular fire times; {@code null} when the spread is off or the store lacks it. */
-    private final FleetSpread spread;
+    /** Who asks for each declared job's regular fire times. */
+    private final SpreadFirings spread;
     /** Written only by {@link #ended}. */
     private final ConcurrentMap<String, LastFiring> lastFirings = new ConcurrentHashMap<>();
 
@@ -80,9 +79,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         this.runs = new RunLifecycle(capabilities, config, listeners, keepAlive);
         this.missed = new MissedFireTimeRecovery(this);
         this.operators = new OperatorActions(store, config);
-        this.spread = config.spread() && capabilities.fleet() != null
-                ? new FleetSpread(config.nodeId(), capabilities.fleet(), config.clock(),
-                config.skewTolerance().toMillis() + 2 * FleetSpread.GRACE_MILLIS, this::fireTakenOver) : null;
+        this.spread = new SpreadFirings(config, capabilities, this::fireTakenOver);
     }
 
     @Override
@@ -282,24 +279,15 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
      */
     private <R> Fired<R> fire(JobOptions job, Instant nominalFireTime, FiringBody<R> body, FiringObserver observer,
                               boolean spreadable) throws Throwable {
-        boolean spreads = spread != null && FleetSpread.spreadable(job);
-        if (spreads && spreadable) {
-            TimeBounds.nominalFireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
-            if (spread.leaveToAssignedNode(job, nominalFireTime, body.recoveryRun())) {
-                runs.refused(job, nominalFireTime, RunOutcome.ASSIGNED_ELSEWHERE, null, 0, null);
-                ended(job, nominalFireTime, RunOutcome.ASSIGNED_ELSEWHERE, null, observer);
-                return Fired.refused(RunOutcome.ASSIGNED_ELSEWHERE);
-            }
+        TimeBounds.nominalFireTime(nominalFireTime, "nominal fire time of job '" + job.name() + "'");
+        if (spreadable && spread.leftToAssignedNode(job, nominalFireTime, body.recoveryRun())) {
+            runs.refused(job, nominalFireTime, RunOutcome.ASSIGNED_ELSEWHERE, null, 0, null);
+            ended(job, nominalFireTime, RunOutcome.ASSIGNED_ELSEWHERE, null, observer);
+            return Fired.refused(RunOutcome.ASSIGNED_ELSEWHERE);
         }
         EngineAdmission admission = job.recovery() == null ? admit(job, nominalFireTime)
                 : missed.admit(job, job.recovery(), nominalFireTime, body.recoveryRun());
-        if (spreads) {
-            if (admission.granted() || admission.refusal() != RunOutcome.STORE_ERROR) {
-                decided(job, nominalFireTime, admission.granted() || admission.refusal() == RunOutcome.ALREADY_RAN);
-            } else {
-                spread.unanswered(job.name(), nominalFireTime);
-            }
-        }
+        spread.answered(job, nominalFireTime, admission);
         if (!admission.granted()) {
             ended(job, nominalFireTime, admission.refusal(), null, observer);
             return Fired.refused(admission.refusal());
@@ -329,25 +317,23 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     @Override
     public Instant dueFrom(JobOptions job) {
-        return spread == null ? null : spread.dueFrom(job.name());
+        return spread.dueFrom(job);
     }
 
     @Override
     public void decided(JobOptions job, Instant nominalFireTime, boolean settlesEarlier) {
-        if (spread != null && FleetSpread.spreadable(job)) {
-            spread.decided(job.name(), nominalFireTime, settlesEarlier);
-        }
+        spread.decided(job, nominalFireTime, settlesEarlier);
     }
 
     @Override
     public Set<String> declareScheduledJobs(Collection<JobOptions> jobs) {
         Objects.requireNonNull(jobs, "jobs");
-        return spread == null ? Set.of() : spread.declare(jobs);
+        return spread.declare(jobs);
     }
 
     @Override
     public Optional<String> assignedNode(String job) {
-        return spread == null ? Optional.empty() : spread.assignedNode(job);
+        return spread.assignedNode(job);
     }
 
     @Override
@@ -446,9 +432,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     @Override
     public int handOverLeases(Duration wait) throws InterruptedException {
-        if (spread != null) {
-            spread.leaving(true); // the farewell publication below tells the fleet: its jobs go to the others at once
-        }
+        spread.leaving(true); // the farewell publication below tells the fleet: its jobs go to the others at once
         try {
             return runs.handOver().awaitThenGiveUp(wait, runs::giveUp).size();
         } finally {
@@ -459,9 +443,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     @Override
     public void reopenAdmission() {
         runs.handOver().reopen();
-        if (spread != null) {
-            spread.leaving(false);
-        }
+        spread.leaving(false);
     }
 
     @Override
@@ -471,9 +453,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
 
     @Override
     public void close() {
-        if (spread != null) {
-            spread.close();
-        }
+        spread.close();
         try {
             runs.flushReleases(Duration.ofSeconds(5));
             capabilities.admissionClosed();

@@ -14,7 +14,9 @@
  *   <li>Recovery: {@code RecoveryEngine} is what the recovery asks of its engine; {@code RecoveryOwners} holds the
  *       one per-job lock of the recovery on this node; {@code CatchUpWindow} walks a job's schedule within the
  *       catch-up window, in bounded steps; {@code DueFireTimes} finds the fire times a lagging live node has not
- *       fired yet, which are due rather than missed; {@code RecoveryReports} tells the outcomes decided without a
+ *       fired yet, or some node may still take over under the fleet spread, which are due rather than missed;
+ *       {@code SpreadFirings} leaves a regular firing to the job's assigned node ({@code io.jobguard.internal.spread})
+ *       and tells the spread what the store answered; {@code RecoveryReports} tells the outcomes decided without a
  *       run ({@code MISSED}, {@code HISTORY_LOST}, {@code ABANDONED}) from the one node that decided them.</li>
  *   <li>Waiting and shutdown: {@code ReleaseWaits} waits for a busy lease's release by the store's notifications or
  *       by polling, never past the blocking lease's expiry; {@code LeaseHandOver} closes admission at shutdown,

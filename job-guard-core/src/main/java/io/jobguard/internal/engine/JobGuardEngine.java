@@ -80,6 +80,7 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
         this.missed = new MissedFireTimeRecovery(this);
         this.operators = new OperatorActions(store, config);
         this.spread = new SpreadFirings(config, capabilities, this::fireTakenOver);
+        listeners.add(spread::ran);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.jobguard.internal.engine;
 
+import io.jobguard.JobEvent;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
@@ -49,6 +50,13 @@ final class SpreadFirings implements AutoCloseable {
             decided(job, nominalFireTime, admission.granted() || admission.refusal() == RunOutcome.ALREADY_RAN);
         } else {
             spread.unanswered(job.name(), nominalFireTime);
+        }
+    }
+
+    /** Tells the spread a run of this node ended ({@link FleetSpread#ran}). */
+    void ran(JobEvent event) {
+        if (spread != null && event.outcome().bodyStarted()) {
+            spread.ran(event.job(), event.nominalFireTime(), event.runTime());
         }
     }
 

@@ -38,6 +38,11 @@ final class Coverage {
                 ? null : hole);
     }
 
+    /** The latest fire time of the job this node saw decided (epoch millis), {@link Long#MIN_VALUE} when none. */
+    long lastDecided(String job) {
+        return lastDecided.getOrDefault(job, Long.MIN_VALUE);
+    }
+
     /** Records a fire time this node asked for and got no answer to: the store may not have decided it. */
     void unanswered(String job, long fireTime) {
         long until = System.nanoTime() + holdMillis * 1_000_000L;

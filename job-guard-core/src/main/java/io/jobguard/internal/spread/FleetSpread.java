@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -63,8 +64,8 @@ public final class FleetSpread implements AutoCloseable {
         void fire(JobOptions job, Instant nominalFireTime, Runnable body);
     }
 
-    /** The jobs this node declared: each eligible one by name with its grid, and the first fire time it answers for. */
-    private record Catalog(Map<String, FireTimeSchedule> jobs, String digest, long from) {
+    /** The jobs this node declared: each eligible one by name, and the first fire time it answers for. */
+    private record Catalog(Map<String, JobOptions> jobs, String digest, long from) {
         static final Catalog NONE = new Catalog(Map.of(), "", Long.MAX_VALUE);
     }
 
@@ -157,10 +158,10 @@ public final class FleetSpread implements AutoCloseable {
      * @return the names of the jobs spread, or none when the store carries no member publications
      */
     public synchronized Set<String> declare(Collection<JobOptions> jobs) {
-        Map<String, FireTimeSchedule> spread = new LinkedHashMap<>();
+        Map<String, JobOptions> spread = new LinkedHashMap<>();
         for (JobOptions job : jobs) {
             if (spreadable(job)) {
-                spread.put(job.name(), job.recovery().schedule());
+                spread.put(job.name(), job);
             }
         }
         catalog = spread.isEmpty() ? Catalog.NONE
@@ -225,6 +226,40 @@ public final class FleetSpread implements AutoCloseable {
     }
 
 
+    /**
+     * Records that a run of this node ended: the fire times of the job that passed while it held the job's lease, up to
+     * the job's busy grace before the end, were busy for every node (a RETURN firing then is refused {@code BUSY}), so
+     * they are decided. This node's scheduler may not have fired them at all (its thread ran the job), and the other
+     * nodes, which left them to this node, must not take them over and run them late.
+     *
+     * Only when no fire time lies between the run's own and its start (a run taken over late leaves those undecided).
+     *
+     * @param job             the job name
+     * @param nominalFireTime the run's fire time
+     * @param runTime         how long the run took (it ended now)
+     */
+    public void ran(String job, Instant nominalFireTime, Duration runTime) {
+        JobOptions options = catalog.jobs().get(job);
+        if (options == null) {
+            return;
+        }
+        Instant now = clock.instant();
+        Instant start = now.minus(runTime);
+        Instant busyUntil = now.minus(options.busyGrace());
+        FireTimeSchedule schedule = options.recovery().schedule();
+        Instant first = schedule.next(nominalFireTime);
+        if (first == null || !first.isAfter(start)) {
+            return;
+        }
+        Instant last = null;
+        for (Instant t = first; t != null && !t.isAfter(busyUntil); t = schedule.next(t)) {
+            last = t;
+        }
+        if (last != null) {
+            coverage.decided(job, last.toEpochMilli(), false);
+        }
+    }
+
     /** Records a regular ask the store did not answer: the fire time may be undecided. */
     public void unanswered(String job, Instant nominalFireTime) {
         coverage.unanswered(job, nominalFireTime.toEpochMilli());
@@ -260,9 +295,10 @@ public final class FleetSpread implements AutoCloseable {
             return "";
         }
         long covered = Long.MAX_VALUE;
-        for (Map.Entry<String, FireTimeSchedule> job : c.jobs().entrySet()) {
+        for (Map.Entry<String, JobOptions> job : c.jobs().entrySet()) {
             if (nodeId.equals(v.assignment().get(job.getKey()))) {
-                covered = Math.min(covered, coverage.coveredThrough(job.getKey(), job.getValue(), c.from()));
+                covered = Math.min(covered, coverage.coveredThrough(job.getKey(), job.getValue().recovery().schedule(),
+                        c.from()));
             }
         }
         return FORMAT + ";" + c.digest() + ";" + v.digest() + ";" + c.from() + ";" + covered;
@@ -384,7 +420,9 @@ public final class FleetSpread implements AutoCloseable {
     /**
      * The earliest fire time of the job some node may still take over, so that a regular firing finding it unhandled
      * runs it as due rather than reporting it missed: the earliest this node left and has not seen decided, and any
-     * fire time younger than the fleet's largest lateness plus the grace and a read, by Redis' clock.
+     * fire time after the last this node saw decided that is younger than the fleet's largest lateness plus the grace
+     * and a read, by Redis' clock (the assigned node stalled: the others take those over). A fire time this node saw
+     * decided (run, or refused {@code BUSY} by a held lease) is not due: it was handled as its answer says.
      *
      * @param job the job name
      * @return the fire time, or null when the job is not spread
@@ -402,7 +440,9 @@ public final class FleetSpread implements AutoCloseable {
         }
         if (v != null) {
             long lateness = v.lateness().values().stream().mapToLong(Long::longValue).max().orElse(0);
-            due = Math.min(due, v.storeNow() - Math.max(0, lateness) - GRACE_MILLIS - TAKE_OVER_SLACK_MILLIS);
+            long horizon = v.storeNow() - Math.max(0, lateness) - GRACE_MILLIS - TAKE_OVER_SLACK_MILLIS;
+            long decided = coverage.lastDecided(job);
+            due = Math.min(due, decided == Long.MIN_VALUE ? horizon : Math.max(horizon, decided + 1));
         }
         return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
     }

@@ -51,9 +51,11 @@ class GuardTypesIT {
         assertThat(longOnes).isNotEmpty();
         assertThat(longOnes).allSatisfy(t -> assertThat(byT).as("T+1 after long run %s is dropped", t)
                 .doesNotContainKey(t.plusSeconds(1)));
+        // skipped as busy by a node that asked, or left by the others to the node whose run held the lease (the fleet
+        // spread: that node counts the fire times its run overlapped as busy, so no node takes them over)
         assertThat(longOnes).allSatisfy(t -> assertThat(GuardApp.LOG.decisionsFor(t.plusSeconds(1)))
-                .as("T+1 after long run %s was fired and skipped as busy", t)
-                .anySatisfy(d -> assertThat(d).contains(" BUSY at ")));
+                .as("T+1 after long run %s was fired and skipped", t)
+                .anySatisfy(d -> assertThat(d).containsAnyOf(" BUSY at ", " ASSIGNED_ELSEWHERE at ")));
         assertNoOverlap(runs);
     }
 

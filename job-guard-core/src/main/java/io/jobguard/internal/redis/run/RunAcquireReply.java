@@ -61,9 +61,16 @@ sealed interface RunAcquireReply {
     /** {@code ALREADY_RAN}, {@code BUSY} or {@code COOLDOWN}: a value holds the fire time, the lease or the delay. */
     record Held(Status status, String holderValue, long pttl, String epoch) implements RunAcquireReply {
 
-        /** The holder, with how long its key lives ({@code null} when it has no TTL). */
+        /** PTTL's answer for a key that does not exist. */
+        static final long NO_KEY = -2;
+
+        /**
+         * The holder, with how long its key lives ({@code null} when it has no TTL). A PTTL of -2 (no key) is a holder
+         * the script names without an entry (a fire time declared missed, {@code declared-missed}): nothing holds
+         * it, so it lives for zero rather than for ever.
+         */
         LeaseRecord holder() {
-            return LeaseValues.parse(holderValue, ttl());
+            return LeaseValues.parse(holderValue, pttl == NO_KEY ? Duration.ZERO : ttl());
         }
 
         /** The key's remaining time to live, {@code null} when it has none. */

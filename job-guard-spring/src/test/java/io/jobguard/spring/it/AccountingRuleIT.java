@@ -121,17 +121,19 @@ class AccountingRuleIT {
         assertThat(missedCounted).isEqualTo(missedEvents.size());
     }
 
-    /** The fire times both nodes reported {@code STORE_ERROR} for. */
+    /**
+     * The fire times both nodes were refused for: each reported {@code STORE_ERROR}, or left it to the node the fleet
+     * spread assigned the job to ({@code ASSIGNED_ELSEWHERE}) while that node got {@code STORE_ERROR}.
+     */
     private static Set<Instant> bothRefused(List<JobEvent> events) {
-        Map<Instant, Set<String>> byTime = new TreeMap<>();
+        Map<Instant, Map<String, RunOutcome>> byTime = new TreeMap<>();
         for (JobEvent e : events) {
-            if (e.outcome() == RunOutcome.STORE_ERROR) {
-                byTime.computeIfAbsent(e.nominalFireTime(), t -> new TreeSet<>()).add(e.nodeId());
-            }
+            byTime.computeIfAbsent(e.nominalFireTime(), t -> new TreeMap<>()).put(e.nodeId(), e.outcome());
         }
         Set<Instant> both = new TreeSet<>();
-        byTime.forEach((t, nodes) -> {
-            if (nodes.size() == 2) {
+        byTime.forEach((t, outcomes) -> {
+            if (outcomes.size() == 2 && outcomes.containsValue(RunOutcome.STORE_ERROR) && outcomes.values().stream()
+                    .allMatch(o -> o == RunOutcome.STORE_ERROR || o == RunOutcome.ASSIGNED_ELSEWHERE)) {
                 both.add(t);
             }
         });

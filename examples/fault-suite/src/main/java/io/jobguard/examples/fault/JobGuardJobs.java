@@ -29,9 +29,11 @@ class JobGuardJobs {
         this.ledger = ledger;
         this.locks = locks;
         // the retry job's outcomes, as this node's job-guard reports them, go to the ledger for the checker; the
-        // ALREADY_RAN of every firing a node loses says nothing about the fire time and is left out
+        // ALREADY_RAN of every firing a node loses, and the ASSIGNED_ELSEWHERE of a firing the fleet spread left to
+        // another node, say nothing about the fire time and are left out
         guard.addListener(event -> {
-            if (event.job().equals(JobWork.RETRYING) && event.outcome() != RunOutcome.ALREADY_RAN) {
+            if (event.job().equals(JobWork.RETRYING) && event.outcome() != RunOutcome.ALREADY_RAN
+                    && event.outcome() != RunOutcome.ASSIGNED_ELSEWHERE) {
                 ledger.outcome(event.job(), event.nominalFireTime(), event.fencingToken(), event.outcome().name(),
                         event.attempt());
             }

@@ -297,7 +297,6 @@ public final class FleetLeads implements AutoCloseable {
                 }
                 any = true;
             } catch (RuntimeException e) {
-                windows.readFailed(System.nanoTime());
                 failure = failure == null ? e : failure;
             }
         }
@@ -317,7 +316,6 @@ public final class FleetLeads implements AutoCloseable {
 
     private void publish(LeadShards.Shard shard, String node, MemberRead read) {
         long sentNanos = System.nanoTime();
-        windows.readSent(sentNanos);
         long sent = wall.getAsLong();
         long lead = windows.publishedLead();
         Supplier<String> member = memberPublications.get(node);

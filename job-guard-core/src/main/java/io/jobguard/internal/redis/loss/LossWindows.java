@@ -75,10 +75,6 @@ public final class LossWindows {
     private volatile long lastViewNanos;
     /** The Redis time of the read that ended this node's latest gap in its reads of the fleet (-1 if none). */
     private volatile long gapEndAt = -1;
-    /** Monotonic time of this node's latest contact with the leads hashes: a read sent, answered or failed. */
-    private volatile long contactNanos = Long.MIN_VALUE;
-    /** Whether this node sent a read more than the retention after its previous contact, since its last read. */
-    private volatile boolean stalled;
 
     /** @param shardOf the shard whose leads hash lives with a job's keys ({@code null} when not known) */
     public LossWindows(Function<JobId, String> shardOf) {
@@ -217,15 +213,13 @@ public final class LossWindows {
         long last = lastViewAt;
         if (last >= 0 && at - last > FleetLeads.RETENTION_MILLIS) {
             // a node may have published a lead and left meanwhile, its entry deleted before this read; unless Redis
-            // lost the hash in between while this node kept trying to read (an outage: nobody published then)
-            if (stalled || previous == null || previous.equals(lineage)) {
+            // lost the hash in between (a re-created hash holds no entry from before the loss to miss)
+            if (previous == null || previous.equals(lineage)) {
                 gapEndAt = Math.max(gapEndAt, at);
                 log.debug("job-guard: this node's reads of the fleet's leads lie {} ms apart (until {}): a loss in the "
                         + "next {} ms keeps skew-tolerance", at - last, at, horizonMillis);
             }
         }
-        stalled = false;
-        contactNanos = System.nanoTime();
         firstLineages.putIfAbsent(shard, lineage);
         if (firstViewAt < 0) {
             firstViewAt = at;
@@ -237,24 +231,6 @@ public final class LossWindows {
         fleet.values().removeIf(k -> k.lastAt < at - horizonMillis && k.unknownAt < at - horizonMillis);
         lastViewAt = Math.max(lastViewAt, at);
         lastViewNanos = System.nanoTime();
-    }
-
-    /**
-     * Records that this node sends a read of the fleet's leads now; one sent more than
-     * {@value FleetLeads#RETENTION_MILLIS} ms after this node's previous contact with Redis (a read sent, answered or
-     * failed) means this node was held back (a paused process, a starved thread), not Redis.
-     */
-    public void readSent(long nanos) {
-        long last = contactNanos;
-        if (last != Long.MIN_VALUE && nanos - last > FleetLeads.RETENTION_MILLIS * 1_000_000L) {
-            stalled = true;
-        }
-        contactNanos = nanos;
-    }
-
-    /** Records that a read of the fleet's leads failed now: this node was in contact with Redis, which did not answer. */
-    public void readFailed(long nanos) {
-        contactNanos = nanos;
     }
 
     /** Whether a gap in this node's reads of the fleet ended within the horizon before {@code anchor}, or after it. */

@@ -79,22 +79,9 @@ class LossWindowsGapTest {
     void anOutageThisNodeKeptReadingThroughIsNoGap() {
         readRegularly(T, T + 3_000, LINEAGE);
         windows.replied(JOB, Long.toString(T + 3_000), "ACQUIRED", -1);
-        windows.readFailed(System.nanoTime());
         long back = T + 8_000;
         readRegularly(back, back + 1_000, back + "|lost");
         assertThat(windows.window(JOB, Long.toString(T + 3_000), CONFIGURED))
                 .isEqualTo(new LossWindows.Window(T + 3_000, 100 + LossWindows.MARGIN_MILLIS));
-    }
-
-    /** The same outage, but this node itself sent nothing for longer than the retention (a paused process): a gap. */
-    @Test
-    void aLossWhileThisNodeWasHeldBackKeepsTheConfiguredWindow() {
-        readRegularly(T, T + 3_000, LINEAGE);
-        windows.replied(JOB, Long.toString(T + 3_000), "ACQUIRED", -1);
-        windows.readSent(System.nanoTime() + (FleetLeads.RETENTION_MILLIS + 1_000) * 1_000_000L);
-        long back = T + 8_000;
-        readRegularly(back, back + 1_000, back + "|lost");
-        assertThat(windows.window(JOB, Long.toString(T + 3_000), CONFIGURED))
-                .isEqualTo(new LossWindows.Window(-1, CONFIGURED));
     }
 }

@@ -111,7 +111,9 @@ class FleetSpreadIT {
     }
 
     private static JobOptions options(String job) {
-        return JobOptions.builder(job, LEASE).busyGrace(Duration.ZERO)
+        // the default busy grace: a take-over that meets another node's take-over of the fire time before waits for
+        // its release, as a RETURN firing does (with no grace it would be refused BUSY and the fire time not run)
+        return JobOptions.builder(job, LEASE)
                 .recovery(RecoveryOptions.builder().schedule(EVERY_SECOND).build()).build();
     }
 

@@ -47,7 +47,8 @@ public interface FleetView {
     /**
      * Joins {@code nodeId} to the fleet's regular publications: at each of them the store publishes what
      * {@code publication} returns (a text without {@code '|'}) beside the node's clock, and hands every live node's
-     * publication to {@code viewer} after the read, on the store's own thread. A store without such publications keeps
+     * publication to {@code viewer} after the read, on the store's own thread or on a firing's that publishes at once; two
+     * reads may reach {@code viewer} out of order (each carries its {@link FleetMembers#readAt()}). A store without such publications keeps
      * the default, which joins nothing: every node then asks for every fire time.
      *
      * @param nodeId      the node

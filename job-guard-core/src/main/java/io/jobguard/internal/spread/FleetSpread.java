@@ -115,6 +115,7 @@ public final class FleetSpread implements AutoCloseable {
     private final Map<String, ConcurrentSkipListMap<Long, Left>> left = new ConcurrentHashMap<>();
     private volatile Catalog catalog = Catalog.NONE;
     private volatile View view;
+    private final Object viewLock = new Object();
     private volatile boolean joined;
     private volatile boolean closed;
     private volatile boolean leaving;
@@ -304,12 +305,22 @@ public final class FleetSpread implements AutoCloseable {
         return FORMAT + ";" + c.digest() + ";" + v.digest() + ";" + c.from() + ";" + covered;
     }
 
-    /** One read of the fleet: the nodes that declared this node's jobs, and each job's node among them. */
+    /**
+     * One read of the fleet: the nodes that declared this node's jobs, and each job's node among them. Reads come from
+     * the store's timer and from firings that publish a grown lead; one that ends after a newer one is not taken.
+     */
     void viewed(FleetMembers read) {
-        Catalog c = catalog;
-        if (c.jobs().isEmpty()) {
-            return;
+        synchronized (viewLock) {
+            Catalog c = catalog;
+            View before = view;
+            if (c.jobs().isEmpty() || (before != null && read.readAt() < before.readAt())) {
+                return;
+            }
+            view = view(c, read, before);
         }
+    }
+
+    private View view(Catalog c, FleetMembers read, View before) {
         Map<String, Member> members = new HashMap<>();
         read.publications().forEach((node, publication) -> {
             Member m = Member.parse(publication);
@@ -319,11 +330,10 @@ public final class FleetSpread implements AutoCloseable {
         });
         members.putIfAbsent(nodeId, new Member(c.digest(), "", c.from(), Long.MIN_VALUE));
         String digest = Assignment.digest(members.keySet());
-        View before = view;
         Map<String, String> assignment = before != null && before.digest().equals(digest)
                 && before.assignment().size() == c.jobs().size()
                 ? before.assignment() : Map.copyOf(Assignment.of(c.jobs().keySet(), members.keySet()));
-        view = new View(digest, Map.copyOf(members), assignment, read.lateness(), read.readAt(), System.nanoTime());
+        return new View(digest, Map.copyOf(members), assignment, read.lateness(), read.readAt(), System.nanoTime());
     }
 
     /**

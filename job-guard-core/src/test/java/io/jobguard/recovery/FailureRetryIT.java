@@ -2,22 +2,17 @@ package io.jobguard.recovery;
 
 import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
-import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.LeaseLostException;
-import io.jobguard.NodeConfig;
 import io.jobguard.RetryPolicy;
 import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
-import io.jobguard.redis.RedisLeaseStore;
-import io.jobguard.store.JobId;
 import io.jobguard.store.RunHistory;
 import io.jobguard.testing.RedisServerProcess;
 import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -27,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,6 +29,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static io.jobguard.recovery.RetryNodes.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -49,13 +44,8 @@ import static org.awaitility.Awaitility.await;
 class FailureRetryIT {
 
     private final RedisServerProcess redis;
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
-    private final List<JobEvent> events = new CopyOnWriteArrayList<>();
-    /** Every attempt a body started, on any node: (node, attempt, token). */
-    private final List<String> attempts = new CopyOnWriteArrayList<>();
+    private RetryNodes fleet;
     private final List<JobGuard> nodes = new ArrayList<>();
-    private RedisLeaseStore reader;
 
     FailureRetryIT(RedisServerProcess redis) {
         this.redis = redis;
@@ -64,6 +54,7 @@ class FailureRetryIT {
     @BeforeEach
     void start() {
         redis.flushAll();
+        fleet = new RetryNodes(redis, "jgretry");
         nodes.add(node("n-behind", -2_000));
         nodes.add(node("n-even", 0));
         nodes.add(node("n-ahead", 3_000));
@@ -71,57 +62,13 @@ class FailureRetryIT {
 
     @AfterEach
     void close() throws Exception {
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-        factories.forEach(LettuceConnectionFactory::destroy);
+        fleet.close();
     }
 
+    /** A node whose clock is {@code skewMillis} off. */
     private JobGuard node(String id, long skewMillis) {
-        LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
-        factories.add(factory);
-        RedisLeaseStore store = RedisLeaseStore.create(factory, "jgretry");
-        reader = store;
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
-                .skewTolerance(Duration.ofSeconds(5))
-                .clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(skewMillis))).build());
-        guard.addListener(events::add);
-        closeables.add(guard);
-        closeables.add(store);
-        return guard;
-    }
-
-    private static JobOptions job(String name, RetryPolicy retry) {
-        return JobOptions.builder(name, Duration.ofSeconds(10)).retry(retry).build();
-    }
-
-    /** A body that fails its first {@code failures} attempts, wherever they run, and records each attempt. */
-    private Runnable failingFirst(int failures, String node) {
-        return () -> {
-            RunContext run = RunContext.current().orElseThrow();
-            attempts.add(node + "|" + run.attempt() + "|" + run.fencingToken());
-            if (run.attempt() <= failures) {
-                throw new IllegalStateException("attempt " + run.attempt() + " fails on purpose");
-            }
-        };
-    }
-
-    /** A regular firing on {@code node}: its outcome (what the body throws is reported, then rethrown by run()). */
-    private RunOutcome fire(JobGuard node, JobOptions job, Instant t, Runnable body) {
-        try {
-            return node.run(job, t, body);
-        } catch (RuntimeException e) {
-            List<RunOutcome> seen = outcomes(job.name());
-            return seen.get(seen.size() - 1);
-        }
-    }
-
-    private List<RunHistory.FireEntry> history(String job) {
-        return reader.fireHistory(new JobId("default", job), 20);
-    }
-
-    private List<RunOutcome> outcomes(String job) {
-        return events.stream().filter(e -> e.job().equals(job)).map(JobEvent::outcome).toList();
+        return fleet.node(id, c -> c.skewTolerance(Duration.ofSeconds(5))
+                .clock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(skewMillis))));
     }
 
     @Test
@@ -129,7 +76,7 @@ class FailureRetryIT {
         String name = "fails-twice";
         JobOptions job = job(name, RetryPolicy.attempts(3).withBackoff(Duration.ofMillis(300), 2, Duration.ofSeconds(5), 0));
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        assertThat(fire(nodes.get(1), job, t, failingFirst(2, "n-even"))).isEqualTo(RunOutcome.RETRY_PENDING);
+        assertThat(fleet.fire(nodes.get(1), job, t, fleet.failingFirst(2, "n-even"))).isEqualTo(RunOutcome.RETRY_PENDING);
 
         // every node looks for due attempts at once, over and over, as their background passes do
         ExecutorService pool = Executors.newFixedThreadPool(3);
@@ -141,7 +88,7 @@ class FailureRetryIT {
             lookers.add(pool.submit(() -> {
                 while (!done.get()) {
                     node.runDueRetry(job, () -> {
-                        failingFirst(2, id).run();
+                        fleet.failingFirst(2, id).run();
                         ran.countDown();
                     });
                 }
@@ -150,7 +97,7 @@ class FailureRetryIT {
         try {
             assertThat(ran.await(20, TimeUnit.SECONDS)).as("the third attempt ran").isTrue();
             // a while longer: a second run of any attempt would show up here
-            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> attempts.size() == 3);
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> fleet.attempts.size() == 3);
         } finally {
             done.set(true);
             for (Future<?> f : lookers) {
@@ -159,15 +106,15 @@ class FailureRetryIT {
             pool.shutdownNow();
         }
 
-        assertThat(attempts).hasSize(3);
-        assertThat(attempts.stream().map(a -> a.split("\\|")[1]).toList()).containsExactly("1", "2", "3");
-        List<Long> tokens = attempts.stream().map(a -> Long.parseLong(a.split("\\|")[2])).toList();
+        assertThat(fleet.attempts).hasSize(3);
+        assertThat(fleet.attempts.stream().map(a -> a.split("\\|")[1]).toList()).containsExactly("1", "2", "3");
+        List<Long> tokens = fleet.attempts.stream().map(a -> Long.parseLong(a.split("\\|")[2])).toList();
         assertThat(tokens).isSortedAccordingTo(Comparator.naturalOrder()).doesNotHaveDuplicates();
-        assertThat(outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RETRY_PENDING, RunOutcome.RAN);
-        assertThat(events.stream().filter(e -> e.job().equals(name)).map(JobEvent::attempt).toList())
+        assertThat(fleet.outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RETRY_PENDING, RunOutcome.RAN);
+        assertThat(fleet.events.stream().filter(e -> e.job().equals(name)).map(JobEvent::attempt).toList())
                 .containsExactly(1, 2, 3);
 
-        List<RunHistory.FireEntry> recorded = history(name);
+        List<RunHistory.FireEntry> recorded = fleet.history(name);
         assertThat(recorded).extracting(RunHistory.FireEntry::attempt).containsExactly(3, 2, 1);
         assertThat(recorded).extracting(RunHistory.FireEntry::outcome)
                 .containsExactly("RAN", "RETRY_PENDING", "RETRY_PENDING");
@@ -175,7 +122,7 @@ class FailureRetryIT {
         assertThat(recorded).extracting(RunHistory.FireEntry::fencingToken)
                 .containsExactly(tokens.get(2), tokens.get(1), tokens.get(0));
         for (int i = 0; i < 3; i++) {
-            assertThat(recorded.get(2 - i).node()).contains(attempts.get(i).split("\\|")[0]);
+            assertThat(recorded.get(2 - i).node()).contains(fleet.attempts.get(i).split("\\|")[0]);
         }
         assertThat(nodes.get(0).retryDueAt(job)).isEmpty();
     }
@@ -185,7 +132,7 @@ class FailureRetryIT {
         String name = "not-due";
         JobOptions job = job(name, RetryPolicy.attempts(2).withBackoff(Duration.ofSeconds(4), 1, Duration.ofSeconds(4), 0));
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        assertThat(fire(nodes.get(1), job, t, failingFirst(1, "n-even"))).isEqualTo(RunOutcome.RETRY_PENDING);
+        assertThat(fleet.fire(nodes.get(1), job, t, fleet.failingFirst(1, "n-even"))).isEqualTo(RunOutcome.RETRY_PENDING);
         // on the clock of the node that asks (3 s ahead): retryDueAt answers on the asking node's clock
         Instant failedAt = nodes.get(2).config().clock().instant();
 
@@ -194,15 +141,15 @@ class FailureRetryIT {
                 .until(() -> nodes.get(2).retryDueAt(job), Optional::isPresent).orElseThrow();
         assertThat(Duration.between(failedAt, due)).isBetween(Duration.ofMillis(3_000), Duration.ofMillis(4_500));
         // the node whose clock is 3 s ahead finds it due by its own clock within a second; Redis does not
-        nodes.get(2).runDueRetry(job, failingFirst(1, "n-ahead"));
-        assertThat(attempts).hasSize(1);
+        nodes.get(2).runDueRetry(job, fleet.failingFirst(1, "n-ahead"));
+        assertThat(fleet.attempts).hasSize(1);
 
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            nodes.get(2).runDueRetry(job, failingFirst(1, "n-ahead"));
-            return attempts.size() == 2;
+            nodes.get(2).runDueRetry(job, fleet.failingFirst(1, "n-ahead"));
+            return fleet.attempts.size() == 2;
         });
         assertThat(nodes.get(2).config().clock().instant()).isAfterOrEqualTo(due.minusMillis(50));
-        assertThat(outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RAN);
+        assertThat(fleet.outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RAN);
     }
 
     @Test
@@ -211,23 +158,23 @@ class FailureRetryIT {
         JobOptions job = job(name, RetryPolicy.attempts(3).withBackoff(Duration.ofMinutes(5), 2, Duration.ofMinutes(5), 0));
         Instant t1 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Instant t2 = t1.plusSeconds(1);
-        assertThat(fire(nodes.get(0), job, t1, failingFirst(1, "n-behind"))).isEqualTo(RunOutcome.RETRY_PENDING);
+        assertThat(fleet.fire(nodes.get(0), job, t1, fleet.failingFirst(1, "n-behind"))).isEqualTo(RunOutcome.RETRY_PENDING);
         assertThat(nodes.get(1).retryDueAt(job)).isPresent();
 
-        assertThat(fire(nodes.get(1), job, t2, failingFirst(0, "n-even"))).isEqualTo(RunOutcome.RAN);
+        assertThat(fleet.fire(nodes.get(1), job, t2, fleet.failingFirst(0, "n-even"))).isEqualTo(RunOutcome.RAN);
 
-        assertThat(events).filteredOn(e -> e.outcome() == RunOutcome.RETRY_SUPERSEDED)
+        assertThat(fleet.events).filteredOn(e -> e.outcome() == RunOutcome.RETRY_SUPERSEDED)
                 .singleElement().satisfies(e -> {
                     assertThat(e.nominalFireTime()).isEqualTo(t1);
                     assertThat(e.nodeId()).isEqualTo("n-even");
                 });
         assertThat(nodes.get(2).retryDueAt(job)).isEmpty();
-        assertThat(history(name)).anySatisfy(e -> {
+        assertThat(fleet.history(name)).anySatisfy(e -> {
             assertThat(e.outcome()).isEqualTo("RETRY_SUPERSEDED");
             assertThat(e.nominalFireTime()).isEqualTo(t1);
         });
-        nodes.get(2).runDueRetry(job, failingFirst(0, "n-ahead"));
-        assertThat(attempts).hasSize(2);
+        nodes.get(2).runDueRetry(job, fleet.failingFirst(0, "n-ahead"));
+        assertThat(fleet.attempts).hasSize(2);
     }
 
     @Test
@@ -235,7 +182,7 @@ class FailureRetryIT {
         String name = "lease-lost";
         JobOptions job = job(name, RetryPolicy.attempts(3).withBackoff(Duration.ofMillis(100), 1, Duration.ofMillis(100), 0));
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        RunOutcome outcome = fire(nodes.get(1), job, t, () -> {
+        RunOutcome outcome = fleet.fire(nodes.get(1), job, t, () -> {
             throw LeaseLostException.of(RunContext.current().orElseThrow(), "a fenced write was refused");
         });
         assertThat(outcome).isEqualTo(RunOutcome.FAILED);
@@ -247,7 +194,7 @@ class FailureRetryIT {
         String name = "no-retry-on";
         JobOptions job = job(name, RetryPolicy.attempts(3).on(List.of(), List.of(IllegalStateException.class)));
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        assertThat(fire(nodes.get(1), job, t, failingFirst(1, "n-even"))).isEqualTo(RunOutcome.FAILED);
+        assertThat(fleet.fire(nodes.get(1), job, t, fleet.failingFirst(1, "n-even"))).isEqualTo(RunOutcome.FAILED);
         assertThat(nodes.get(1).retryDueAt(job)).isEmpty();
     }
 
@@ -256,14 +203,14 @@ class FailureRetryIT {
         String name = "exhausted";
         JobOptions job = job(name, RetryPolicy.attempts(2).withBackoff(Duration.ofMillis(100), 1, Duration.ofMillis(100), 0));
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        assertThat(fire(nodes.get(1), job, t, failingFirst(5, "n-even"))).isEqualTo(RunOutcome.RETRY_PENDING);
+        assertThat(fleet.fire(nodes.get(1), job, t, fleet.failingFirst(5, "n-even"))).isEqualTo(RunOutcome.RETRY_PENDING);
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            nodes.get(0).runDueRetry(job, failingFirst(5, "n-behind"));
-            return attempts.size() == 2;
+            nodes.get(0).runDueRetry(job, fleet.failingFirst(5, "n-behind"));
+            return fleet.attempts.size() == 2;
         });
-        assertThat(outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RETRIES_EXHAUSTED);
+        assertThat(fleet.outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RETRIES_EXHAUSTED);
         assertThat(nodes.get(0).retryDueAt(job)).isEmpty();
-        assertThat(history(name)).extracting(RunHistory.FireEntry::outcome).first().isEqualTo("RETRIES_EXHAUSTED");
+        assertThat(fleet.history(name)).extracting(RunHistory.FireEntry::outcome).first().isEqualTo("RETRIES_EXHAUSTED");
     }
 
     @Test
@@ -271,19 +218,19 @@ class FailureRetryIT {
         String name = "paused";
         JobOptions job = job(name, RetryPolicy.attempts(2).withBackoff(Duration.ofMillis(200), 1, Duration.ofMillis(200), 0));
         Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        assertThat(fire(nodes.get(1), job, t, failingFirst(1, "n-even"))).isEqualTo(RunOutcome.RETRY_PENDING);
+        assertThat(fleet.fire(nodes.get(1), job, t, fleet.failingFirst(1, "n-even"))).isEqualTo(RunOutcome.RETRY_PENDING);
         assertThat(nodes.get(1).pause(name, "test")).isTrue();
         Instant due = nodes.get(1).retryDueAt(job).orElseThrow();
         await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(due.plusMillis(200)));
 
-        assertThat(nodes.get(0).runDueRetry(job, failingFirst(1, "n-behind"))).isTrue();
-        assertThat(attempts).hasSize(1);
+        assertThat(nodes.get(0).runDueRetry(job, fleet.failingFirst(1, "n-behind"))).isTrue();
+        assertThat(fleet.attempts).hasSize(1);
         assertThat(nodes.get(0).retryDueAt(job)).as("still pending while paused").isPresent();
-        assertThat(history(name)).noneMatch(e -> e.outcome().equals("PAUSED"));
+        assertThat(fleet.history(name)).noneMatch(e -> e.outcome().equals("PAUSED"));
 
         assertThat(nodes.get(1).resume(name)).isTrue();
-        nodes.get(0).runDueRetry(job, failingFirst(1, "n-behind"));
-        assertThat(attempts).hasSize(2);
-        assertThat(outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RAN);
+        nodes.get(0).runDueRetry(job, fleet.failingFirst(1, "n-behind"));
+        assertThat(fleet.attempts).hasSize(2);
+        assertThat(fleet.outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RAN);
     }
 }

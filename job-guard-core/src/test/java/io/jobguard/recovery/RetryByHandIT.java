@@ -1,16 +1,11 @@
 package io.jobguard.recovery;
 
-import io.jobguard.JobEvent;
 import io.jobguard.JobGuard;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
-import io.jobguard.NodeConfig;
 import io.jobguard.RetryPolicy;
-import io.jobguard.RunContext;
 import io.jobguard.RunOutcome;
 import io.jobguard.memory.InMemoryLeaseStore;
-import io.jobguard.redis.RedisLeaseStore;
-import io.jobguard.store.JobId;
 import io.jobguard.store.RetryByHand;
 import io.jobguard.store.RunHistory;
 import io.jobguard.store.RunRecord;
@@ -19,18 +14,17 @@ import io.jobguard.testing.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import static io.jobguard.recovery.RetryNodes.job;
+import static io.jobguard.recovery.RetryNodes.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -47,14 +41,9 @@ import static org.awaitility.Awaitility.await;
 class RetryByHandIT {
 
     private final RedisServerProcess redis;
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private final List<LettuceConnectionFactory> factories = new ArrayList<>();
-    private final List<JobEvent> events = new CopyOnWriteArrayList<>();
-    /** Every attempt a body started, on any node: (node, attempt, token). */
-    private final List<String> attempts = new CopyOnWriteArrayList<>();
+    private RetryNodes fleet;
     private JobGuard nodeA;
     private JobGuard nodeB;
-    private RedisLeaseStore reader;
 
     RetryByHandIT(RedisServerProcess redis) {
         this.redis = redis;
@@ -63,70 +52,14 @@ class RetryByHandIT {
     @BeforeEach
     void start() {
         redis.flushAll();
-        nodeA = node("n-a");
-        nodeB = node("n-b");
+        fleet = new RetryNodes(redis, "jgbyhand");
+        nodeA = fleet.node("n-a", c -> c);
+        nodeB = fleet.node("n-b", c -> c);
     }
 
     @AfterEach
     void close() throws Exception {
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-        factories.forEach(LettuceConnectionFactory::destroy);
-    }
-
-    private JobGuard node(String id) {
-        LettuceConnectionFactory factory = redis.connectionFactory(Duration.ofSeconds(2));
-        factories.add(factory);
-        RedisLeaseStore store = RedisLeaseStore.create(factory, "jgbyhand");
-        reader = store;
-        JobGuard guard = JobGuard.create(store, JobGuardConfig.builder().node(NodeConfig.builder().nodeId(id).build())
-                .build());
-        guard.addListener(events::add);
-        closeables.add(guard);
-        closeables.add(store);
-        return guard;
-    }
-
-    private static JobOptions job(String name, RetryPolicy retry) {
-        return JobOptions.builder(name, Duration.ofSeconds(10)).retry(retry).build();
-    }
-
-    /** A body that fails its first {@code failures} attempts and records each attempt. */
-    private Runnable failingFirst(int failures, String node) {
-        return () -> {
-            RunContext run = RunContext.current().orElseThrow();
-            attempts.add(node + "|" + run.attempt() + "|" + run.fencingToken());
-            if (run.attempt() <= failures) {
-                throw new IllegalStateException("attempt " + run.attempt() + " fails on purpose");
-            }
-        };
-    }
-
-    /** A regular firing: its outcome (what the body throws is reported, then rethrown by run()). */
-    private RunOutcome fire(JobGuard node, JobOptions job, Instant t, Runnable body) {
-        try {
-            return node.run(job, t, body);
-        } catch (RuntimeException e) {
-            List<RunOutcome> seen = outcomes(job.name());
-            return seen.get(seen.size() - 1);
-        }
-    }
-
-    private List<RunOutcome> outcomes(String job) {
-        return events.stream().filter(e -> e.job().equals(job)).map(JobEvent::outcome).toList();
-    }
-
-    private List<RunHistory.FireEntry> history(String job) {
-        return reader.fireHistory(new JobId("default", job), 20);
-    }
-
-    private RunRecord record(String job) {
-        return reader.runRecord(new JobId("default", job)).orElseThrow();
-    }
-
-    private static long token(String attempt) {
-        return Long.parseLong(attempt.split("\\|")[2]);
+        fleet.close();
     }
 
     private static Instant aSecond() {
@@ -138,17 +71,17 @@ class RetryByHandIT {
         String name = "no-retries";
         JobOptions job = job(name, RetryPolicy.NONE);
         Instant t = aSecond();
-        assertThat(fire(nodeA, job, t, failingFirst(1, "n-a"))).isEqualTo(RunOutcome.FAILED);
-        assertThat(record(name).retry()).as("no retry policy: nothing pending").isNull();
+        assertThat(fleet.fire(nodeA, job, t, fleet.failingFirst(1, "n-a"))).isEqualTo(RunOutcome.FAILED);
+        assertThat(fleet.record(name).retry()).as("no retry policy: nothing pending").isNull();
 
-        Instant asked = reader.serverTime();
+        Instant asked = fleet.reader().serverTime();
         RetryByHand answer = nodeA.retryByHand(name, t, "alice");
         assertThat(answer).isEqualTo(new RetryByHand(RetryByHand.Status.SCHEDULED, 2));
-        RunRecord.PendingRetry pending = record(name).retry();
+        RunRecord.PendingRetry pending = fleet.record(name).retry();
         assertThat(pending.fireTime()).isEqualTo(t);
         assertThat(pending.failedAttempt()).isEqualTo(1);
-        assertThat(pending.due()).as("due at once, by Redis' clock").isBetween(asked, reader.serverTime());
-        assertThat(history(name).get(0)).satisfies(note -> {
+        assertThat(pending.due()).as("due at once, by Redis' clock").isBetween(asked, fleet.reader().serverTime());
+        assertThat(fleet.history(name).get(0)).satisfies(note -> {
             assertThat(note.outcome()).isEqualTo("RETRY_BY_HAND");
             assertThat(note.nominalFireTime()).isEqualTo(t);
             assertThat(note.node()).isEqualTo("n-a");
@@ -158,21 +91,21 @@ class RetryByHandIT {
                 .isEqualTo(RetryByHand.Status.PENDING);
 
         // the other node's pass runs it: the attempt is the cluster's, not the asking node's
-        assertThat(nodeB.runDueRetry(job, failingFirst(1, "n-b"))).isTrue();
-        assertThat(nodeA.runDueRetry(job, failingFirst(1, "n-a"))).isTrue();
-        assertThat(nodeB.runDueRetry(job, failingFirst(1, "n-b"))).isTrue();
-        assertThat(attempts).hasSize(2);
-        assertThat(attempts.get(1)).startsWith("n-b|2|");
-        assertThat(token(attempts.get(1))).isGreaterThan(token(attempts.get(0)));
-        assertThat(outcomes(name)).containsExactly(RunOutcome.FAILED, RunOutcome.RAN);
-        assertThat(record(name).retry()).isNull();
+        assertThat(nodeB.runDueRetry(job, fleet.failingFirst(1, "n-b"))).isTrue();
+        assertThat(nodeA.runDueRetry(job, fleet.failingFirst(1, "n-a"))).isTrue();
+        assertThat(nodeB.runDueRetry(job, fleet.failingFirst(1, "n-b"))).isTrue();
+        assertThat(fleet.attempts).hasSize(2);
+        assertThat(fleet.attempts.get(1)).startsWith("n-b|2|");
+        assertThat(token(fleet.attempts.get(1))).isGreaterThan(token(fleet.attempts.get(0)));
+        assertThat(fleet.outcomes(name)).containsExactly(RunOutcome.FAILED, RunOutcome.RAN);
+        assertThat(fleet.record(name).retry()).isNull();
 
-        List<RunHistory.FireEntry> recorded = history(name);
+        List<RunHistory.FireEntry> recorded = fleet.history(name);
         assertThat(recorded).extracting(RunHistory.FireEntry::outcome).containsExactly("RAN", "RETRY_BY_HAND", "FAILED");
         assertThat(recorded).extracting(RunHistory.FireEntry::attempt).containsExactly(2, 1, 1);
         assertThat(recorded).allSatisfy(e -> assertThat(e.nominalFireTime()).isEqualTo(t));
-        assertThat(recorded.get(0).fencingToken()).isEqualTo(token(attempts.get(1)));
-        assertThat(recorded.get(2).fencingToken()).isEqualTo(token(attempts.get(0)));
+        assertThat(recorded.get(0).fencingToken()).isEqualTo(token(fleet.attempts.get(1)));
+        assertThat(recorded.get(2).fencingToken()).isEqualTo(token(fleet.attempts.get(0)));
 
         assertThat(nodeB.retryByHand(name, t, "bob").status()).as("its newest outcome is RAN")
                 .isEqualTo(RetryByHand.Status.NOT_FAILED);
@@ -183,28 +116,28 @@ class RetryByHandIT {
         String name = "exhausted";
         JobOptions job = job(name, RetryPolicy.attempts(2).withBackoff(Duration.ofMillis(100), 1, Duration.ofMillis(100), 0));
         Instant t = aSecond();
-        assertThat(fire(nodeA, job, t, failingFirst(9, "n-a"))).isEqualTo(RunOutcome.RETRY_PENDING);
+        assertThat(fleet.fire(nodeA, job, t, fleet.failingFirst(9, "n-a"))).isEqualTo(RunOutcome.RETRY_PENDING);
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            nodeB.runDueRetry(job, failingFirst(9, "n-b"));
-            return attempts.size() == 2;
+            nodeB.runDueRetry(job, fleet.failingFirst(9, "n-b"));
+            return fleet.attempts.size() == 2;
         });
-        assertThat(outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RETRIES_EXHAUSTED);
+        assertThat(fleet.outcomes(name)).containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RETRIES_EXHAUSTED);
 
         assertThat(nodeB.retryByHand(name, t, "alice")).isEqualTo(new RetryByHand(RetryByHand.Status.SCHEDULED, 3));
-        assertThat(nodeA.runDueRetry(job, failingFirst(9, "n-a"))).isTrue();
-        assertThat(attempts).hasSize(3);
-        assertThat(attempts.get(2)).startsWith("n-a|3|");
-        assertThat(outcomes(name)).as("past the policy's attempts, a failure is final at once")
+        assertThat(nodeA.runDueRetry(job, fleet.failingFirst(9, "n-a"))).isTrue();
+        assertThat(fleet.attempts).hasSize(3);
+        assertThat(fleet.attempts.get(2)).startsWith("n-a|3|");
+        assertThat(fleet.outcomes(name)).as("past the policy's fleet.attempts, a failure is final at once")
                 .containsExactly(RunOutcome.RETRY_PENDING, RunOutcome.RETRIES_EXHAUSTED, RunOutcome.RETRIES_EXHAUSTED);
-        assertThat(record(name).retry()).isNull();
+        assertThat(fleet.record(name).retry()).isNull();
 
         assertThat(nodeA.retryByHand(name, t, "alice")).as("the newest outcome failed again")
                 .isEqualTo(new RetryByHand(RetryByHand.Status.SCHEDULED, 4));
-        assertThat(nodeB.runDueRetry(job, failingFirst(3, "n-b"))).isTrue();
-        assertThat(attempts).hasSize(4);
-        assertThat(attempts.stream().map(a -> a.split("\\|")[1]).toList()).containsExactly("1", "2", "3", "4");
-        assertThat(attempts.stream().map(RetryByHandIT::token).toList()).isSorted().doesNotHaveDuplicates();
-        assertThat(history(name)).extracting(e -> e.attempt() + " " + e.outcome()).containsExactly("4 RAN",
+        assertThat(nodeB.runDueRetry(job, fleet.failingFirst(3, "n-b"))).isTrue();
+        assertThat(fleet.attempts).hasSize(4);
+        assertThat(fleet.attempts.stream().map(a -> a.split("\\|")[1]).toList()).containsExactly("1", "2", "3", "4");
+        assertThat(fleet.attempts.stream().map(RetryNodes::token).toList()).isSorted().doesNotHaveDuplicates();
+        assertThat(fleet.history(name)).extracting(e -> e.attempt() + " " + e.outcome()).containsExactly("4 RAN",
                 "1 RETRY_BY_HAND", "3 RETRIES_EXHAUSTED", "1 RETRY_BY_HAND", "2 RETRIES_EXHAUSTED", "1 RETRY_PENDING");
     }
 
@@ -216,9 +149,9 @@ class RetryByHandIT {
         assertThat(nodeA.retryByHand(name, t1, "alice").status()).as("no fire time started")
                 .isEqualTo(RetryByHand.Status.UNKNOWN);
 
-        assertThat(fire(nodeA, job, t1, failingFirst(1, "n-a"))).isEqualTo(RunOutcome.FAILED);
+        assertThat(fleet.fire(nodeA, job, t1, fleet.failingFirst(1, "n-a"))).isEqualTo(RunOutcome.FAILED);
         Instant t2 = t1.plusSeconds(10);
-        assertThat(fire(nodeB, job, t2, () -> { })).isEqualTo(RunOutcome.RAN);
+        assertThat(fleet.fire(nodeB, job, t2, () -> { })).isEqualTo(RunOutcome.RAN);
         assertThat(nodeA.retryByHand(name, t1, "alice").status()).as("a later fire time started")
                 .isEqualTo(RetryByHand.Status.NOT_LATEST);
         // n-b's release is sent after its run returns: BUSY until it lands
@@ -228,8 +161,8 @@ class RetryByHandIT {
                 .isEqualTo(RetryByHand.Status.NOT_LATEST);
 
         Instant t3 = t2.plusSeconds(10);
-        assertThat(fire(nodeA, job, t3, failingFirst(1, "n-a"))).isEqualTo(RunOutcome.FAILED);
-        List<RunHistory.FireEntry> before = history(name);
+        assertThat(fleet.fire(nodeA, job, t3, fleet.failingFirst(1, "n-a"))).isEqualTo(RunOutcome.FAILED);
+        List<RunHistory.FireEntry> before = fleet.history(name);
 
         assertThat(nodeB.pause(name, "carol")).isTrue();
         assertThat(nodeA.retryByHand(name, t3, "alice").status()).isEqualTo(RetryByHand.Status.PAUSED);
@@ -254,8 +187,8 @@ class RetryByHandIT {
         }
         assertThat(lagging.get(20, TimeUnit.SECONDS)).isEqualTo(RunOutcome.RAN);
 
-        assertThat(record(name).retry()).as("no refusal left an attempt pending").isNull();
-        assertThat(history(name)).as("nor a note: only the lagging run's entry is new")
+        assertThat(fleet.record(name).retry()).as("no refusal left an attempt pending").isNull();
+        assertThat(fleet.history(name)).as("nor a note: only the lagging run's entry is new")
                 .hasSize(before.size() + 1).first().satisfies(e -> assertThat(e.nominalFireTime()).isEqualTo(t1.minusSeconds(10)));
         assertThat(nodeA.retryByHand(name, t3, "alice")).as("every obstacle gone")
                 .isEqualTo(new RetryByHand(RetryByHand.Status.SCHEDULED, 2));
@@ -266,10 +199,10 @@ class RetryByHandIT {
         String name = "pending";
         JobOptions job = job(name, RetryPolicy.attempts(3).withBackoff(Duration.ofMinutes(5), 1, Duration.ofMinutes(5), 0));
         Instant t = aSecond();
-        assertThat(fire(nodeA, job, t, failingFirst(1, "n-a"))).isEqualTo(RunOutcome.RETRY_PENDING);
-        RunRecord.PendingRetry pending = record(name).retry();
+        assertThat(fleet.fire(nodeA, job, t, fleet.failingFirst(1, "n-a"))).isEqualTo(RunOutcome.RETRY_PENDING);
+        RunRecord.PendingRetry pending = fleet.record(name).retry();
         assertThat(nodeB.retryByHand(name, t, "alice").status()).isEqualTo(RetryByHand.Status.PENDING);
-        assertThat(record(name).retry()).as("its due time unchanged").isEqualTo(pending);
+        assertThat(fleet.record(name).retry()).as("its due time unchanged").isEqualTo(pending);
     }
 
     @Test

@@ -75,4 +75,16 @@ class FleetSpreadViewTest {
                     .as("the fleet of the newer read").contains("b");
         }
     }
+
+    @Test
+    void aPublicationReadsBackAsWrittenAndAnotherFormatIsNoMember() {
+        MemberPublication p = new MemberPublication("jobs", "fleet", 1_000, 5_000);
+        assertThat(MemberPublication.parse(p.text())).isEqualTo(p);
+        assertThat(p.covers("fleet", 1_000)).isTrue();
+        assertThat(p.covers("fleet", 5_001)).isFalse();
+        assertThat(p.covers("other fleet", 2_000)).as("covered only in the fleet it saw").isFalse();
+        assertThat(MemberPublication.parse("s2;jobs;fleet;1000;5000")).isNull();
+        assertThat(MemberPublication.parse("s1;jobs;fleet;x;5000")).isNull();
+        assertThat(MemberPublication.parse("")).isNull();
+    }
 }

@@ -7,6 +7,8 @@
 # capacity tables and chart of docs/benchmarks.md (REPORT=0 to skip that).
 #   examples/benchmarks/run-capacity-bench.sh                     # 10x200, 4 s per level, T=1..32, 1 and 3 masters: ~8 min
 #   examples/benchmarks/run-capacity-bench.sh 5x100 2 --threads 1,4,16 --masters 3
+#   REPORT=0 examples/benchmarks/run-capacity-bench.sh 10x200 4 --nodes 2,10,30 --threads 4 --masters none --rate 1000
+#     # every contender and fleet size paced to the same granted firings per second (capacity-rate1000*.csv)
 # Needs: JDK 17+, Maven, redis-server on PATH.
 set -euo pipefail
 

@@ -127,10 +127,26 @@ public interface JobGuard extends AutoCloseable {
      * without a store call, and a node takes the fire time over (asks the store, which still decides) when the assigned
      * node did not cover it in time. docs/design.md, "Spread over the fleet", states the bounds.
      *
+     * A fire time taken over runs on job-guard's own take-over thread; {@link #declareScheduledJobs(Collection,
+     * TakeOverExecutor)} names where else.
+     *
      * @param jobs the jobs this node fires on a schedule
      * @return the names of the jobs spread: none when the spread is off or the store cannot carry it
      */
     default Set<String> declareScheduledJobs(Collection<JobOptions> jobs) {
+        return declareScheduledJobs(jobs, TakeOverExecutor.OWN_THREAD);
+    }
+
+    /**
+     * Declares the jobs this node fires on a schedule, as {@link #declareScheduledJobs(Collection)} does, and where a
+     * fire time this node takes over runs: on the scheduler that fires the job, for instance, so that its run sees
+     * the same threads as a regular run.
+     *
+     * @param jobs      the jobs this node fires on a schedule
+     * @param takeOvers runs the fire times this node takes over
+     * @return the names of the jobs spread: none when the spread is off or the store cannot carry it
+     */
+    default Set<String> declareScheduledJobs(Collection<JobOptions> jobs, TakeOverExecutor takeOvers) {
         return Set.of();
     }
 

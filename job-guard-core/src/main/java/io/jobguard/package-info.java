@@ -27,7 +27,9 @@
  *       {@link io.jobguard.FireTimeSchedule} (a job's grid of nominal fire times, the same on every node) and
  *       {@link io.jobguard.DurationParser} (the duration strings of annotations and properties).</li>
  *   <li>Declaring: {@link io.jobguard.ClusterSingleton} marks a guarded scheduled job; {@link io.jobguard.BatchLocked}
- *       runs a method only while every business key computed from its arguments is locked by one batch lease.</li>
+ *       runs a method only while every business key computed from its arguments is locked by one batch lease;
+ *       {@link io.jobguard.JobGuard#declareScheduledJobs} names the jobs this node fires on a schedule (the fleet
+ *       spread), with the {@link io.jobguard.TakeOverExecutor} that runs a fire time it takes over.</li>
  *   <li>Observing: a {@link io.jobguard.JobGuardListener} hears one {@link io.jobguard.JobEvent} per firing, for
  *       metrics, events and tests.</li>
  * </ul>

@@ -33,6 +33,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -59,6 +61,8 @@ class FleetSpreadIT {
     /** Every run started, on any node: "job|T" to the node ids that ran it, and when it started (real ms - T). */
     private final Map<String, List<String>> runs = new ConcurrentHashMap<>();
     private final Map<String, Long> startDelay = new ConcurrentHashMap<>();
+    /** "job|T" to the threads its runs ran on. */
+    private final Map<String, List<String>> threads = new ConcurrentHashMap<>();
     private final List<Node> nodes = new ArrayList<>();
     private TcpProxy proxy;
     /** When the schedulers started (real ms): fire times before every node fires them are asked for as at a start. */
@@ -74,6 +78,8 @@ class FleetSpreadIT {
         final Clock clock;
         final JobGuard guard;
         final Thread scheduler;
+        /** Where the fire times it takes over run: a pool of its own, as a scheduler's. */
+        final ExecutorService takeOverPool;
         volatile boolean stop;
 
         Node(String id, long skewMillis, LettuceConnectionFactory factory) {
@@ -87,6 +93,8 @@ class FleetSpreadIT {
             closeables.add(guard);
             scheduler = new Thread(this::fireEverySecond, "scheduler-" + id);
             scheduler.setDaemon(true);
+            takeOverPool = Executors.newCachedThreadPool(r -> new Thread(r, "take-over-pool-" + id));
+            closeables.add(takeOverPool::shutdownNow);
         }
 
         void fireEverySecond() {
@@ -125,6 +133,8 @@ class FleetSpreadIT {
         Instant t = RunContext.current().orElseThrow().nominalFireTime();
         runs.computeIfAbsent(job + "|" + t.toEpochMilli(), k -> new CopyOnWriteArrayList<>()).add(node);
         startDelay.merge(job + "|" + t.toEpochMilli(), System.currentTimeMillis() - t.toEpochMilli(), Math::max);
+        threads.computeIfAbsent(job + "|" + t.toEpochMilli(), k -> new CopyOnWriteArrayList<>())
+                .add(Thread.currentThread().getName());
     }
 
     @BeforeEach
@@ -135,8 +145,8 @@ class FleetSpreadIT {
         nodes.add(new Node("n-even", 0, direct()));
         nodes.add(new Node("n-ahead", 3_000, direct()));
         for (Node node : nodes) {
-            assertThat(node.guard.declareScheduledJobs(JOBS.stream().map(FleetSpreadIT::options).toList()))
-                    .containsExactlyInAnyOrderElementsOf(JOBS);
+            assertThat(node.guard.declareScheduledJobs(JOBS.stream().map(FleetSpreadIT::options).toList(),
+                    (job, firing) -> node.takeOverPool.execute(firing))).containsExactlyInAnyOrderElementsOf(JOBS);
             node.scheduler.start();
         }
         started = System.currentTimeMillis();
@@ -282,8 +292,14 @@ class FleetSpreadIT {
                 assertThat(startDelay.get(job + "|" + t)).as("start delay of %s at %s", job, Instant.ofEpochMilli(t))
                         .isLessThanOrEqualTo(bound);
                 latest = Math.max(latest, startDelay.get(job + "|" + t));
+                // taken over on the node's own pool, or run as due by its scheduler's firing: never on job-guard's thread
+                assertThat(threads.get(job + "|" + t)).allSatisfy(thread -> assertThat(thread)
+                        .matches("(take-over-pool|scheduler)-n-(even|ahead)"));
             }
         }
+        assertThat(itsJobs.stream().flatMap(j -> IntStream.range(0, 6).mapToObj(i -> threads.get(j + "|" + (from + i * 1_000L))))
+                .flatMap(List::stream)).as("some fire time was taken over").anySatisfy(thread -> assertThat(thread)
+                .startsWith("take-over-pool-"));
         System.out.printf("FleetSpreadIT: the held node's fire times started elsewhere at most %d ms after T (bound %d)%n",
                 latest, bound);
         assertRanOnce();

@@ -70,8 +70,11 @@ import java.util.function.Consumer;
  *
  * <p>Arguments: {@code KxJ} (default {@code 10x200}), seconds measured per contender and level (default
  * 4; a quarter of it more as warm-up), output directory (default {@code docs/benchmarks/data}); options
- * {@code --threads 1,2,4,8,16,32} (threads per node, one level each; the default) and {@code --masters 1,3} (the
- * local Redis Clusters measured after the standalone Redis; {@code none} for none). Writes
+ * {@code --threads 1,2,4,8,16,32} (threads per node, one level each; the default), {@code --masters 1,3} (the
+ * local Redis Clusters measured after the standalone Redis; {@code none} for none), {@code --nodes 2,10,30} (fleet
+ * sizes, standalone only) and {@code --rate R} (each step lasts at least J / R seconds, so every contender and fleet
+ * size is offered the same R granted firings per second and Redis is about as busy for each: the Redis CPU per
+ * firing compares without the effect of a busier Redis; written to {@code capacity-rateR*.csv} instead). Writes
  * {@code capacity.csv} (every level), {@code capacity-summary.csv} (each contender at its highest
  * granted firings per second, per Redis) and {@code capacity-projection.csv} (firings per second for M
  * masters), and prints the summary and the ratios.
@@ -128,8 +131,14 @@ public final class CapacityBenchmark {
      * @param threads  threads per node, one level each
      * @param warmUp   per contender and level, before measuring
      * @param measured per contender and level
+     * @param rate     granted firings per second each level is paced to ({@code --rate}), 0 for as fast as Redis answers
      */
-    record Settings(int nodes, int jobs, int[] threads, Duration warmUp, Duration measured) {
+    record Settings(int nodes, int jobs, int[] threads, Duration warmUp, Duration measured, int rate) {
+
+        /** How long a step lasts at least: J fire times at the paced rate; 0 unpaced. */
+        long stepNanos() {
+            return rate == 0 ? 0 : jobs * 1_000_000_000L / rate;
+        }
     }
 
     /**
@@ -195,8 +204,10 @@ public final class CapacityBenchmark {
         int[] threads = {1, 2, 4, 8, 16, 32};
         int[] masters = {1, 3};
         int[] fleetSizes = null;
+        int rate = 0;
         for (int a = 0; a < args.length; a++) {
             switch (args[a]) {
+                case "--rate" -> rate = Integer.parseInt(args[++a]);
                 case "--threads" -> threads = ints(args[++a]);
                 case "--masters" -> masters = args[++a].equals("none") ? new int[0] : ints(args[a]);
                 case "--nodes" -> fleetSizes = ints(args[++a]);
@@ -207,11 +218,12 @@ public final class CapacityBenchmark {
         double seconds = positional.size() > 1 ? Double.parseDouble(positional.get(1)) : 4;
         Path out = Path.of(positional.size() > 2 ? positional.get(2) : "docs/benchmarks/data");
         Settings settings = new Settings(size[0], size[1], threads, Duration.ofMillis((long) (seconds * 250)),
-                Duration.ofMillis((long) (seconds * 1000)));
+                Duration.ofMillis((long) (seconds * 1000)), rate);
 
         List<Level> levels = new ArrayList<>();
         for (int nodes : fleetSizes == null ? new int[] {settings.nodes()} : fleetSizes) {
-            Settings fleet = new Settings(nodes, settings.jobs(), settings.threads(), settings.warmUp(), settings.measured());
+            Settings fleet = new Settings(nodes, settings.jobs(), settings.threads(), settings.warmUp(), settings.measured(),
+                    settings.rate());
             try (PrivateRedis redis = PrivateRedis.start()) {
                 RedisClient client = RedisClient.create(RedisURI.create(BenchRedis.HOST, redis.port()));
                 try (StatefulRedisConnection<String, String> admin = client.connect()) {
@@ -231,7 +243,7 @@ public final class CapacityBenchmark {
                         cluster.masters()), settings));
             }
         }
-        write(out, levels);
+        write(out, rate == 0 ? "capacity" : "capacity-rate" + rate, levels);
     }
 
     private static int[] ints(String list) {
@@ -361,7 +373,7 @@ public final class CapacityBenchmark {
      * @param levels every row measured
      * @throws java.io.IOException if a file cannot be written
      */
-    static void write(Path out, List<Level> levels) throws java.io.IOException {
+    static void write(Path out, String name, List<Level> levels) throws java.io.IOException {
         List<Level> summary = saturation(levels);
         List<String> csv = new ArrayList<>(List.of(HEADER));
         levels.forEach(l -> csv.add(l.csv()));
@@ -407,9 +419,10 @@ public final class CapacityBenchmark {
         }
         projection.subList(1, projection.size()).forEach(p -> System.out.println("  " + p));
         Files.createDirectories(out);
-        Files.write(out.resolve("capacity.csv"), csv);
-        Files.write(out.resolve("capacity-summary.csv"), summaryCsv);
-        Files.write(out.resolve("capacity-projection.csv"), projection);
-        System.out.println("wrote " + out.resolve("capacity.csv") + ", capacity-summary.csv and capacity-projection.csv");
+        Files.write(out.resolve(name + ".csv"), csv);
+        Files.write(out.resolve(name + "-summary.csv"), summaryCsv);
+        Files.write(out.resolve(name + "-projection.csv"), projection);
+        System.out.println("wrote " + out.resolve(name + ".csv") + ", " + name + "-summary.csv and " + name
+                + "-projection.csv");
     }
 }

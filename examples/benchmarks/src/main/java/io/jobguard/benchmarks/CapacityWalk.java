@@ -7,6 +7,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The step every worker of one level of {@link CapacityBenchmark} is at; {@link #run()} is the barrier action
@@ -20,6 +21,8 @@ final class CapacityWalk implements Runnable {
     private final StepSchedule schedule;
     private final long warmUpEnd;
     private final long measured;
+    private final long stepNanos;
+    private long nextStepNanos;
     final AtomicReference<Exception> failure = new AtomicReference<>();
     private volatile boolean stop;
     private volatile long nominalFireTimeMillis;
@@ -47,6 +50,8 @@ final class CapacityWalk implements Runnable {
         this.lastNominalFireTimeMillis = lastNominalFireTimeMillis;
         this.warmUpEnd = System.nanoTime() + settings.warmUp().toNanos();
         this.measured = settings.measured().toNanos();
+        this.stepNanos = settings.stepNanos();
+        this.nextStepNanos = System.nanoTime();
     }
 
     @Override
@@ -84,9 +89,22 @@ final class CapacityWalk implements Runnable {
             startNanos = System.nanoTime();
         }
         countStep = measuring;
+        paceStep();
         nominalFireTimeMillis = nextNominalFireTimeMillis();
         schedule.step(nominalFireTimeMillis);
         grants = new AtomicIntegerArray(jobs);
+    }
+
+    /** With {@code --rate}: starts the next step no sooner than a step's length after the one before. */
+    private void paceStep() {
+        if (stepNanos == 0) {
+            return;
+        }
+        long wait = nextStepNanos - System.nanoTime();
+        if (wait > 0) {
+            LockSupport.parkNanos(wait);
+        }
+        nextStepNanos = Math.max(nextStepNanos + stepNanos, System.nanoTime());
     }
 
     /**

@@ -41,12 +41,16 @@ class CapacityBenchmarkIT {
     void everyContenderDecidesEveryFireTimeAndJobGuardGrantsEachOnce(@TempDir Path out) throws Exception {
         RedisClient client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
         List<CapacityBenchmark.Level> levels;
+        List<CapacityBenchmark.Level> paced;
         try (StatefulRedisConnection<String, String> admin = client.connect()) {
             CapacityBenchmark.Target target = new CapacityBenchmark.Target("standalone", 1,
                     new RedisStandaloneConfiguration(redis.host(), redis.port()),
                     c -> c.useSingleServer().setAddress(redis.uri()).setConnectionMinimumIdleSize(1), List.of(admin.sync()));
             levels = CapacityBenchmark.measure(target, new CapacityBenchmark.Settings(2, 6, new int[] {1, 2},
-                    Duration.ofMillis(100), Duration.ofMillis(400)));
+                    Duration.ofMillis(100), Duration.ofMillis(400), 0));
+            // --rate: 300 granted firings per second at most (6 jobs, so a step of 20 ms), whoever could go faster
+            paced = CapacityBenchmark.measure(target, new CapacityBenchmark.Settings(2, 6, new int[] {2},
+                    Duration.ofMillis(100), Duration.ofMillis(1_000), 300));
         } finally {
             client.shutdown();
         }
@@ -63,7 +67,12 @@ class CapacityBenchmarkIT {
             assertThat(level.duplicates()).as(level.toString()).isZero();
         }
 
-        CapacityBenchmark.write(out, levels);
+        assertThat(paced).hasSize(4).allSatisfy(level -> {
+            assertThat(level.grantedPerSecond()).as(level.toString()).isPositive().isLessThanOrEqualTo(300 * 1.1);
+            assertThat(level.missed() + level.duplicates()).as(level.toString()).isZero();
+        });
+
+        CapacityBenchmark.write(out, "capacity", levels);
         assertThat(Files.readAllLines(out.resolve("capacity.csv"))).hasSize(9).first().isEqualTo(CapacityBenchmark.HEADER);
         assertThat(Files.readAllLines(out.resolve("capacity-summary.csv"))).hasSize(5);
         assertThat(Files.readString(out.resolve("capacity-projection.csv"))).startsWith(CapacityBenchmark.PROJECTION_HEADER);

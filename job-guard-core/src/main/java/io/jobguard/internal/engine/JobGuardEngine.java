@@ -12,6 +12,7 @@ import io.jobguard.JobOptions;
 import io.jobguard.LastFiring;
 import io.jobguard.RecoveryOptions;
 import io.jobguard.RunOutcome;
+import io.jobguard.TakeOverExecutor;
 import io.jobguard.StoreFailurePolicy;
 import io.jobguard.internal.KeepAlive;
 import io.jobguard.internal.LostReplies;
@@ -327,9 +328,10 @@ public final class JobGuardEngine implements JobGuard, RecoveryEngine {
     }
 
     @Override
-    public Set<String> declareScheduledJobs(Collection<JobOptions> jobs) {
+    public Set<String> declareScheduledJobs(Collection<JobOptions> jobs, TakeOverExecutor takeOvers) {
         Objects.requireNonNull(jobs, "jobs");
-        return spread.declare(jobs);
+        Objects.requireNonNull(takeOvers, "takeOvers");
+        return spread.declare(jobs, takeOvers);
     }
 
     @Override

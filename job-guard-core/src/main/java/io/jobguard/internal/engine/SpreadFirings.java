@@ -4,6 +4,7 @@ import io.jobguard.JobEvent;
 import io.jobguard.JobGuardConfig;
 import io.jobguard.JobOptions;
 import io.jobguard.RunOutcome;
+import io.jobguard.TakeOverExecutor;
 import io.jobguard.internal.spread.FleetSpread;
 
 import java.time.Instant;
@@ -72,9 +73,9 @@ final class SpreadFirings implements AutoCloseable {
         return spread == null ? null : spread.dueFrom(job.name());
     }
 
-    /** See {@link io.jobguard.JobGuard#declareScheduledJobs}. */
-    Set<String> declare(Collection<JobOptions> jobs) {
-        return spread == null ? Set.of() : spread.declare(jobs);
+    /** See {@link io.jobguard.JobGuard#declareScheduledJobs(Collection, TakeOverExecutor)}. */
+    Set<String> declare(Collection<JobOptions> jobs, TakeOverExecutor takeOvers) {
+        return spread == null ? Set.of() : spread.declare(jobs, takeOvers);
     }
 
     /** See {@link io.jobguard.JobGuard#assignedNode}. */

@@ -3,6 +3,7 @@ package io.jobguard.internal.spread;
 import io.jobguard.FireTimeSchedule;
 import io.jobguard.GuardType;
 import io.jobguard.JobOptions;
+import io.jobguard.TakeOverExecutor;
 import io.jobguard.store.FleetMembers;
 import io.jobguard.store.FleetView;
 
@@ -102,10 +103,11 @@ public final class FleetSpread implements AutoCloseable {
      * Declares the jobs this node fires on a schedule, replacing an earlier declaration; joins the fleet's
      * publications at the first.
      *
-     * @param jobs the jobs
+     * @param jobs      the jobs
+     * @param takeOvers runs the fire times this node takes over
      * @return the names of the jobs spread, or none when the store carries no member publications
      */
-    public synchronized Set<String> declare(Collection<JobOptions> jobs) {
+    public synchronized Set<String> declare(Collection<JobOptions> jobs, TakeOverExecutor takeOvers) {
         Map<String, JobOptions> spread = new LinkedHashMap<>();
         for (JobOptions job : jobs) {
             if (spreadable(job)) {
@@ -117,14 +119,17 @@ public final class FleetSpread implements AutoCloseable {
         if (!joined && !spread.isEmpty() && !closed) {
             // checking before joining: a read of the fleet may reach this node, and a firing leave a fire time, at once
             TakeOvers started = new TakeOvers(nodeId, () -> view, coverage, takeOver);
-            takeOvers = started;
+            this.takeOvers = started;
             if (!fleet.joinFleet(nodeId, this::publication, this::viewed)) {
                 started.close();
-                takeOvers = null;
+                this.takeOvers = null;
                 catalog = Catalog.NONE;
                 return Set.of();
             }
             joined = true;
+        }
+        if (this.takeOvers != null) {
+            this.takeOvers.executor(takeOvers);
         }
         return Set.copyOf(catalog.jobs().keySet());
     }

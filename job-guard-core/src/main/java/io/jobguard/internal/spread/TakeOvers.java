@@ -1,18 +1,23 @@
 package io.jobguard.internal.spread;
 
 import io.jobguard.JobOptions;
+import io.jobguard.TakeOverExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -44,6 +49,7 @@ final class TakeOvers implements AutoCloseable {
     private final ScheduledExecutorService checker;
     private final ExecutorService tasks;
     private volatile boolean closed;
+    private volatile TakeOverExecutor executor = TakeOverExecutor.OWN_THREAD;
 
     /**
      * Starts checking.
@@ -67,6 +73,11 @@ final class TakeOvers implements AutoCloseable {
         Thread thread = new Thread(r, name);
         thread.setDaemon(true);
         return thread;
+    }
+
+    /** Sets where the fire times taken over from now on run. */
+    void executor(TakeOverExecutor executor) {
+        this.executor = executor;
     }
 
     /** Keeps a fire time left to the job's assigned node, with the body to run should this node take it over. */
@@ -155,9 +166,49 @@ final class TakeOvers implements AutoCloseable {
             log.info("job-guard: job '{}' T={} node={} takes the fire time over: {}", job,
                     Instant.ofEpochMilli(l.fireTime()), nodeId, why);
             try {
-                takeOver.fire(l.job(), Instant.ofEpochMilli(l.fireTime()), l.body());
+                fireAndWait(l);
             } finally {
                 times.remove(e.getKey(), l); // one ask per take-over, answered or not
+            }
+        }
+    }
+
+    /**
+     * Hands the take-over to the executor and waits until it ended (the next fire time of the job is taken over only
+     * then), or until this node closes. An executor that refuses it leaves it to this thread.
+     */
+    private void fireAndWait(Left l) {
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        AtomicBoolean started = new AtomicBoolean();
+        Runnable firing = () -> {
+            if (!started.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                takeOver.fire(l.job(), Instant.ofEpochMilli(l.fireTime()), l.body());
+            } finally {
+                ended.complete(null);
+            }
+        };
+        try {
+            executor.execute(l.job().name(), firing);
+        } catch (RuntimeException e) {
+            log.warn("job-guard: job '{}' T={} node={}: the take-over executor refused the firing ({}); it runs on"
+                    + " job-guard's take-over thread", l.job().name(), Instant.ofEpochMilli(l.fireTime()), nodeId,
+                    e.toString());
+            firing.run();
+        }
+        while (!closed) {
+            try {
+                ended.get(CHECK_MILLIS, TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException e) {
+                // the run goes on
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException e) {
+                return; // not completed exceptionally: the firing catches what the run throws
             }
         }
     }

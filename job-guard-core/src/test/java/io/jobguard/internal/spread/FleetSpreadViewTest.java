@@ -2,6 +2,7 @@ package io.jobguard.internal.spread;
 
 import io.jobguard.JobOptions;
 import io.jobguard.RecoveryOptions;
+import io.jobguard.TakeOverExecutor;
 import io.jobguard.store.FleetMembers;
 import io.jobguard.store.FleetView;
 import io.jobguard.store.JobId;
@@ -61,7 +62,7 @@ class FleetSpreadViewTest {
                         .build()).build()).toList();
         Reads reads = new Reads();
         try (FleetSpread spread = new FleetSpread("a", reads, Clock.systemUTC(), 10_000, (job, t, body) -> { })) {
-            assertThat(spread.declare(jobs)).hasSize(12);
+            assertThat(spread.declare(jobs, TakeOverExecutor.OWN_THREAD)).hasSize(12);
             String published = "s1;" + Assignment.digest(jobs.stream().map(JobOptions::name).toList()) + ";f;0;0";
             FleetMembers older = new FleetMembers(1_000, Map.of("a", published), Map.of());
             FleetMembers newer = new FleetMembers(2_000, Map.of("a", published, "b", published), Map.of());

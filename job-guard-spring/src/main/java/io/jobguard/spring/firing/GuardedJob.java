@@ -1,10 +1,12 @@
 package io.jobguard.spring.firing;
 
 import io.jobguard.JobOptions;
+import org.springframework.scheduling.TaskScheduler;
 
 import java.lang.reflect.Method;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One {@code @ClusterSingleton @Scheduled} method of one bean class, resolved at startup, whose one
@@ -26,6 +28,7 @@ public final class GuardedJob {
     private final ScheduleSpec schedule;
     private volatile Clock clock;
     private volatile boolean routed;
+    private volatile TaskScheduler runsOn;
     private volatile String beanName;
 
     /**
@@ -128,10 +131,19 @@ public final class GuardedJob {
 
     /**
      * Records that job-guard's nominal-fire-time scheduler received this job's scheduled task
-     * (checked at startup: a job whose task went around it is not guarded by its fire times).
+     * (checked at startup: a job whose task went around it is not guarded by its fire times), and the
+     * scheduler that runs it.
+     *
+     * @param runsOn the scheduler that runs the job's firings
      */
-    public void markRouted() {
+    public void markRouted(TaskScheduler runsOn) {
+        this.runsOn = runsOn;
         this.routed = true;
+    }
+
+    /** @return the scheduler that runs the job's firings, empty before its task was scheduled */
+    public Optional<TaskScheduler> runsOn() {
+        return Optional.ofNullable(runsOn);
     }
 
     /** @return whether job-guard's scheduler received this job's scheduled task */

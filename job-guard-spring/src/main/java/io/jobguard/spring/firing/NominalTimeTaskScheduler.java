@@ -83,7 +83,7 @@ record NominalTimeTaskScheduler(TaskScheduler delegate, GuardedJobRegistry regis
 
     /** The guarded firing of the task, the job marked as routed through this scheduler. */
     private GuardedFiring firing(Runnable task, GuardedJob job, Supplier<Instant> nominalFireTime) {
-        job.markRouted();
+        job.markRouted(delegate);
         return new GuardedFiring(task, job, nominalFireTime, fireTimeHandOff);
     }
 

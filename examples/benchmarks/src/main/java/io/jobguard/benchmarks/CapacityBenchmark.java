@@ -281,8 +281,11 @@ public final class CapacityBenchmark {
                     System.out.println(level);
                     levels.add(level);
                     if (contender.startsWith(JOB_GUARD) && (level.missed() > 0 || level.duplicates() > 0)) {
+                        Map<String, Long> others = new java.util.TreeMap<>();
+                        fleets.get(contender).forEach(n -> n.otherOutcomes().forEach((o, c) -> others.merge(o, c, Long::sum)));
                         throw new IllegalStateException("job-guard granted " + level.missed() + " fire times to no node and "
-                                + level.duplicates() + " more than once: each fire time must run exactly once (" + level + ")");
+                                + level.duplicates() + " more than once: each fire time must run exactly once (" + level
+                                + "; the fleet's other outcomes so far: " + others + ")");
                     }
                 }
             }
@@ -421,8 +424,10 @@ public final class CapacityBenchmark {
         Files.createDirectories(out);
         Files.write(out.resolve(name + ".csv"), csv);
         Files.write(out.resolve(name + "-summary.csv"), summaryCsv);
-        Files.write(out.resolve(name + "-projection.csv"), projection);
-        System.out.println("wrote " + out.resolve(name + ".csv") + ", " + name + "-summary.csv and " + name
-                + "-projection.csv");
+        if (projection.size() > 1) { // only with a Redis Cluster measured
+            Files.write(out.resolve(name + "-projection.csv"), projection);
+        }
+        System.out.println("wrote " + out.resolve(name + ".csv") + ", " + name + "-summary.csv"
+                + (projection.size() > 1 ? " and " + name + "-projection.csv" : ""));
     }
 }

@@ -3,6 +3,7 @@ package io.jobguard.benchmarks;
 import io.jobguard.FiringBody;
 import io.jobguard.JobOptions;
 import io.jobguard.RecoveryOptions;
+import io.jobguard.RunOutcome;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
@@ -16,7 +17,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static io.jobguard.benchmarks.CapacityBenchmark.JOB_GUARD;
@@ -44,6 +47,11 @@ final class CapacityNodes {
          * @return null if another node has it; else what the winner runs once every node has asked
          */
         Runnable fire(int job, long nominalFireTimeMillis) throws Exception;
+
+        /** job-guard's outcomes on this node other than RAN and ASSIGNED_ELSEWHERE so far, with how often (why a run failed). */
+        default Map<String, Long> otherOutcomes() {
+            return Map.of();
+        }
 
         void close();
     }
@@ -73,8 +81,19 @@ final class CapacityNodes {
                     .recovery(RecoveryOptions.builder().schedule(schedule).build()).build());
         }
         node.guard().declareScheduledJobs(options);
+        Map<String, Long> others = new ConcurrentHashMap<>();
+        node.guard().addListener(e -> {
+            if (e.outcome() != RunOutcome.RAN && e.outcome() != RunOutcome.ASSIGNED_ELSEWHERE) {
+                others.merge(e.outcome().name(), 1L, Long::sum);
+            }
+        });
         FiringBody<Object> empty = FiringBody.of(() -> null);
         return new Node() {
+            @Override
+            public Map<String, Long> otherOutcomes() {
+                return Map.copyOf(others);
+            }
+
             @Override
             public Runnable fire(int job, long nominalFireTimeMillis) throws Exception {
                 try {

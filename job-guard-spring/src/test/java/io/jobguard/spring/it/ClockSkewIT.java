@@ -120,11 +120,11 @@ class ClockSkewIT {
                     .filter(t -> !t.isBefore(allUp)).count() > FIRE_TIMES);
             long loggedBefore = SkewApp.LOG.runs().size();
             long ranCounted = 0;
-            long alreadyRan = 0;
+            long notRunHere = 0;
             for (ConfigurableApplicationContext node : nodes.contexts()) {
                 MeterRegistry meters = node.getBean(MeterRegistry.class);
                 ranCounted += count(meters, jobName, "RAN");
-                alreadyRan += count(meters, jobName, "ALREADY_RAN");
+                notRunHere += count(meters, jobName, "ALREADY_RAN") + count(meters, jobName, "ASSIGNED_ELSEWHERE");
             }
             Map<Instant, List<String>> byFireTime = SkewApp.LOG.byFireTime();
             assertThat(byFireTime).allSatisfy((t, ranOn) -> assertThat(ranOn).as("nodes that ran %s", t).hasSize(1));
@@ -136,7 +136,9 @@ class ClockSkewIT {
             }
             // counters lag the log by at most the run in flight on each node; the nodes keep running meanwhile
             assertThat(ranCounted).isBetween(loggedBefore - 3, (long) SkewApp.LOG.runs().size());
-            assertThat(alreadyRan).as("other nodes saw the fire times taken").isPositive();
+            // the other nodes fired too: they left the fire times to the job's assigned node (the fleet spread) or
+            // found them taken
+            assertThat(notRunHere).as("other nodes' ASSIGNED_ELSEWHERE and ALREADY_RAN").isPositive();
             extraChecks.accept(nodes.contexts());
         }
     }

@@ -424,10 +424,8 @@ public final class CapacityBenchmark {
         Files.createDirectories(out);
         Files.write(out.resolve(name + ".csv"), csv);
         Files.write(out.resolve(name + "-summary.csv"), summaryCsv);
-        if (projection.size() > 1) { // only with a Redis Cluster measured
-            Files.write(out.resolve(name + "-projection.csv"), projection);
-        }
-        System.out.println("wrote " + out.resolve(name + ".csv") + ", " + name + "-summary.csv"
-                + (projection.size() > 1 ? " and " + name + "-projection.csv" : ""));
+        Files.write(out.resolve(name + "-projection.csv"), projection);
+        System.out.println("wrote " + out.resolve(name + ".csv") + ", " + name + "-summary.csv and " + name
+                + "-projection.csv");
     }
 }

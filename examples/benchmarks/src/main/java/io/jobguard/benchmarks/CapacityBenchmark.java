@@ -11,7 +11,6 @@ import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,9 +98,8 @@ public final class CapacityBenchmark {
     static final String JOB_GUARD_ASK_ALL = "job-guard-ask-all";
     static final String SHEDLOCK = "shedlock";
     static final String REDISSON = "redisson";
-    private static final List<String> CONTENDERS = List.of(JOB_GUARD, JOB_GUARD_ASK_ALL, SHEDLOCK, REDISSON);
+    static final List<String> CONTENDERS = List.of(JOB_GUARD, JOB_GUARD_ASK_ALL, SHEDLOCK, REDISSON);
     private static final Duration IDLE_SAMPLE = Duration.ofSeconds(2);
-    private static final int[] PROJECTED_MASTERS = {1, 3, 6, 12};
 
     private CapacityBenchmark() {
     }
@@ -243,7 +241,7 @@ public final class CapacityBenchmark {
                         cluster.masters()), settings));
             }
         }
-        write(out, rate == 0 ? "capacity" : "capacity-rate" + rate, levels);
+        CapacityReport.write(out, rate == 0 ? "capacity" : "capacity-rate" + rate, levels);
     }
 
     private static int[] ints(String list) {
@@ -352,80 +350,5 @@ public final class CapacityBenchmark {
                 total / seconds * 100, total * 1e6 / granted, (double) (walk.callsAfter - walk.callsBefore) / granted,
                 total == 0 ? 0 : busiest / total,
                 (walk.clientCpuAfter - walk.clientCpuBefore) / 1e9 / seconds * 100, walk.missed, walk.duplicates);
-    }
-
-    /** The summary rows: each contender at its highest granted firings per second, per target. */
-    static List<Level> saturation(List<Level> levels) {
-        Map<String, Level> best = new LinkedHashMap<>();
-        for (Level l : levels) {
-            best.merge(l.redis() + "/" + l.nodes() + "/" + l.contender(), l,
-                    (a, b) -> b.grantedPerSecond() > a.grantedPerSecond() ? b : a);
-        }
-        return new ArrayList<>(best.values());
-    }
-
-    private static Level find(List<Level> rows, String redis, int nodes, String contender) {
-        return rows.stream().filter(r -> r.redis().equals(redis) && r.nodes() == nodes && r.contender().equals(contender))
-                .findFirst().orElse(null);
-    }
-
-    /**
-     * Writes the three CSV files and prints the summary, the ratios and the projection.
-     *
-     * @param out    the output directory
-     * @param levels every row measured
-     * @throws java.io.IOException if a file cannot be written
-     */
-    static void write(Path out, String name, List<Level> levels) throws java.io.IOException {
-        List<Level> summary = saturation(levels);
-        List<String> csv = new ArrayList<>(List.of(HEADER));
-        levels.forEach(l -> csv.add(l.csv()));
-        List<String> summaryCsv = new ArrayList<>(List.of(SUMMARY_HEADER));
-        System.out.println();
-        System.out.println("at saturation (each contender's level with the most granted firings per second):");
-        for (Level l : summary) {
-            Level jobGuard = find(summary, l.redis(), l.nodes(), JOB_GUARD);
-            summaryCsv.add(String.format(Locale.ROOT, "%s,%s,%dx%d,%d,%.0f,%.0f,%.1f,%.1f,%.2f,%.2f,%.2f,%.0f,%.2fx",
-                    l.redis(), l.contender(), l.nodes(), l.jobs(), l.threadsPerNode(), l.grantedPerSecond(),
-                    l.decisionsPerSecond(), l.redisCpuPct(), l.clientCpuPct(), l.redisUsecPerFiring(),
-                    l.redisCallsPerFiring(), l.clientUsecPerFiring(),
-                    l.firingsPerSecondAtOneCore(),
-                    l.firingsPerSecondAtOneCore() / jobGuard.firingsPerSecondAtOneCore()));
-            System.out.println("  " + l + String.format(Locale.ROOT, "  -> %,.0f firings/s at one Redis core",
-                    l.firingsPerSecondAtOneCore()));
-        }
-        System.out.println("ratios, job-guard / peer (granted firings per second measured; at one Redis core):");
-        for (Level l : summary) {
-            if (!l.contender().equals(JOB_GUARD)) {
-                Level jobGuard = find(summary, l.redis(), l.nodes(), JOB_GUARD);
-                System.out.printf(Locale.ROOT, "  %-10s job-guard / %-9s %.2fx measured, %.2fx at one Redis core%n", l.redis(),
-                        l.contender(), jobGuard.grantedPerSecond() / l.grantedPerSecond(),
-                        jobGuard.firingsPerSecondAtOneCore() / l.firingsPerSecondAtOneCore());
-            }
-        }
-        List<String> projection = new ArrayList<>(List.of(PROJECTION_HEADER));
-        System.out.println("projection for M masters, each master one core at 100 % (" + PROJECTION_HEADER + "):");
-        for (String contender : CONTENDERS) {
-            for (Level l : summary) {
-                if (l.contender().equals(contender) && l.redis().startsWith("cluster")) {
-                    // M x one master core at the basis's Redis CPU per firing, the jobs spread evenly; and the basis's
-                    // own M with its measured shares, where the busiest master saturates first
-                    StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%s,%s,%.2f,%.3f", contender, l.redis(),
-                            l.redisUsecPerFiring(), l.busiestShare()));
-                    for (int m : PROJECTED_MASTERS) {
-                        row.append(String.format(Locale.ROOT, ",%.0f", m * l.firingsPerSecondAtOneCore()));
-                    }
-                    row.append(String.format(Locale.ROOT, ",%.0f", 1e6 / (l.redisUsecPerFiring() * l.busiestShare())));
-                    projection.add(row.toString());
-                }
-            }
-        }
-        projection.subList(1, projection.size()).forEach(p -> System.out.println("  " + p));
-        Files.createDirectories(out);
-        Files.write(out.resolve(name + ".csv"), csv);
-        Files.write(out.resolve(name + "-summary.csv"), summaryCsv);
-        Files.write(out.resolve(name + "-projection.csv"), projection);
-        System.out.println("wrote " + out.resolve(name + ".csv") + ", " + name + "-summary.csv and " + name
-                + "-projection.csv");
     }
 }

@@ -72,7 +72,7 @@ class CapacityBenchmarkIT {
             assertThat(level.missed() + level.duplicates()).as(level.toString()).isZero();
         });
 
-        CapacityBenchmark.write(out, "capacity", levels);
+        CapacityReport.write(out, "capacity", levels);
         assertThat(Files.readAllLines(out.resolve("capacity.csv"))).hasSize(9).first().isEqualTo(CapacityBenchmark.HEADER);
         assertThat(Files.readAllLines(out.resolve("capacity-summary.csv"))).hasSize(5);
         assertThat(Files.readString(out.resolve("capacity-projection.csv"))).startsWith(CapacityBenchmark.PROJECTION_HEADER);

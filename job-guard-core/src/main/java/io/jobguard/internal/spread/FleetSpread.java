@@ -104,10 +104,10 @@ public final class FleetSpread implements AutoCloseable {
      * publications at the first.
      *
      * @param jobs      the jobs
-     * @param takeOvers runs the fire times this node takes over
+     * @param executor  runs the fire times this node takes over
      * @return the names of the jobs spread, or none when the store carries no member publications
      */
-    public synchronized Set<String> declare(Collection<JobOptions> jobs, TakeOverExecutor takeOvers) {
+    public synchronized Set<String> declare(Collection<JobOptions> jobs, TakeOverExecutor executor) {
         Map<String, JobOptions> spread = new LinkedHashMap<>();
         for (JobOptions job : jobs) {
             if (spreadable(job)) {
@@ -119,17 +119,17 @@ public final class FleetSpread implements AutoCloseable {
         if (!joined && !spread.isEmpty() && !closed) {
             // checking before joining: a read of the fleet may reach this node, and a firing leave a fire time, at once
             TakeOvers started = new TakeOvers(nodeId, () -> view, coverage, takeOver);
-            this.takeOvers = started;
+            takeOvers = started;
             if (!fleet.joinFleet(nodeId, this::publication, this::viewed)) {
                 started.close();
-                this.takeOvers = null;
+                takeOvers = null;
                 catalog = Catalog.NONE;
                 return Set.of();
             }
             joined = true;
         }
-        if (this.takeOvers != null) {
-            this.takeOvers.executor(takeOvers);
+        if (takeOvers != null) {
+            takeOvers.executor(executor);
         }
         return Set.copyOf(catalog.jobs().keySet());
     }
